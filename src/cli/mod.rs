@@ -1,0 +1,79 @@
+//! The command line: one clap args struct per subcommand; no arguments
+//! starts the UCI loop.
+//!
+//! Errors are one clear line on stderr and exit code 2 (bad input) or 1
+//! (some items of a batch failed).
+
+mod perft;
+
+use clap::{Parser, Subcommand};
+
+/// Exit code for bad input: an invalid FEN, an illegal action, an unknown
+/// variant, a bad option.
+pub const EXIT_BAD_INPUT: i32 = 2;
+
+/// Tally: a UCI chess engine for scoring variants.
+#[derive(Debug, Parser)]
+#[command(name = "tally", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Count the leaf nodes of the action tree (move-generator check).
+    Perft(perft::PerftArgs),
+}
+
+/// Parses the process arguments, runs the command, and returns the exit code.
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = e.exit_code();
+            let _ = e.print();
+            return code;
+        }
+    };
+    let result = match cli.command {
+        Some(Command::Perft(args)) => perft::run(&args),
+        None => {
+            use clap::CommandFactory;
+            let _ = Cli::command().print_help();
+            Ok(())
+        }
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {}", e.message);
+            e.code
+        }
+    }
+}
+
+/// A command's failure: a one-line message and the exit code.
+#[derive(Debug)]
+pub struct CliError {
+    /// The message, one line.
+    pub message: String,
+    /// The process exit code.
+    pub code: i32,
+}
+
+impl CliError {
+    /// Bad input (exit code 2).
+    pub fn bad_input(message: impl std::fmt::Display) -> CliError {
+        CliError {
+            message: message.to_string(),
+            code: EXIT_BAD_INPUT,
+        }
+    }
+}
+
+impl From<crate::rules::RulesError> for CliError {
+    fn from(e: crate::rules::RulesError) -> CliError {
+        CliError::bad_input(e)
+    }
+}

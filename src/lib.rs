@@ -1,0 +1,14 @@
+//! Tally: a UCI chess engine for scoring variants.
+//!
+//! Tally plays seven variants in which a game's result is a number of points,
+//! and its search maximises the expected final point margin. The layers go
+//! one way:
+//!
+//! - [`rules`]: positions, actions, game end, perft (imports nothing of ours);
+//! - `scoring`: points per action and per ending, one table per variant;
+//! - `eval`: the expected future point margin of a position;
+//! - `search`: alpha-beta over the three;
+//! - `uci` and the command line: protocol and commands.
+
+pub mod cli;
+pub mod rules;

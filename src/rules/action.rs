@@ -1,0 +1,290 @@
+//! Actions: a chess move or one of the special actions, with their text form.
+
+use std::fmt;
+use std::str::FromStr;
+
+use arrayvec::ArrayVec;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Move, Square};
+
+/// One action of a game: a chess move or a special action.
+///
+/// Special actions are not moves: they never give check, do not advance the
+/// halfmove clock and clear the en-passant right.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// A chess move.
+    Move(Move),
+    /// Tiebraker: replace one's own king with the disk.
+    Disk,
+    /// Tiebraker: answer a disk by taking the disk oneself.
+    Swap,
+    /// Tiebraker: answer a disk by removing it.
+    Restore,
+    /// Sets: take the 1 point for baring the opponent's king.
+    Claim,
+}
+
+/// A list of actions that never allocates.
+///
+/// Large enough for every legal position of either rule set (at most 16
+/// pieces a side) plus the special actions.
+pub type ActionList = ArrayVec<Action, 320>;
+
+impl Action {
+    /// The special actions, in the order they are generated.
+    pub const SPECIALS: [Action; 4] = [Action::Disk, Action::Swap, Action::Restore, Action::Claim];
+
+    /// The chess move, if this is one.
+    pub const fn as_move(self) -> Option<Move> {
+        match self {
+            Action::Move(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// Whether this is a special action (not a chess move).
+    pub const fn is_special(self) -> bool {
+        !matches!(self, Action::Move(_))
+    }
+
+    /// Whether this is a capture (en passant included).
+    pub const fn is_capture(self) -> bool {
+        match self {
+            Action::Move(m) => m.is_capture(),
+            _ => false,
+        }
+    }
+
+    /// The word of a special action, or `None` for a move.
+    pub const fn special_word(self) -> Option<&'static str> {
+        match self {
+            Action::Move(_) => None,
+            Action::Disk => Some("disk"),
+            Action::Swap => Some("swap"),
+            Action::Restore => Some("restore"),
+            Action::Claim => Some("claim"),
+        }
+    }
+
+    /// The action's text: UCI for a move (castling as king to its
+    /// destination, `e1g1`), the word for a special action.
+    pub fn to_text(self) -> String {
+        self.to_string()
+    }
+
+    /// A compact 16-bit code, unique among the actions of one position:
+    /// from (6 bits), to (6 bits), promotion (3 bits); special actions use
+    /// codes with from == to, which no move has. 0 means "no action".
+    pub fn code(self) -> u16 {
+        match self {
+            Action::Move(m) => {
+                let uci = UciMove::from_move(m, CastlingMode::Standard);
+                match uci {
+                    UciMove::Normal {
+                        from,
+                        to,
+                        promotion,
+                    } => {
+                        let p = promotion.map_or(0, |r| r as u16);
+                        (u16::from(from) << 6 | u16::from(to)) | (p << 12)
+                    }
+                    _ => 0,
+                }
+            }
+            // a1a1 is 0 ("none"), so the specials start at b1b1.
+            Action::Disk => 1 << 6 | 1,
+            Action::Swap => 2 << 6 | 2,
+            Action::Restore => 3 << 6 | 3,
+            Action::Claim => 4 << 6 | 4,
+        }
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Move(m) => write!(f, "{}", UciMove::from_move(*m, CastlingMode::Standard)),
+            other => f.write_str(other.special_word().unwrap_or("?")),
+        }
+    }
+}
+
+impl From<Move> for Action {
+    fn from(m: Move) -> Action {
+        Action::Move(m)
+    }
+}
+
+/// The text form of an action before it is matched against a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ParsedAction {
+    /// A UCI move, still to be resolved against a position.
+    Uci(UciMove),
+    /// A special action.
+    Special(Action),
+}
+
+/// An action text that is neither a UCI move nor a special word.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseActionError(pub String);
+
+impl fmt::Display for ParseActionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot parse action '{}'", self.0)
+    }
+}
+
+impl std::error::Error for ParseActionError {}
+
+impl FromStr for ParsedAction {
+    type Err = ParseActionError;
+
+    fn from_str(s: &str) -> Result<ParsedAction, ParseActionError> {
+        let t = s.trim();
+        match t.to_ascii_lowercase().as_str() {
+            "disk" => return Ok(ParsedAction::Special(Action::Disk)),
+            "swap" => return Ok(ParsedAction::Special(Action::Swap)),
+            "restore" => return Ok(ParsedAction::Special(Action::Restore)),
+            "claim" => return Ok(ParsedAction::Special(Action::Claim)),
+            _ => {}
+        }
+        match UciMove::from_ascii(t.as_bytes()) {
+            Ok(u @ UciMove::Normal { .. }) => Ok(ParsedAction::Uci(u)),
+            _ => Err(ParseActionError(t.to_owned())),
+        }
+    }
+}
+
+impl ParsedAction {
+    /// Finds the legal action this text names among `legal`.
+    ///
+    /// Castling is accepted as king to destination (`e1g1`) or king takes
+    /// rook (`e1h1`).
+    pub fn resolve(self, legal: &[Action]) -> Option<Action> {
+        match self {
+            ParsedAction::Special(a) => legal.iter().copied().find(|&x| x == a),
+            ParsedAction::Uci(u) => legal.iter().copied().find(|&x| match x {
+                Action::Move(m) => uci_matches(u, m),
+                _ => false,
+            }),
+        }
+    }
+}
+
+fn uci_matches(u: UciMove, m: Move) -> bool {
+    let UciMove::Normal {
+        from,
+        to,
+        promotion,
+    } = u
+    else {
+        return false;
+    };
+    match m {
+        Move::Normal {
+            from: f,
+            to: t,
+            promotion: p,
+            ..
+        } => f == from && t == to && p == promotion,
+        Move::EnPassant { from: f, to: t } => f == from && t == to && promotion.is_none(),
+        Move::Castle { king, rook } => {
+            if king != from || promotion.is_some() {
+                return false;
+            }
+            let dest_file = if rook < king {
+                shakmaty::File::C
+            } else {
+                shakmaty::File::G
+            };
+            to == rook || to == Square::from_coords(dest_file, king.rank())
+        }
+        Move::Put { .. } => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Chess, Position};
+
+    fn legal(pos: &Chess) -> Vec<Action> {
+        pos.legal_moves().into_iter().map(Action::Move).collect()
+    }
+
+    #[test]
+    fn parse_and_print() {
+        let pos = Chess::default();
+        let acts = legal(&pos);
+        let a = "e2e4"
+            .parse::<ParsedAction>()
+            .unwrap()
+            .resolve(&acts)
+            .unwrap();
+        assert_eq!(a.to_string(), "e2e4");
+        assert_eq!(
+            "disk".parse::<ParsedAction>().unwrap(),
+            ParsedAction::Special(Action::Disk)
+        );
+        assert_eq!(
+            "CLAIM".parse::<ParsedAction>().unwrap(),
+            ParsedAction::Special(Action::Claim)
+        );
+        assert!("e2e9".parse::<ParsedAction>().is_err());
+        assert!("0000".parse::<ParsedAction>().is_err());
+        assert!("".parse::<ParsedAction>().is_err());
+        assert!(
+            "e2e5"
+                .parse::<ParsedAction>()
+                .unwrap()
+                .resolve(&acts)
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn castling_both_forms() {
+        let pos: Chess = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let acts = legal(&pos);
+        let a = "e1g1"
+            .parse::<ParsedAction>()
+            .unwrap()
+            .resolve(&acts)
+            .unwrap();
+        let b = "e1h1"
+            .parse::<ParsedAction>()
+            .unwrap()
+            .resolve(&acts)
+            .unwrap();
+        assert_eq!(a, b);
+        assert!(matches!(a, Action::Move(Move::Castle { .. })));
+        assert_eq!(a.to_string(), "e1g1");
+        let c = "e1c1"
+            .parse::<ParsedAction>()
+            .unwrap()
+            .resolve(&acts)
+            .unwrap();
+        assert_eq!(c.to_string(), "e1c1");
+    }
+
+    #[test]
+    fn codes_unique() {
+        let pos: Chess = "r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let mut acts = legal(&pos);
+        acts.extend(Action::SPECIALS);
+        let mut codes: Vec<u16> = acts.iter().map(|a| a.code()).collect();
+        assert!(codes.iter().all(|&c| c != 0));
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), acts.len());
+    }
+}

@@ -1,0 +1,252 @@
+//! Game records: a start position, the actions played and the history, with
+//! every ending detected, and the repetition classifier the search shares.
+
+use shakmaty::Color;
+
+use super::RulesError;
+use super::action::{Action, ActionList};
+use super::ending::{Ending, Repetition, RepetitionKind};
+use super::node::{Node, Rules};
+use super::pos::Pos;
+
+/// What repetition detection needs to know of each position of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HistoryEntry {
+    /// The repetition key ([`Node::key`]).
+    pub key: u64,
+    /// Whether the action that led here gave check.
+    pub check: bool,
+    /// Whether the action that led here was a capture or pawn move (no
+    /// earlier position can repeat across it).
+    pub zeroing: bool,
+}
+
+impl HistoryEntry {
+    /// The entry of a node reached by `action` (`None` for a start
+    /// position, which counts as zeroing: nothing before it is known).
+    pub fn of<P: Pos>(node: &Node<P>, action: Option<Action>) -> HistoryEntry {
+        HistoryEntry {
+            key: node.key,
+            check: node.check,
+            zeroing: action.is_none_or(|a| a.as_move().is_some_and(|m| m.is_zeroing())),
+        }
+    }
+}
+
+/// The positions of a game so far, oldest first; the last is the current
+/// one.
+pub type History = Vec<HistoryEntry>;
+
+/// Finds a threefold repetition of the last position of `history` and
+/// classifies it (spec section 1).
+///
+/// `turn` is the side to move in the last position; every action passes the
+/// turn, so the mover of each action follows from its distance to the end.
+pub fn find_repetition(history: &[HistoryEntry], turn: Color) -> Option<Repetition> {
+    let n = history.len().checked_sub(1)?;
+    let key = history[n].key;
+    let mut found = 0;
+    let mut first = n;
+    let mut j = n;
+    // Step back two plies at a time, never across a zeroing action.
+    while j >= 2 {
+        if history[j].zeroing || history[j - 1].zeroing {
+            break;
+        }
+        j -= 2;
+        if history[j].key == key {
+            found += 1;
+            first = j;
+            if found == 2 {
+                break;
+            }
+        }
+    }
+    if found < 2 {
+        return None;
+    }
+    // The actions of the span are those leading to positions first+1..=n.
+    // The action leading to position i was made by the side to move at n if
+    // n - i is odd, by the other side if even.
+    let mover_of = |i: usize| {
+        if (n - i).is_multiple_of(2) {
+            !turn
+        } else {
+            turn
+        }
+    };
+    let mut all_check = [true, true];
+    let mut first_check: Option<Color> = None;
+    for (i, entry) in history.iter().enumerate().take(n + 1).skip(first + 1) {
+        let mover = mover_of(i);
+        if entry.check {
+            first_check.get_or_insert(mover);
+        } else {
+            all_check[mover as usize] = false;
+        }
+    }
+    let white = all_check[Color::White as usize];
+    let black = all_check[Color::Black as usize];
+    let kind = match (white, black) {
+        (true, true) => RepetitionKind::Mutual {
+            first_check: first_check.unwrap_or(mover_of(first + 1)),
+        },
+        (true, false) => RepetitionKind::Perpetual { by: Color::White },
+        (false, true) => RepetitionKind::Perpetual { by: Color::Black },
+        (false, false) => RepetitionKind::Plain,
+    };
+    Some(Repetition {
+        kind,
+        third_by: !turn,
+    })
+}
+
+/// A game: the start, the actions and every position, with its ending.
+#[derive(Clone, Debug)]
+pub struct Game<P: Pos> {
+    rules: Rules<P>,
+    nodes: Vec<Node<P>>,
+    actions: Vec<Action>,
+    history: History,
+    ending: Option<Ending>,
+}
+
+impl<P: Pos> Game<P> {
+    /// A new game from the standard position, or from `fen`.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::InvalidFen`] or [`RulesError::InvalidPosition`].
+    pub fn new(rules: Rules<P>, fen: Option<&str>) -> Result<Game<P>, RulesError> {
+        let root = match fen {
+            None => rules.start(),
+            Some(f) => rules.from_fen(f)?,
+        };
+        Ok(Game::from_node(rules, root))
+    }
+
+    /// A new game from a root node.
+    pub fn from_node(rules: Rules<P>, root: Node<P>) -> Game<P> {
+        let history = vec![HistoryEntry::of(&root, None)];
+        let mut game = Game {
+            rules,
+            nodes: vec![root],
+            actions: Vec::new(),
+            history,
+            ending: None,
+        };
+        game.ending = game.compute_ending();
+        game
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> Rules<P> {
+        self.rules
+    }
+
+    /// The current node.
+    pub fn current(&self) -> &Node<P> {
+        self.nodes.last().expect("a game always has its start node")
+    }
+
+    /// The start node.
+    pub fn start(&self) -> &Node<P> {
+        &self.nodes[0]
+    }
+
+    /// Every node, the start first.
+    pub fn nodes(&self) -> &[Node<P>] {
+        &self.nodes
+    }
+
+    /// The actions played.
+    pub fn actions(&self) -> &[Action] {
+        &self.actions
+    }
+
+    /// The repetition history, the current position last.
+    pub fn history(&self) -> &[HistoryEntry] {
+        &self.history
+    }
+
+    /// How the game ended, or `None` while it runs.
+    pub fn ending(&self) -> Option<Ending> {
+        self.ending
+    }
+
+    /// The legal actions now (none once the game is over).
+    pub fn legal_actions(&self) -> ActionList {
+        let mut out = ActionList::new();
+        if self.ending.is_none() {
+            self.rules.legal_actions(self.current(), &mut out);
+        }
+        out
+    }
+
+    /// Plays an action after checking that it is legal.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::GameOver`] after the end, [`RulesError::IllegalAction`]
+    /// for an action not legal now.
+    pub fn play(&mut self, action: Action) -> Result<(), RulesError> {
+        if let Some(e) = self.ending {
+            return Err(RulesError::GameOver(e.describe()));
+        }
+        if !self.legal_actions().contains(&action) {
+            return Err(RulesError::IllegalAction {
+                action: action.to_string(),
+                reason: String::new(),
+            });
+        }
+        self.push(action);
+        Ok(())
+    }
+
+    /// Parses an action text (UCI move or special word) and plays it.
+    ///
+    /// # Errors
+    ///
+    /// As [`Game::play`], plus [`RulesError::UnparsableAction`].
+    pub fn play_text(&mut self, text: &str) -> Result<Action, RulesError> {
+        if let Some(e) = self.ending {
+            return Err(RulesError::GameOver(e.describe()));
+        }
+        let action = self.rules.parse_action(self.current(), text)?;
+        self.push(action);
+        Ok(action)
+    }
+
+    fn push(&mut self, action: Action) {
+        let next = self.rules.play(self.current(), action);
+        self.history.push(HistoryEntry::of(&next, Some(action)));
+        self.nodes.push(next);
+        self.actions.push(action);
+        self.ending = self.compute_ending();
+    }
+
+    /// Records a resignation by `loser` (a decisive result without a board
+    /// ending). Ignored once the game is over.
+    pub fn resign(&mut self, loser: Color) {
+        if self.ending.is_none() {
+            self.ending = Some(Ending::Resignation { winner: !loser });
+        }
+    }
+
+    fn compute_ending(&self) -> Option<Ending> {
+        let node = self.current();
+        if let Some(e) = self.rules.position_ending_full(node) {
+            return Some(e);
+        }
+        if let Some(r) = find_repetition(&self.history, node.pos.turn()) {
+            return Some(Ending::Repetition(r));
+        }
+        if node.pos.halfmoves() >= self.rules.variant().move_rule_plies() {
+            return Some(Ending::MoveRule);
+        }
+        if self.rules.insufficient_material(node) {
+            return Some(Ending::InsufficientMaterial);
+        }
+        None
+    }
+}

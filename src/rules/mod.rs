@@ -1,0 +1,51 @@
+//! Rules: legality and game end for the seven variants.
+//!
+//! This layer knows positions ([`Pos`]: standard chess on shakmaty's
+//! [`Chess`](shakmaty::Chess), extinction on our own [`Extinction`]),
+//! actions ([`Action`]: moves and the special actions), the variant state that
+//! changes legality ([`Extra`]: the tiebraker disk, the sets bare-king claim),
+//! search nodes ([`Node`]), game records ([`Game`]), endings ([`Ending`]) and
+//! perft. It imports nothing else of Tally's: points live in `scoring`.
+
+mod action;
+mod ending;
+mod error;
+mod extinction;
+mod extra;
+mod game;
+mod key;
+mod node;
+mod perft;
+mod pos;
+mod variant;
+
+pub use action::{Action, ActionList, ParseActionError, ParsedAction};
+pub use ending::{Ending, Repetition, RepetitionKind};
+pub use error::RulesError;
+pub use extinction::Extinction;
+pub use extra::{Bare, Disk, Extra};
+pub use game::{Game, History, HistoryEntry, find_repetition};
+pub use key::{disk_key, extra_key, position_key};
+pub use node::{Node, Rules, insufficient_material};
+pub use perft::{DivideEntry, perft, perft_divide};
+pub use pos::Pos;
+pub use variant::Variant;
+
+/// Runs `$body` with `$rules` bound to a [`Rules`] value of the position type
+/// that `$variant` plays on (standard chess or extinction).
+///
+/// This is how code that holds a runtime [`Variant`] reaches the generic,
+/// monomorphised rules, scorer and search.
+#[macro_export]
+macro_rules! with_rules {
+    ($variant:expr, |$rules:ident| $body:expr) => {{
+        let variant: $crate::rules::Variant = $variant;
+        if variant.is_extinction() {
+            let $rules = $crate::rules::Rules::<$crate::rules::Extinction>::new(variant);
+            $body
+        } else {
+            let $rules = $crate::rules::Rules::<::shakmaty::Chess>::new(variant);
+            $body
+        }
+    }};
+}

@@ -1,0 +1,445 @@
+//! [`Node`] (a position with its variant state and keys) and [`Rules`] (what
+//! is legal in a node, what an action leads to, and which endings a node
+//! shows by itself).
+
+use std::marker::PhantomData;
+
+use shakmaty::{Bitboard, CastlingMode, Color, EnPassantMode, Move, MoveList, Setup, Square};
+
+use super::action::{Action, ActionList, ParsedAction};
+use super::extra::{Bare, Disk, Extra};
+use super::key::{disk_key, extra_key, position_key, update_position_key};
+use super::pos::Pos;
+use super::{Ending, RulesError, Variant};
+
+/// A position with everything that decides its future: the board, the
+/// variant state and the keys.
+#[derive(Clone, Debug)]
+pub struct Node<P> {
+    /// The board position.
+    pub pos: P,
+    /// The variant state (disk, bare king).
+    pub extra: Extra,
+    /// The repetition key: position (with [`Pos::key_ep_square`]) and whose
+    /// king is a disk.
+    pub key: u64,
+    /// The en-passant square held in `key`.
+    pub key_ep: Option<Square>,
+    /// Whether the side to move is in check (the action that led here gave
+    /// check).
+    pub check: bool,
+}
+
+impl<P: Pos> Node<P> {
+    /// The key for hashing search results: the repetition key plus the
+    /// variant state that changes legality or awards.
+    #[inline]
+    pub fn search_key(&self) -> u64 {
+        self.key ^ extra_key(&self.extra)
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.pos.turn()
+    }
+
+    /// The FEN of the board (variant state is not part of FEN).
+    pub fn fen(&self) -> String {
+        self.pos.fen()
+    }
+}
+
+/// The rules of one variant on position type `P`.
+///
+/// `Rules<Chess>` plays every variant on standard rules, `Rules<Extinction>`
+/// plays extinction; [`with_rules!`](crate::with_rules) picks the right one
+/// for a runtime [`Variant`].
+#[derive(Debug)]
+pub struct Rules<P> {
+    variant: Variant,
+    _pos: PhantomData<fn() -> P>,
+}
+
+impl<P> Clone for Rules<P> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<P> Copy for Rules<P> {}
+
+/// Whether `color` has nothing but kings (a bare king).
+#[inline]
+fn is_bare(board: &shakmaty::Board, color: Color) -> bool {
+    (board.by_color(color) & !board.kings()).is_empty()
+}
+
+impl<P: Pos> Rules<P> {
+    /// Rules for `variant`. The position type must be the variant's:
+    /// [`Extinction`](super::Extinction) for `extinction`, shakmaty's `Chess`
+    /// for the others (see [`with_rules!`](crate::with_rules)).
+    pub fn new(variant: Variant) -> Rules<P> {
+        debug_assert_eq!(variant.is_extinction(), P::KINGS_CAPTURABLE);
+        Rules {
+            variant,
+            _pos: PhantomData,
+        }
+    }
+
+    /// The variant.
+    #[inline]
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// A root node for a position, with no variant state.
+    pub fn root(&self, pos: P) -> Node<P> {
+        let key_ep = pos.key_ep_square();
+        let extra = Extra::default();
+        Node {
+            key: position_key(&pos) ^ disk_key(extra.disk),
+            check: pos.in_check(),
+            key_ep,
+            extra,
+            pos,
+        }
+    }
+
+    /// The root node of the standard starting position.
+    pub fn start(&self) -> Node<P> {
+        let pos = P::from_setup(Setup::initial(), CastlingMode::Standard)
+            .unwrap_or_else(|_| unreachable!("the initial position is valid under both rule sets"));
+        self.root(pos)
+    }
+
+    /// The root node of a FEN (`startpos` is accepted too).
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::InvalidFen`] or [`RulesError::InvalidPosition`].
+    pub fn from_fen(&self, fen: &str) -> Result<Node<P>, RulesError> {
+        if fen.trim() == "startpos" {
+            return Ok(self.start());
+        }
+        P::from_fen(fen).map(|p| self.root(p))
+    }
+
+    /// The legal chess moves in `node`, with the variant's restrictions: a
+    /// frozen (disk) king does not move or castle; compulsory
+    /// capture-or-check in tiebraker.
+    pub fn legal_moves(&self, node: &Node<P>) -> MoveList {
+        let mut moves = node.pos.legal_moves();
+        if self.variant.has_disk() {
+            self.restrict_disk(node, &mut moves);
+        }
+        moves
+    }
+
+    fn restrict_disk(&self, node: &Node<P>, moves: &mut MoveList) {
+        let turn = node.pos.turn();
+        if node.extra.disk.disk_holder() == Some(turn) {
+            moves.retain(|m| m.role() != shakmaty::Role::King);
+        }
+        if node.extra.disk.compulsory() && !node.check && moves.iter().any(|m| m.is_capture()) {
+            moves.retain(|m| m.is_capture() || node.pos.gives_check(*m));
+        }
+    }
+
+    /// The special actions legal in `node`, assuming the game is not over.
+    pub fn special_actions(&self, node: &Node<P>) -> arrayvec::ArrayVec<Action, 2> {
+        let mut out = arrayvec::ArrayVec::new();
+        let turn = node.pos.turn();
+        if self.variant.has_disk() {
+            match node.extra.disk {
+                Disk::None if !node.check => out.push(Action::Disk),
+                Disk::Offered { by } if by != turn => {
+                    out.push(Action::Swap);
+                    out.push(Action::Restore);
+                }
+                _ => {}
+            }
+        }
+        if self.variant.has_claim()
+            && let Bare::Claim { barer } = node.extra.bare
+            && barer == turn
+        {
+            out.push(Action::Claim);
+        }
+        out
+    }
+
+    /// All legal actions: moves, then special actions. Empty when the node
+    /// is finished by a position ending (no legal move, extinction, claim,
+    /// mutual bare); endings that need the history (repetition, move rule,
+    /// insufficient material) are the caller's to check first.
+    pub fn legal_actions(&self, node: &Node<P>, out: &mut ActionList) {
+        out.clear();
+        if self.is_final(node) {
+            return;
+        }
+        let moves = self.legal_moves(node);
+        if moves.is_empty() {
+            return;
+        }
+        for m in moves {
+            let _ = out.try_push(Action::Move(m));
+        }
+        for a in self.special_actions(node) {
+            let _ = out.try_push(a);
+        }
+    }
+
+    /// The number of legal actions, as [`Rules::legal_actions`] would list.
+    pub fn count_actions(&self, node: &Node<P>) -> usize {
+        if self.is_final(node) {
+            return 0;
+        }
+        let n = self.legal_moves(node).len();
+        if n == 0 {
+            return 0;
+        }
+        n + self.special_actions(node).len()
+    }
+
+    /// Whether the node is over by its own state regardless of moves:
+    /// extinction, a claim, mutual bare kings.
+    #[inline]
+    fn is_final(&self, node: &Node<P>) -> bool {
+        (P::KINGS_CAPTURABLE && self.extinction_winner(node).is_some())
+            || matches!(node.extra.bare, Bare::Claimed { .. } | Bare::Mutual { .. })
+    }
+
+    #[inline]
+    fn extinction_winner(&self, node: &Node<P>) -> Option<Color> {
+        let turn = node.pos.turn();
+        if node.pos.extinct(turn) {
+            Some(!turn)
+        } else if node.pos.extinct(!turn) {
+            Some(turn)
+        } else {
+            None
+        }
+    }
+
+    /// Plays a legal action.
+    ///
+    /// The action must be legal in `node` (as listed by
+    /// [`Rules::legal_actions`]); use [`Rules::play_checked`] otherwise.
+    pub fn play(&self, node: &Node<P>, action: Action) -> Node<P> {
+        match action {
+            Action::Move(m) => self.play_move(node, m),
+            special => self.play_special(node, special),
+        }
+    }
+
+    /// Plays a legal chess move.
+    #[inline]
+    pub fn play_move(&self, node: &Node<P>, m: Move) -> Node<P> {
+        let mover = node.pos.turn();
+        let mut pos = node.pos.clone();
+        pos.play_move(m);
+        let (mut key, key_ep) = update_position_key(node.key, &node.pos, node.key_ep, m, &pos);
+        let mut extra = node.extra;
+        if self.variant.has_disk() {
+            let disk = extra.disk.after_move(mover);
+            key ^= disk_key(extra.disk) ^ disk_key(disk);
+            extra.disk = disk;
+        }
+        if self.variant.has_claim() {
+            extra.bare = self.bare_after(node, m, &pos);
+        }
+        Node {
+            check: pos.in_check(),
+            pos,
+            extra,
+            key,
+            key_ep,
+        }
+    }
+
+    fn bare_after(&self, before: &Node<P>, m: Move, after: &P) -> Bare {
+        let mover = before.pos.turn();
+        match before.extra.bare {
+            Bare::Reply { barer } => {
+                if is_bare(after.board(), barer) {
+                    Bare::Mutual { first: barer }
+                } else {
+                    Bare::Claim { barer }
+                }
+            }
+            Bare::Claim { .. } => Bare::Done,
+            Bare::None
+                if m.is_capture()
+                    && is_bare(after.board(), !mover)
+                    && !is_bare(before.pos.board(), !mover)
+                    && !is_bare(after.board(), mover) =>
+            {
+                Bare::Reply { barer: mover }
+            }
+            other => other,
+        }
+    }
+
+    fn play_special(&self, node: &Node<P>, action: Action) -> Node<P> {
+        let turn = node.pos.turn();
+        let mut extra = node.extra;
+        match action {
+            Action::Disk => extra.disk = Disk::Offered { by: turn },
+            Action::Swap => {
+                extra.disk = Disk::Swapped {
+                    disk: turn,
+                    plies: 0,
+                }
+            }
+            Action::Restore => extra.disk = Disk::Restored { first: !turn },
+            Action::Claim => extra.bare = Bare::Claimed { barer: turn },
+            Action::Move(_) => {}
+        }
+        let pos = pass_turn(&node.pos);
+        let key_ep = pos.key_ep_square();
+        Node {
+            key: position_key(&pos) ^ disk_key(extra.disk),
+            check: false,
+            pos,
+            extra,
+            key_ep,
+        }
+    }
+
+    /// Parses and plays an action text, checking legality.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::UnparsableAction`], [`RulesError::IllegalAction`].
+    pub fn play_text(&self, node: &Node<P>, text: &str) -> Result<(Action, Node<P>), RulesError> {
+        let action = self.parse_action(node, text)?;
+        Ok((action, self.play(node, action)))
+    }
+
+    /// Resolves an action text against the legal actions of `node`.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::UnparsableAction`] when the text is no action,
+    /// [`RulesError::IllegalAction`] when it is not legal here (with the
+    /// reason where one is known).
+    pub fn parse_action(&self, node: &Node<P>, text: &str) -> Result<Action, RulesError> {
+        let parsed: ParsedAction = text
+            .parse()
+            .map_err(|_| RulesError::UnparsableAction(text.trim().to_owned()))?;
+        let mut legal = ActionList::new();
+        self.legal_actions(node, &mut legal);
+        parsed
+            .resolve(&legal)
+            .ok_or_else(|| RulesError::IllegalAction {
+                action: text.trim().to_owned(),
+                reason: self.why_illegal(node, parsed),
+            })
+    }
+
+    fn why_illegal(&self, node: &Node<P>, parsed: ParsedAction) -> String {
+        match parsed {
+            ParsedAction::Special(a) => {
+                let ok_variant = match a {
+                    Action::Claim => self.variant.has_claim(),
+                    _ => self.variant.has_disk(),
+                };
+                if !ok_variant {
+                    format!("'{a}' does not exist in {}", self.variant)
+                } else {
+                    format!("'{a}' is not allowed in this position")
+                }
+            }
+            ParsedAction::Uci(_) => {
+                if self.is_final(node) || self.legal_moves(node).is_empty() {
+                    "the game is over".to_owned()
+                } else if self.variant.has_disk() && node.extra.disk.compulsory() && !node.check {
+                    "not a legal move here (a frozen king, or capture-or-check is compulsory)"
+                        .to_owned()
+                } else {
+                    String::new()
+                }
+            }
+        }
+    }
+
+    /// The endings a node shows by itself, in the specification's order of
+    /// precedence: checkmate, stalemate, extinction, mutual bare kings (and
+    /// an accepted claim, which ends the game at once). `has_moves` says
+    /// whether [`Rules::legal_moves`] is non-empty.
+    ///
+    /// The specification puts "no legal move" before extinction; that order
+    /// is kept literally.
+    pub fn position_ending(&self, node: &Node<P>, has_moves: bool) -> Option<Ending> {
+        let turn = node.pos.turn();
+        if let Bare::Claimed { barer } = node.extra.bare {
+            return Some(Ending::Claim { claimer: barer });
+        }
+        if !has_moves {
+            return Some(if node.check {
+                Ending::Checkmate { winner: !turn }
+            } else {
+                Ending::Stalemate { stalemated: turn }
+            });
+        }
+        if P::KINGS_CAPTURABLE
+            && let Some(winner) = self.extinction_winner(node)
+        {
+            return Some(Ending::Extinction { winner });
+        }
+        if let Bare::Mutual { first } = node.extra.bare {
+            return Some(Ending::MutualBare { first });
+        }
+        None
+    }
+
+    /// [`Rules::position_ending`], generating the moves itself.
+    pub fn position_ending_full(&self, node: &Node<P>) -> Option<Ending> {
+        let has_moves = !self.legal_moves(node).is_empty();
+        self.position_ending(node, has_moves)
+    }
+
+    /// Whether the insufficient-material rule ends the game in `node`.
+    pub fn insufficient_material(&self, node: &Node<P>) -> bool {
+        self.variant.has_insufficient_material()
+            && !node.extra.bare.pending()
+            && insufficient_material(node.pos.board())
+    }
+}
+
+/// The specification's insufficient material: king against king; king and
+/// one bishop or knight against a lone king; kings and bishops only, all
+/// bishops on squares of one colour.
+pub fn insufficient_material(board: &shakmaty::Board) -> bool {
+    let non_kings = board.occupied() & !board.kings();
+    if non_kings.is_empty() {
+        return true;
+    }
+    let minors = board.bishops() | board.knights();
+    if non_kings.count() == 1 && (non_kings & minors).any() {
+        return true;
+    }
+    if non_kings == board.bishops() {
+        let b = board.bishops();
+        return (b & Bitboard::LIGHT_SQUARES).is_empty() || (b & Bitboard::DARK_SQUARES).is_empty();
+    }
+    false
+}
+
+/// The same board with the other side to move: en passant cleared, the
+/// halfmove clock kept, the move number advanced after Black.
+fn pass_turn<P: Pos>(pos: &P) -> P {
+    let mut setup = pos.to_setup(EnPassantMode::Always);
+    setup.ep_square = None;
+    if setup.turn.is_black() {
+        setup.fullmoves = setup.fullmoves.saturating_add(1);
+    }
+    setup.swap_turn();
+    match P::from_setup(setup, CastlingMode::Standard) {
+        Ok(p) => p,
+        // Only reachable from a position whose side not to move is in
+        // check, which the rules never produce; keep the board as it was.
+        Err(_) => pos.clone(),
+    }
+}

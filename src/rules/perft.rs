@@ -1,0 +1,55 @@
+//! Perft: counting the action tree through Tally's own rules layer.
+//!
+//! Counts follow [`Rules::legal_actions`]: special actions count as actions,
+//! and a node finished by a position ending (no legal move, extinction, a
+//! claim, mutual bare kings) has no children. Endings that need the game's
+//! history (repetition, move rules, insufficient material) are not applied,
+//! as in every perft.
+
+use rayon::prelude::*;
+
+use super::action::{Action, ActionList};
+use super::node::{Node, Rules};
+use super::pos::Pos;
+
+/// The number of leaf nodes `depth` plies below `node`.
+pub fn perft<P: Pos>(rules: &Rules<P>, node: &Node<P>, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => rules.count_actions(node) as u64,
+        _ => {
+            let mut actions = ActionList::new();
+            rules.legal_actions(node, &mut actions);
+            actions
+                .iter()
+                .map(|&a| perft(rules, &rules.play(node, a), depth - 1))
+                .sum()
+        }
+    }
+}
+
+/// One root action and the leaf count below it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DivideEntry {
+    /// The root action.
+    pub action: Action,
+    /// Leaves below it at the requested depth.
+    pub nodes: u64,
+}
+
+/// Perft split by root action, the roots searched in parallel (rayon).
+/// Returns the entries in generation order.
+pub fn perft_divide<P: Pos>(rules: &Rules<P>, node: &Node<P>, depth: u32) -> Vec<DivideEntry> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    let mut actions = ActionList::new();
+    rules.legal_actions(node, &mut actions);
+    actions
+        .par_iter()
+        .map(|&action| DivideEntry {
+            action,
+            nodes: perft(rules, &rules.play(node, action), depth - 1),
+        })
+        .collect()
+}
