@@ -12,3 +12,4 @@
 
 pub mod cli;
 pub mod rules;
+pub mod scoring;

@@ -1,0 +1,262 @@
+//! [`Award`]: points to White and to Black with the named events behind them.
+
+use std::fmt;
+
+use shakmaty::Color;
+
+use super::Points;
+
+/// A named reason for points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Event {
+    /// Distance moved (wacky).
+    Move,
+    /// A capture.
+    Capture,
+    /// An en-passant capture.
+    EnPassant,
+    /// Fall bonus on a capture (wacky).
+    Fall,
+    /// A recapture continuing a counter chain (wacky).
+    Counter,
+    /// A capture continuing a combination run (wacky).
+    Combination,
+    /// Castling.
+    Castling,
+    /// A check.
+    Check,
+    /// A double check (stylish mates).
+    DoubleCheck,
+    /// A checkmate.
+    Mate,
+    /// A discovered mate (stylish).
+    Discovered,
+    /// The coverage bonus of a discovered mate (stylish).
+    Coverage,
+    /// The mating piece was promoted on the mating move (stylish).
+    PromotedMate,
+    /// A promotion.
+    Promotion,
+    /// Wacky's life bonus.
+    Life,
+    /// Wacky's moves bonus.
+    Moves,
+    /// Wacky's time bonus.
+    Time,
+    /// A draw award (stylish compensation, sets and dynamic draw points).
+    Draw,
+    /// Stylish: the last capture of a game that ends with bare kings.
+    LastCapture,
+    /// A stalemate award.
+    Stalemate,
+    /// A perpetual-check award.
+    PerpetualCheck,
+    /// A mutual-perpetual-check award.
+    MutualPerpetualCheck,
+    /// A threefold-repetition award.
+    Repetition,
+    /// A bare-king award (sets).
+    BareKing,
+    /// A claim (sets).
+    Claim,
+    /// A resignation.
+    Resignation,
+    /// The move-count rule.
+    MoveRule,
+    /// Insufficient material.
+    InsufficientMaterial,
+    /// A win by extinction.
+    Extinction,
+    /// A won game (the board result of chess and extinction, a mate split).
+    Win,
+}
+
+impl Event {
+    /// Every event, in bit order.
+    pub const ALL: [Event; 30] = [
+        Event::Move,
+        Event::Capture,
+        Event::EnPassant,
+        Event::Fall,
+        Event::Counter,
+        Event::Combination,
+        Event::Castling,
+        Event::Check,
+        Event::DoubleCheck,
+        Event::Mate,
+        Event::Discovered,
+        Event::Coverage,
+        Event::PromotedMate,
+        Event::Promotion,
+        Event::Life,
+        Event::Moves,
+        Event::Time,
+        Event::Draw,
+        Event::LastCapture,
+        Event::Stalemate,
+        Event::PerpetualCheck,
+        Event::MutualPerpetualCheck,
+        Event::Repetition,
+        Event::BareKing,
+        Event::Claim,
+        Event::Resignation,
+        Event::MoveRule,
+        Event::InsufficientMaterial,
+        Event::Extinction,
+        Event::Win,
+    ];
+
+    /// The event's name in output (`capture`, `en_passant`, ...).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Event::Move => "move",
+            Event::Capture => "capture",
+            Event::EnPassant => "en_passant",
+            Event::Fall => "fall",
+            Event::Counter => "counter",
+            Event::Combination => "combination",
+            Event::Castling => "castling",
+            Event::Check => "check",
+            Event::DoubleCheck => "double_check",
+            Event::Mate => "mate",
+            Event::Discovered => "discovered",
+            Event::Coverage => "coverage",
+            Event::PromotedMate => "promoted_mate",
+            Event::Promotion => "promotion",
+            Event::Life => "life",
+            Event::Moves => "moves",
+            Event::Time => "time",
+            Event::Draw => "draw",
+            Event::LastCapture => "last_capture",
+            Event::Stalemate => "stalemate",
+            Event::PerpetualCheck => "perpetual_check",
+            Event::MutualPerpetualCheck => "mutual_perpetual_check",
+            Event::Repetition => "repetition",
+            Event::BareKing => "bare_king",
+            Event::Claim => "claim",
+            Event::Resignation => "resignation",
+            Event::MoveRule => "move_rule",
+            Event::InsufficientMaterial => "insufficient_material",
+            Event::Extinction => "extinction",
+            Event::Win => "win",
+        }
+    }
+}
+
+/// A set of [`Event`]s.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Events(u32);
+
+impl Events {
+    /// No events.
+    pub const NONE: Events = Events(0);
+
+    /// Adds an event.
+    #[inline]
+    pub fn add(&mut self, e: Event) {
+        self.0 |= 1 << e as u8;
+    }
+
+    /// Whether the set holds `e`.
+    #[inline]
+    pub fn contains(self, e: Event) -> bool {
+        self.0 & (1 << e as u8) != 0
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The events, in bit order.
+    pub fn iter(self) -> impl Iterator<Item = Event> {
+        Event::ALL.into_iter().filter(move |e| self.contains(*e))
+    }
+
+    /// The union of two sets.
+    pub fn union(self, o: Events) -> Events {
+        Events(self.0 | o.0)
+    }
+}
+
+impl fmt::Display for Events {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = self.iter().map(Event::name).collect();
+        f.write_str(&names.join(","))
+    }
+}
+
+/// Points to White and to Black, with the events that earned them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Award {
+    /// Points to White.
+    pub white: Points,
+    /// Points to Black.
+    pub black: Points,
+    /// Why.
+    pub events: Events,
+}
+
+impl Award {
+    /// Points to `color`.
+    #[inline]
+    pub fn points(&self, color: Color) -> Points {
+        match color {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+
+    /// Adds `p` to `color` for `event`.
+    #[inline]
+    pub fn give(&mut self, color: Color, p: Points, event: Event) {
+        match color {
+            Color::White => self.white += p,
+            Color::Black => self.black += p,
+        }
+        self.events.add(event);
+    }
+
+    /// An award of `w` to White and `b` to Black for `event`.
+    pub fn split(w: Points, b: Points, event: Event) -> Award {
+        let mut a = Award {
+            white: w,
+            black: b,
+            events: Events::NONE,
+        };
+        a.events.add(event);
+        a
+    }
+
+    /// The sum of two awards.
+    pub fn plus(self, o: Award) -> Award {
+        Award {
+            white: self.white + o.white,
+            black: self.black + o.black,
+            events: self.events.union(o.events),
+        }
+    }
+
+    /// Whether no points are given.
+    pub fn is_zero(&self) -> bool {
+        self.white == Points::ZERO && self.black == Points::ZERO
+    }
+}
+
+/// What an ending pays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EndAward {
+    /// Added to the last action (mate awards that belong to the mating
+    /// move).
+    pub last_ply: Award,
+    /// The ending's own award.
+    pub outcome: Award,
+}
+
+impl EndAward {
+    /// Both parts together.
+    pub fn total(&self) -> Award {
+        self.last_ply.plus(self.outcome)
+    }
+}

@@ -1,0 +1,158 @@
+//! Scoring: the points each action and each ending earn, per variant.
+//!
+//! One [`Scorer`] serves the referee (`tally score`) and the search alike.
+//! Every point value sits in one table per variant ([`Tables`]), with the
+//! specification's numbers as defaults and a TOML file to override any of
+//! them. This module imports only `rules`.
+//!
+//! Awards come in three parts, so the search never needs to know whether a
+//! move mates when it plays it:
+//!
+//! - [`Scorer::action_award`]: what an action earns by itself (captures,
+//!   distance, checks, promotions...), and the updated per-game [`Memo`];
+//! - [`EndAward::last_ply`]: what the last action earns because it ended the
+//!   game (a stylish mate, wacky's mate in place of check), shown on that
+//!   ply by the referee;
+//! - [`EndAward::outcome`]: the ending's own award (draw compensation, the
+//!   dynamic split, sets points, wacky's end bonuses...).
+
+mod award;
+mod memo;
+mod outcome;
+mod points;
+pub mod stylish;
+mod tables;
+pub mod wacky;
+
+pub use award::{Award, EndAward, Event, Events};
+pub use memo::Memo;
+pub use points::Points;
+pub use tables::{DrawAdvantage, Tables, TablesError};
+
+use shakmaty::Color;
+
+use crate::rules::{Action, Ending, Node, Pos, Variant};
+
+/// What the end of a game may need beyond the board: the clocks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EndContext {
+    /// Remaining clock time in whole seconds, `[white, black]`, when the game
+    /// was played with a clock (wacky's time bonus); `None` otherwise.
+    pub clock_secs: Option<[u64; 2]>,
+}
+
+/// The scorer of one variant: its tables and settings.
+#[derive(Clone, Debug)]
+pub struct Scorer {
+    variant: Variant,
+    tables: Tables,
+    draw_advantage: DrawAdvantage,
+}
+
+impl Scorer {
+    /// The scorer of `variant` with the specification's tables.
+    pub fn new(variant: Variant) -> Scorer {
+        Scorer::with_tables(variant, Tables::default())
+    }
+
+    /// The scorer of `variant` with the given tables.
+    pub fn with_tables(variant: Variant, tables: Tables) -> Scorer {
+        Scorer {
+            variant,
+            tables,
+            draw_advantage: DrawAdvantage::Black,
+        }
+    }
+
+    /// Sets the sets draw advantage (who gets 1/2 for a plain draw).
+    pub fn set_draw_advantage(&mut self, a: DrawAdvantage) {
+        self.draw_advantage = a;
+    }
+
+    /// The sets draw advantage.
+    pub fn draw_advantage(&self) -> DrawAdvantage {
+        self.draw_advantage
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The tables.
+    pub fn tables(&self) -> &Tables {
+        &self.tables
+    }
+
+    /// Whether the variant is scored by its board result only (win 1,
+    /// draw 1/2, loss 0): chess and extinction.
+    pub fn is_mate_based(&self) -> bool {
+        matches!(self.variant, Variant::Chess | Variant::Extinction)
+    }
+
+    /// About how many of the variant's points one pawn of material is
+    /// worth, so that search margins mean the same in every variant.
+    pub fn points_per_pawn(&self) -> Points {
+        match self.variant {
+            // A win is 1, a pawn about a tenth of it.
+            Variant::Chess | Variant::Extinction => Points::from_milli(100),
+            Variant::Stylish => Points::whole(5),
+            Variant::Wacky => Points::whole(1000),
+            Variant::Sets => Points::from_milli(200),
+            Variant::Dynamic | Variant::Tiebraker => Points::whole(10),
+        }
+    }
+
+    /// The award of `action`, played from `before` to `after`, and the memo
+    /// after it. Does not include what the action earns by ending the game
+    /// (see [`Scorer::end_award`]).
+    pub fn action_award<P: Pos>(
+        &self,
+        memo: &Memo,
+        before: &Node<P>,
+        action: Action,
+        after: &Node<P>,
+    ) -> (Award, Memo) {
+        let next = memo.after(before, action);
+        let award = match self.variant {
+            Variant::Stylish => {
+                stylish::action_award(&self.tables.stylish, memo, before, action, after)
+            }
+            Variant::Wacky => {
+                wacky::action_award(&self.tables.wacky, memo, &next, before, action, after)
+            }
+            _ => Award::default(),
+        };
+        (award, next)
+    }
+
+    /// The awards for an ending reached in `end`. `last` is the node before
+    /// the last action and the action, when the game has one (a FEN that is
+    /// over on arrival has none); `memo` is the memo after the last action.
+    pub fn end_award<P: Pos>(
+        &self,
+        memo: &Memo,
+        last: Option<(&Node<P>, Action)>,
+        end: &Node<P>,
+        ending: &Ending,
+        ctx: &EndContext,
+    ) -> EndAward {
+        let last_ply = match (self.variant, ending, last) {
+            (Variant::Stylish, Ending::Checkmate { .. }, Some((before, action))) => {
+                stylish::mate_award(&self.tables.stylish, before, action, end)
+            }
+            (Variant::Wacky, Ending::Checkmate { .. }, Some(_)) => {
+                wacky::mate_award(&self.tables.wacky, !end.pos.turn())
+            }
+            _ => Award::default(),
+        };
+        let outcome = outcome::outcome_award(self, memo, end, ending, ctx);
+        EndAward { last_ply, outcome }
+    }
+}
+
+/// The margin of `award` for `color`: its points minus the opponent's.
+#[inline]
+pub fn margin(award: &Award, color: Color) -> Points {
+    award.points(color) - award.points(!color)
+}

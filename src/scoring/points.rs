@@ -1,0 +1,129 @@
+//! [`Points`]: exact point values in thousandths.
+
+use std::fmt;
+use std::iter::Sum;
+use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
+
+/// A number of points, exact to a thousandth (halves occur in sets).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Points(i64);
+
+impl Points {
+    /// Zero points.
+    pub const ZERO: Points = Points(0);
+
+    /// `n` whole points.
+    pub const fn whole(n: i64) -> Points {
+        Points(n * 1000)
+    }
+
+    /// A half point.
+    pub const HALF: Points = Points(500);
+
+    /// From thousandths of a point.
+    pub const fn from_milli(milli: i64) -> Points {
+        Points(milli)
+    }
+
+    /// In thousandths of a point.
+    pub const fn milli(self) -> i64 {
+        self.0
+    }
+
+    /// From a decimal value, rounded to the nearest thousandth; `None` for
+    /// values that are not finite or too large.
+    pub fn from_f64(x: f64) -> Option<Points> {
+        let m = (x * 1000.0).round();
+        (m.is_finite() && m.abs() < 9.0e15).then_some(Points(m as i64))
+    }
+
+    /// As a decimal value.
+    pub fn as_f64(self) -> f64 {
+        self.0 as f64 / 1000.0
+    }
+
+    /// As a JSON number: an integer when whole, else the shortest decimal.
+    pub fn to_json(self) -> serde_json::Value {
+        if self.0 % 1000 == 0 {
+            serde_json::Value::from(self.0 / 1000)
+        } else {
+            serde_json::Value::from(self.as_f64())
+        }
+    }
+}
+
+impl fmt::Display for Points {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sign = if self.0 < 0 { "-" } else { "" };
+        let a = self.0.unsigned_abs();
+        let (whole, frac) = (a / 1000, a % 1000);
+        if frac == 0 {
+            write!(f, "{sign}{whole}")
+        } else {
+            let s = format!("{frac:03}");
+            write!(f, "{sign}{whole}.{}", s.trim_end_matches('0'))
+        }
+    }
+}
+
+impl Add for Points {
+    type Output = Points;
+    fn add(self, o: Points) -> Points {
+        Points(self.0 + o.0)
+    }
+}
+
+impl AddAssign for Points {
+    fn add_assign(&mut self, o: Points) {
+        self.0 += o.0;
+    }
+}
+
+impl Sub for Points {
+    type Output = Points;
+    fn sub(self, o: Points) -> Points {
+        Points(self.0 - o.0)
+    }
+}
+
+impl SubAssign for Points {
+    fn sub_assign(&mut self, o: Points) {
+        self.0 -= o.0;
+    }
+}
+
+impl Neg for Points {
+    type Output = Points;
+    fn neg(self) -> Points {
+        Points(-self.0)
+    }
+}
+
+impl Mul<i64> for Points {
+    type Output = Points;
+    fn mul(self, k: i64) -> Points {
+        Points(self.0 * k)
+    }
+}
+
+impl Sum for Points {
+    fn sum<I: Iterator<Item = Points>>(iter: I) -> Points {
+        iter.fold(Points::ZERO, Add::add)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_and_json() {
+        assert_eq!(Points::whole(230).to_string(), "230");
+        assert_eq!(Points::HALF.to_string(), "0.5");
+        assert_eq!((-Points::from_milli(1250)).to_string(), "-1.25");
+        assert_eq!(Points::HALF.to_json(), serde_json::json!(0.5));
+        assert_eq!(Points::whole(2).to_json(), serde_json::json!(2));
+        assert_eq!(Points::from_f64(0.5), Some(Points::HALF));
+        assert_eq!(Points::from_f64(f64::NAN), None);
+    }
+}
