@@ -71,7 +71,7 @@ impl Memo {
     /// The part of the memo that changes future awards independently of
     /// the board, as a key to XOR onto a search key (wacky's chains).
     pub fn chain_key(&self) -> u64 {
-        let sq = self.last_capture_to.map_or(64, |s| u64::from(s));
+        let sq = self.last_capture_to.map_or(64, u64::from);
         let v = sq
             | u64::from(self.counter.min(31)) << 7
             | u64::from(self.run[0].min(31)) << 12
