@@ -10,6 +10,10 @@
 //! - `search`: alpha-beta over the three;
 //! - `uci` and the command line: protocol and commands.
 
+pub mod bench;
 pub mod cli;
+pub mod engine;
+pub mod eval;
 pub mod rules;
 pub mod scoring;
+pub mod search;

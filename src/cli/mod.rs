@@ -4,6 +4,7 @@
 //! Errors are one clear line on stderr and exit code 2 (bad input) or 1
 //! (some items of a batch failed).
 
+mod bench;
 mod perft;
 
 use clap::{Parser, Subcommand};
@@ -24,6 +25,8 @@ pub struct Cli {
 enum Command {
     /// Count the leaf nodes of the action tree (move-generator check).
     Perft(perft::PerftArgs),
+    /// Search the fixed bench positions; prints "<nodes> nodes <nps> nps".
+    Bench(bench::BenchArgs),
 }
 
 /// Parses the process arguments, runs the command, and returns the exit code.
@@ -38,6 +41,7 @@ pub fn run() -> i32 {
     };
     let result = match cli.command {
         Some(Command::Perft(args)) => perft::run(&args),
+        Some(Command::Bench(args)) => bench::run(&args),
         None => {
             use clap::CommandFactory;
             let _ = Cli::command().print_help();

@@ -58,6 +58,7 @@ impl<P: Pos> Node<P> {
 #[derive(Debug)]
 pub struct Rules<P> {
     variant: Variant,
+    specials: bool,
     _pos: PhantomData<fn() -> P>,
 }
 
@@ -83,8 +84,21 @@ impl<P: Pos> Rules<P> {
         debug_assert_eq!(variant.is_extinction(), P::KINGS_CAPTURABLE);
         Rules {
             variant,
+            specials: true,
             _pos: PhantomData,
         }
+    }
+
+    /// The same rules with the special actions (`disk`, `swap`, `restore`,
+    /// `claim`) allowed or not. Without them a variant plays only chess
+    /// moves (spec section 8); they are allowed by default.
+    pub fn with_specials(self, specials: bool) -> Rules<P> {
+        Rules { specials, ..self }
+    }
+
+    /// Whether special actions are allowed.
+    pub fn specials(&self) -> bool {
+        self.specials
     }
 
     /// The variant.
@@ -149,6 +163,9 @@ impl<P: Pos> Rules<P> {
     /// The special actions legal in `node`, assuming the game is not over.
     pub fn special_actions(&self, node: &Node<P>) -> arrayvec::ArrayVec<Action, 2> {
         let mut out = arrayvec::ArrayVec::new();
+        if !self.specials {
+            return out;
+        }
         let turn = node.pos.turn();
         if self.variant.has_disk() {
             match node.extra.disk {
@@ -169,18 +186,16 @@ impl<P: Pos> Rules<P> {
         out
     }
 
-    /// All legal actions: moves, then special actions. Empty when the node
-    /// is finished by a position ending (no legal move, extinction, claim,
-    /// mutual bare); endings that need the history (repetition, move rule,
-    /// insufficient material) are the caller's to check first.
-    pub fn legal_actions(&self, node: &Node<P>, out: &mut ActionList) {
+    /// Generates the legal actions of `node` into `out` (moves, then special
+    /// actions) and returns the node's position ending, if it has one (then
+    /// `out` is empty): checkmate, stalemate, extinction, a claim, mutual bare
+    /// kings. Endings that need the history (repetition, move rules,
+    /// insufficient material) are the caller's to check.
+    pub fn generate(&self, node: &Node<P>, out: &mut ActionList) -> Option<Ending> {
         out.clear();
-        if self.is_final(node) {
-            return;
-        }
         let moves = self.legal_moves(node);
-        if moves.is_empty() {
-            return;
+        if let Some(e) = self.position_ending(node, !moves.is_empty()) {
+            return Some(e);
         }
         for m in moves {
             let _ = out.try_push(Action::Move(m));
@@ -188,26 +203,43 @@ impl<P: Pos> Rules<P> {
         for a in self.special_actions(node) {
             let _ = out.try_push(a);
         }
+        None
+    }
+
+    /// All legal actions: moves, then special actions; empty when the node
+    /// is finished by a position ending (see [`Rules::generate`]).
+    pub fn legal_actions(&self, node: &Node<P>, out: &mut ActionList) {
+        let _ = self.generate(node, out);
     }
 
     /// The number of legal actions, as [`Rules::legal_actions`] would list.
     pub fn count_actions(&self, node: &Node<P>) -> usize {
-        if self.is_final(node) {
-            return 0;
-        }
         let n = self.legal_moves(node).len();
-        if n == 0 {
+        if self.position_ending(node, n > 0).is_some() {
             return 0;
         }
         n + self.special_actions(node).len()
     }
 
-    /// Whether the node is over by its own state regardless of moves:
-    /// extinction, a claim, mutual bare kings.
-    #[inline]
-    fn is_final(&self, node: &Node<P>) -> bool {
-        (P::KINGS_CAPTURABLE && self.extinction_winner(node).is_some())
-            || matches!(node.extra.bare, Bare::Claimed { .. } | Bare::Mutual { .. })
+    /// The node with the other side to move and nothing else changed (a
+    /// null move, for the search), or `None` when the side to move is in
+    /// check.
+    pub fn play_null(&self, node: &Node<P>) -> Option<Node<P>> {
+        if node.check {
+            return None;
+        }
+        let pos = pass_turn(&node.pos);
+        if pos.turn() == node.pos.turn() {
+            return None;
+        }
+        let key_ep = pos.key_ep_square();
+        Some(Node {
+            key: position_key(&pos) ^ disk_key(node.extra.disk),
+            check: false,
+            pos,
+            extra: node.extra,
+            key_ep,
+        })
     }
 
     #[inline]
@@ -352,7 +384,7 @@ impl<P: Pos> Rules<P> {
                 }
             }
             ParsedAction::Uci(_) => {
-                if self.is_final(node) || self.legal_moves(node).is_empty() {
+                if self.position_ending_full(node).is_some() {
                     "the game is over".to_owned()
                 } else if self.variant.has_disk() && node.extra.disk.compulsory() && !node.check {
                     "not a legal move here (a frozen king, or capture-or-check is compulsory)"

@@ -1,0 +1,90 @@
+//! `tally bench`: fixed positions from `positions/bench.txt`, every
+//! variant, one thread, 16 MiB hash, a new game before each position, to a
+//! fixed depth. The node count is the search's signature.
+
+use std::time::{Duration, Instant};
+
+use crate::engine::{Engine, EngineOptions};
+use crate::rules::Variant;
+use crate::search::{Limits, Silent};
+
+/// The default depth of `tally bench`.
+pub const DEFAULT_DEPTH: i32 = 9;
+
+/// The bench positions, as shipped.
+pub const POSITIONS: &str = include_str!("../positions/bench.txt");
+
+/// One position's result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BenchLine {
+    /// The variant.
+    pub variant: Variant,
+    /// The FEN.
+    pub fen: String,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The best action found.
+    pub best: String,
+}
+
+/// The bench positions: `(variant, fen)`, skipping comments and blank lines.
+///
+/// # Errors
+///
+/// A message naming the line, if the shipped file is malformed.
+pub fn positions() -> Result<Vec<(Variant, String)>, String> {
+    let mut out = Vec::new();
+    for (i, line) in POSITIONS.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (v, fen) = line
+            .split_once(' ')
+            .ok_or_else(|| format!("bench.txt line {}: expected '<variant> <FEN>'", i + 1))?;
+        let variant = Variant::from_id(v).map_err(|e| format!("bench.txt line {}: {e}", i + 1))?;
+        out.push((variant, fen.trim().to_owned()));
+    }
+    Ok(out)
+}
+
+/// Runs the bench at `depth`, calling `each` after every position; returns
+/// the total nodes and the time spent searching.
+///
+/// # Errors
+///
+/// A message if a shipped position cannot be set up.
+pub fn run(depth: i32, mut each: impl FnMut(usize, &BenchLine)) -> Result<(u64, Duration), String> {
+    let mut total = 0;
+    let mut time = Duration::ZERO;
+    for (i, (variant, fen)) in positions()?.into_iter().enumerate() {
+        let options = EngineOptions {
+            hash_mb: 16,
+            threads: 1,
+            ..EngineOptions::default()
+        };
+        let mut engine = Engine::with_options(variant, options);
+        engine.new_game();
+        engine
+            .set_position(Some(&fen), &[])
+            .map_err(|e| format!("bench position {}: {}", i + 1, e.error))?;
+        let started = Instant::now();
+        let result = engine
+            .search(Limits::depth(depth), &Silent)
+            .map_err(|e| format!("bench position {}: {e}", i + 1))?;
+        time += started.elapsed();
+        total += result.nodes;
+        each(
+            i,
+            &BenchLine {
+                variant,
+                fen,
+                nodes: result.nodes,
+                best: result
+                    .best
+                    .map_or_else(|| "(none)".to_owned(), |a| a.to_string()),
+            },
+        );
+    }
+    Ok((total, time))
+}

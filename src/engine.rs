@@ -1,0 +1,492 @@
+//! [`Engine`]: the facade that owns the game, the options, the
+//! transposition table and the threads, and runs searches in the
+//! background. UCI, `tally analyse`, `tally match` and `tally bench` all
+//! drive the search through it; it formats nothing.
+
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use shakmaty::{Chess, Position};
+
+use crate::eval::{EvalMode, Evaluator, Units};
+use crate::rules::{
+    Action, ActionList, DivideEntry, Ending, Extinction, Game, Node, ParsedAction, Pos, Rules,
+    RulesError, Variant, perft_divide,
+};
+use crate::scoring::{DrawAdvantage, Memo, Scorer, Tables};
+use crate::search::{self, Limits, Reporter, SearchJob, SearchResult, Shared, Tt};
+
+/// Engine settings (the UCI options, in typed form).
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineOptions {
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Lines to report.
+    pub multipv: usize,
+    /// Time kept in reserve per move.
+    pub move_overhead: Duration,
+    /// Whether special actions (`disk`, `swap`, `restore`, `claim`) are
+    /// played and accepted.
+    pub specials: bool,
+    /// Who gets the 1/2 point of a plain draw in sets.
+    pub draw_advantage: DrawAdvantage,
+    /// Base or variant evaluation.
+    pub eval_mode: EvalMode,
+    /// The point tables.
+    pub tables: Tables,
+}
+
+impl Default for EngineOptions {
+    fn default() -> EngineOptions {
+        EngineOptions {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            move_overhead: Duration::from_millis(30),
+            specials: true,
+            draw_advantage: DrawAdvantage::Black,
+            eval_mode: EvalMode::Variant,
+            tables: Tables::default(),
+        }
+    }
+}
+
+/// A game on either rule set.
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    /// Standard rules (every variant but extinction).
+    Standard(Game<Chess>),
+    /// Extinction rules.
+    Extinction(Game<Extinction>),
+}
+
+/// Runs `$body` with `$g` bound to the game inside an [`AnyGame`].
+macro_rules! with_game {
+    ($any:expr, |$g:ident| $body:expr) => {
+        match $any {
+            AnyGame::Standard($g) => $body,
+            AnyGame::Extinction($g) => $body,
+        }
+    };
+}
+
+/// An error setting a position: the FEN was refused (nothing changed), or
+/// an action was refused after `applied` actions were played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionError {
+    /// Actions applied before the refused one.
+    pub applied: usize,
+    /// Whether the FEN itself was refused (the previous position is kept).
+    pub bad_fen: bool,
+    /// Why.
+    pub error: RulesError,
+}
+
+struct Running {
+    shared: Arc<Shared>,
+    handle: JoinHandle<SearchResult>,
+}
+
+/// The engine.
+pub struct Engine {
+    variant: Variant,
+    options: EngineOptions,
+    game: AnyGame,
+    tt: Arc<Tt>,
+    pool: Arc<rayon::ThreadPool>,
+    running: Option<Running>,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("variant", &self.variant)
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}
+
+fn new_game(variant: Variant, specials: bool) -> AnyGame {
+    if variant.is_extinction() {
+        AnyGame::Extinction(Game::from_node(
+            Rules::<Extinction>::new(variant).with_specials(specials),
+            Rules::<Extinction>::new(variant).start(),
+        ))
+    } else {
+        let rules = Rules::<Chess>::new(variant).with_specials(specials);
+        AnyGame::Standard(Game::from_node(rules, rules.start()))
+    }
+}
+
+fn build_pool(threads: usize) -> Arc<rayon::ThreadPool> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .thread_name(|i| format!("tally-search-{i}"))
+        .stack_size(16 << 20)
+        .build()
+        .or_else(|_| rayon::ThreadPoolBuilder::new().num_threads(1).build());
+    match pool {
+        Ok(p) => Arc::new(p),
+        // Without any thread the process cannot work at all.
+        Err(e) => panic!("cannot start a search thread: {e}"),
+    }
+}
+
+impl Engine {
+    /// An engine for `variant` with default options, at the start position.
+    pub fn new(variant: Variant) -> Engine {
+        Engine::with_options(variant, EngineOptions::default())
+    }
+
+    /// An engine with the given options.
+    pub fn with_options(variant: Variant, options: EngineOptions) -> Engine {
+        Engine {
+            variant,
+            game: new_game(variant, options.specials),
+            tt: Arc::new(Tt::new(options.hash_mb)),
+            pool: build_pool(options.threads),
+            running: None,
+            options,
+        }
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The options.
+    pub fn options(&self) -> &EngineOptions {
+        &self.options
+    }
+
+    /// Switches variant; the position goes back to the start.
+    pub fn set_variant(&mut self, variant: Variant) {
+        self.stop_and_wait();
+        self.variant = variant;
+        self.game = new_game(variant, self.options.specials);
+    }
+
+    /// Resizes the hash table (cleared).
+    pub fn set_hash(&mut self, mb: usize) {
+        self.stop_and_wait();
+        self.options.hash_mb = mb.max(1);
+        self.tt = Arc::new(Tt::new(self.options.hash_mb));
+    }
+
+    /// Empties the hash table.
+    pub fn clear_hash(&mut self) {
+        self.stop_and_wait();
+        self.tt.clear();
+    }
+
+    /// Sets the number of search threads.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.stop_and_wait();
+        let threads = threads.max(1);
+        if threads != self.options.threads {
+            self.options.threads = threads;
+            self.pool = build_pool(threads);
+        }
+    }
+
+    /// Sets the number of lines to report.
+    pub fn set_multipv(&mut self, n: usize) {
+        self.options.multipv = n.max(1);
+    }
+
+    /// Sets the move overhead.
+    pub fn set_move_overhead(&mut self, d: Duration) {
+        self.options.move_overhead = d;
+    }
+
+    /// Allows or forbids special actions; the position is kept if it has
+    /// none, else it goes back to its start.
+    pub fn set_specials(&mut self, on: bool) {
+        self.stop_and_wait();
+        self.options.specials = on;
+        let (fen, actions) = self.position_text();
+        let moves: Vec<&str> = actions.iter().map(String::as_str).collect();
+        if self.set_position(Some(&fen), &moves).is_err() {
+            let _ = self.set_position(Some(&fen), &[]);
+        }
+    }
+
+    /// Sets the sets draw advantage.
+    pub fn set_draw_advantage(&mut self, a: DrawAdvantage) {
+        self.options.draw_advantage = a;
+    }
+
+    /// Chooses the base or the variant evaluation.
+    pub fn set_eval_mode(&mut self, m: EvalMode) {
+        self.options.eval_mode = m;
+    }
+
+    /// Replaces the point tables.
+    pub fn set_tables(&mut self, t: Tables) {
+        self.options.tables = t;
+    }
+
+    /// Prepares for a new game: clears the table.
+    pub fn new_game(&mut self) {
+        self.clear_hash();
+        self.game = new_game(self.variant, self.options.specials);
+    }
+
+    /// The scorer of the current variant and settings.
+    pub fn scorer(&self) -> Scorer {
+        let mut s = Scorer::with_tables(self.variant, self.options.tables.clone());
+        s.set_draw_advantage(self.options.draw_advantage);
+        s
+    }
+
+    /// The game.
+    pub fn game(&self) -> &AnyGame {
+        &self.game
+    }
+
+    /// The start FEN and the actions played, as text.
+    pub fn position_text(&self) -> (String, Vec<String>) {
+        with_game!(&self.game, |g| (
+            g.start().fen(),
+            g.actions().iter().map(|a| a.to_string()).collect()
+        ))
+    }
+
+    /// Sets the position: `fen` (or the start position for `None`) and the
+    /// actions after it. A refused FEN keeps the previous position; a
+    /// refused action keeps the actions before it.
+    ///
+    /// # Errors
+    ///
+    /// [`PositionError`] saying what was refused and how much was applied.
+    pub fn set_position(
+        &mut self,
+        fen: Option<&str>,
+        actions: &[&str],
+    ) -> Result<(), PositionError> {
+        self.stop_and_wait();
+        let specials = self.options.specials;
+        let mut game = if self.variant.is_extinction() {
+            let rules = Rules::<Extinction>::new(self.variant).with_specials(specials);
+            Game::new(rules, fen).map(AnyGame::Extinction)
+        } else {
+            let rules = Rules::<Chess>::new(self.variant).with_specials(specials);
+            Game::new(rules, fen).map(AnyGame::Standard)
+        }
+        .map_err(|error| PositionError {
+            applied: 0,
+            bad_fen: true,
+            error,
+        })?;
+        let mut result = Ok(());
+        for (i, text) in actions.iter().enumerate() {
+            let r = with_game!(&mut game, |g| g.play_text(text).map(|_| ()));
+            if let Err(error) = r {
+                result = Err(PositionError {
+                    applied: i,
+                    bad_fen: false,
+                    error,
+                });
+                break;
+            }
+        }
+        self.game = game;
+        result
+    }
+
+    /// Plays one more action.
+    ///
+    /// # Errors
+    ///
+    /// A [`RulesError`] if it is not legal (nothing changes).
+    pub fn play(&mut self, text: &str) -> Result<Action, RulesError> {
+        self.stop_and_wait();
+        with_game!(&mut self.game, |g| g.play_text(text))
+    }
+
+    /// The FEN of the current position.
+    pub fn fen(&self) -> String {
+        with_game!(&self.game, |g| g.current().fen())
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> shakmaty::Color {
+        with_game!(&self.game, |g| g.current().pos.turn())
+    }
+
+    /// How the game ended, if it did.
+    pub fn ending(&self) -> Option<Ending> {
+        with_game!(&self.game, |g| g.ending())
+    }
+
+    /// The legal actions in the current position.
+    pub fn legal_actions(&self) -> ActionList {
+        with_game!(&self.game, |g| g.legal_actions())
+    }
+
+    /// Perft split by root action from the current position.
+    pub fn perft(&self, depth: u32) -> Vec<DivideEntry> {
+        with_game!(&self.game, |g| perft_divide(&g.rules(), g.current(), depth))
+    }
+
+    /// The memo after the game's actions.
+    fn memo_of<P: Pos>(game: &Game<P>) -> Memo {
+        game.nodes()
+            .iter()
+            .zip(game.actions())
+            .fold(Memo::default(), |m, (node, &a)| m.after(node, a))
+    }
+
+    fn job<P: Pos>(
+        &self,
+        game: &Game<P>,
+        limits: Limits,
+    ) -> Result<SearchJob<P, Scorer, Evaluator>, RulesError> {
+        let scorer = self.scorer();
+        let evaluator = Evaluator::new(&scorer, self.options.eval_mode);
+        let units = Units::of(&scorer);
+        let root: Node<P> = game.current().clone();
+        let mut root_actions: Vec<Action> = game.legal_actions().to_vec();
+        if !limits.searchmoves.is_empty() {
+            let mut chosen = Vec::new();
+            for text in &limits.searchmoves {
+                let parsed: ParsedAction = text
+                    .parse()
+                    .map_err(|_| RulesError::UnparsableAction(text.clone()))?;
+                match parsed.resolve(&root_actions) {
+                    Some(a) if !chosen.contains(&a) => chosen.push(a),
+                    Some(_) => {}
+                    None => {
+                        return Err(RulesError::IllegalAction {
+                            action: text.clone(),
+                            reason: "not legal in this position (searchmoves)".to_owned(),
+                        });
+                    }
+                }
+            }
+            root_actions = chosen;
+        }
+        Ok(SearchJob {
+            rules: game.rules(),
+            scorer,
+            evaluator,
+            units,
+            root,
+            root_memo: Self::memo_of(game),
+            history: game.history().to_vec(),
+            root_actions,
+            limits,
+            multipv: self.options.multipv,
+            overhead: self.options.move_overhead,
+        })
+    }
+
+    /// Starts a search in the background; `done` gets the result (also
+    /// after `stop`). Any search still running is stopped first.
+    ///
+    /// # Errors
+    ///
+    /// A [`RulesError`] for a bad `searchmoves` entry (no search starts).
+    pub fn go(
+        &mut self,
+        limits: Limits,
+        reporter: Arc<dyn Reporter>,
+        done: Box<dyn FnOnce(&SearchResult) + Send>,
+    ) -> Result<(), RulesError> {
+        self.stop_and_wait();
+        let threads = self.options.threads;
+        let shared = Arc::new(Shared::new(self.tt.clone(), threads));
+        if limits.ponder {
+            shared
+                .pondering
+                .store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+        let pool = self.pool.clone();
+        let handle = with_game!(&self.game, |g| {
+            let job = self.job(g, limits)?;
+            let shared2 = shared.clone();
+            std::thread::Builder::new()
+                .name("tally-search".to_owned())
+                .spawn(move || {
+                    let r = search::search(&job, &shared2, &pool, threads, &*reporter);
+                    done(&r);
+                    r
+                })
+                .map_err(|e| RulesError::GameOver(format!("cannot start the search thread: {e}")))?
+        });
+        self.running = Some(Running { shared, handle });
+        Ok(())
+    }
+
+    /// Runs a search to its limits on this thread and returns the result.
+    ///
+    /// # Errors
+    ///
+    /// As [`Engine::go`].
+    pub fn search(
+        &mut self,
+        limits: Limits,
+        reporter: &dyn Reporter,
+    ) -> Result<SearchResult, RulesError> {
+        self.stop_and_wait();
+        let threads = self.options.threads;
+        let shared = Shared::new(self.tt.clone(), threads);
+        let pool = self.pool.clone();
+        with_game!(&self.game, |g| {
+            let job = self.job(g, limits)?;
+            Ok(search::search(&job, &shared, &pool, threads, reporter))
+        })
+    }
+
+    /// Asks a running search to stop (it reports its result as usual).
+    pub fn stop(&self) {
+        if let Some(r) = &self.running {
+            r.shared.stop();
+        }
+    }
+
+    /// The opponent played the expected move: the clock starts.
+    pub fn ponderhit(&self) {
+        if let Some(r) = &self.running {
+            r.shared
+                .ponderhit
+                .store(true, std::sync::atomic::Ordering::SeqCst);
+            r.shared
+                .pondering
+                .store(false, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    /// Whether a search is running.
+    pub fn is_searching(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.handle.is_finished())
+    }
+
+    /// Waits for the running search, if any, and returns its result.
+    pub fn wait(&mut self) -> Option<SearchResult> {
+        self.running.take().and_then(|r| r.handle.join().ok())
+    }
+
+    /// Stops any running search and waits for it.
+    pub fn stop_and_wait(&mut self) {
+        self.stop();
+        let _ = self.wait();
+    }
+
+    /// Internal units of the current variant.
+    pub fn units(&self) -> Units {
+        Units::of(&self.scorer())
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop_and_wait();
+    }
+}

@@ -1,0 +1,336 @@
+//! The base evaluation: a classical hand-written chess evaluation in
+//! centipawns for the side to move, tapered between middlegame and endgame.
+//!
+//! Terms: material, piece-square tables, mobility, king safety, pawn
+//! structure (doubled, isolated, passed), bishop pair, rooks on open files,
+//! tempo. Every weight lives in [`super::params`].
+
+use shakmaty::attacks;
+use shakmaty::{Bitboard, Board, Color, File, Rank, Role, Square};
+
+use super::params::*;
+
+/// A middlegame / endgame pair of centipawn values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Score {
+    /// Middlegame value.
+    pub mg: i32,
+    /// Endgame value.
+    pub eg: i32,
+}
+
+impl Score {
+    /// A pair.
+    pub const fn new(mg: i32, eg: i32) -> Score {
+        Score { mg, eg }
+    }
+
+    /// Blends the pair by game phase (0 = bare endgame ..= [`MAX_PHASE`]).
+    #[inline]
+    pub fn taper(self, phase: i32) -> i32 {
+        (self.mg * phase + self.eg * (MAX_PHASE - phase)) / MAX_PHASE
+    }
+}
+
+impl std::ops::Add for Score {
+    type Output = Score;
+    #[inline]
+    fn add(self, o: Score) -> Score {
+        Score::new(self.mg + o.mg, self.eg + o.eg)
+    }
+}
+
+impl std::ops::AddAssign for Score {
+    #[inline]
+    fn add_assign(&mut self, o: Score) {
+        self.mg += o.mg;
+        self.eg += o.eg;
+    }
+}
+
+impl std::ops::Sub for Score {
+    type Output = Score;
+    #[inline]
+    fn sub(self, o: Score) -> Score {
+        Score::new(self.mg - o.mg, self.eg - o.eg)
+    }
+}
+
+impl std::ops::Mul<i32> for Score {
+    type Output = Score;
+    #[inline]
+    fn mul(self, k: i32) -> Score {
+        Score::new(self.mg * k, self.eg * k)
+    }
+}
+
+/// The evaluation split into its terms, each White minus Black.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Breakdown {
+    /// Material.
+    pub material: Score,
+    /// Piece-square tables.
+    pub placement: Score,
+    /// Mobility.
+    pub mobility: Score,
+    /// King safety.
+    pub king_safety: Score,
+    /// Pawn structure.
+    pub pawns: Score,
+    /// Bishop pair, rooks on open files.
+    pub pieces: Score,
+    /// Game phase, 0 (bare) ..= [`MAX_PHASE`].
+    pub phase: i32,
+}
+
+impl Breakdown {
+    /// The sum of the terms, White minus Black.
+    pub fn total(&self) -> Score {
+        self.material + self.placement + self.mobility + self.king_safety + self.pawns + self.pieces
+    }
+
+    /// The tapered total in centipawns for `turn`, with the tempo bonus.
+    pub fn cp_for(&self, turn: Color) -> i32 {
+        let white = self.total().taper(self.phase);
+        let v = if turn.is_white() { white } else { -white };
+        v + TEMPO
+    }
+}
+
+/// The game phase from the non-pawn material on the board.
+#[inline]
+pub fn phase(board: &Board) -> i32 {
+    let p = board.knights().count() as i32 * PHASE_MINOR
+        + board.bishops().count() as i32 * PHASE_MINOR
+        + board.rooks().count() as i32 * PHASE_ROOK
+        + board.queens().count() as i32 * PHASE_QUEEN;
+    p.min(MAX_PHASE)
+}
+
+/// Piece-square value of `role` of `color` on `sq`.
+#[inline]
+fn pst(role: Role, color: Color, sq: Square) -> Score {
+    let sq = if color.is_white() {
+        sq
+    } else {
+        sq.flip_vertical()
+    };
+    PST[role as usize - 1][usize::from(sq)]
+}
+
+/// Evaluates the board: the full breakdown.
+pub fn breakdown(board: &Board) -> Breakdown {
+    let mut b = Breakdown {
+        phase: phase(board),
+        ..Breakdown::default()
+    };
+    let occupied = board.occupied();
+    let pawn_attacks = [
+        pawn_attacks_of(board, Color::White),
+        pawn_attacks_of(board, Color::Black),
+    ];
+    for color in Color::ALL {
+        let sign = if color.is_white() { 1 } else { -1 };
+        let ours = board.by_color(color);
+        let theirs = board.by_color(!color);
+        let their_pawn_attacks = pawn_attacks[!color as usize];
+        let mut material = Score::default();
+        let mut placement = Score::default();
+        let mut mobility = Score::default();
+        let mut attack_units = 0;
+        let mut attackers = 0;
+        let their_king_zone = board
+            .kings()
+            .intersect(theirs)
+            .into_iter()
+            .fold(Bitboard::EMPTY, |z, k| {
+                z | attacks::king_attacks(k) | Bitboard::from_square(k)
+            });
+        for sq in ours {
+            let Some(role) = board.role_at(sq) else {
+                continue;
+            };
+            material += MATERIAL[role as usize - 1];
+            placement += pst(role, color, sq);
+            let att = match role {
+                Role::Knight => attacks::knight_attacks(sq),
+                Role::Bishop => attacks::bishop_attacks(sq, occupied),
+                Role::Rook => attacks::rook_attacks(sq, occupied),
+                Role::Queen => attacks::queen_attacks(sq, occupied),
+                _ => continue,
+            };
+            let reach = (att & !ours & !their_pawn_attacks).count() as i32;
+            let (base, w) = MOBILITY[role as usize - 2];
+            mobility += w * (reach - base);
+            let hits = (att & their_king_zone).count() as i32;
+            if hits > 0 {
+                attackers += 1;
+                attack_units += hits * KING_ATTACK_WEIGHT[role as usize - 2];
+            }
+        }
+        let mut pieces = Score::default();
+        if (board.bishops() & ours).more_than_one() {
+            pieces += BISHOP_PAIR;
+        }
+        let our_pawns = board.pawns() & ours;
+        let their_pawns = board.pawns() & theirs;
+        for sq in board.rooks() & ours {
+            let file = Bitboard::from_file(sq.file());
+            if (file & our_pawns).is_empty() {
+                pieces += if (file & their_pawns).is_empty() {
+                    ROOK_OPEN_FILE
+                } else {
+                    ROOK_SEMI_OPEN_FILE
+                };
+            }
+        }
+        // King safety: attackers on the enemy king zone (only with a queen
+        // to carry the attack), and our own pawn shield.
+        let mut king_safety = Score::default();
+        if attackers >= 2 && (board.queens() & ours).any() {
+            let u = attack_units.min(KING_DANGER.len() as i32 - 1);
+            king_safety += Score::new(KING_DANGER[u as usize], 0);
+        }
+        for k in board.kings() & ours {
+            king_safety += shield(board, color, k);
+        }
+        b.material += material * sign;
+        b.placement += placement * sign;
+        b.mobility += mobility * sign;
+        b.pieces += pieces * sign;
+        b.king_safety += king_safety * sign;
+        b.pawns += pawn_structure(board, color) * sign;
+    }
+    b
+}
+
+fn pawn_attacks_of(board: &Board, color: Color) -> Bitboard {
+    let pawns = board.pawns() & board.by_color(color);
+    if color.is_white() {
+        ((pawns & !Bitboard::from_file(File::A)).shift(7))
+            | ((pawns & !Bitboard::from_file(File::H)).shift(9))
+    } else {
+        ((pawns & !Bitboard::from_file(File::A)).shift(-9))
+            | ((pawns & !Bitboard::from_file(File::H)).shift(-7))
+    }
+}
+
+fn shield(board: &Board, color: Color, king: Square) -> Score {
+    if king.rank() != color.relative_rank(Rank::First)
+        && king.rank() != color.relative_rank(Rank::Second)
+    {
+        return Score::default();
+    }
+    let our_pawns = board.pawns() & board.by_color(color);
+    let mut files = Bitboard::from_file(king.file());
+    if let Some(f) = king.file().offset(-1) {
+        files |= Bitboard::from_file(f);
+    }
+    if let Some(f) = king.file().offset(1) {
+        files |= Bitboard::from_file(f);
+    }
+    let ranks = Bitboard::from_rank(color.relative_rank(Rank::Second))
+        | Bitboard::from_rank(color.relative_rank(Rank::Third));
+    let n = (our_pawns & files & ranks).count() as i32;
+    PAWN_SHIELD * n.min(3)
+}
+
+fn pawn_structure(board: &Board, color: Color) -> Score {
+    let ours = board.pawns() & board.by_color(color);
+    let theirs = board.pawns() & board.by_color(!color);
+    let mut s = Score::default();
+    for sq in ours {
+        let file = sq.file();
+        let file_bb = Bitboard::from_file(file);
+        let mut adjacent = Bitboard::EMPTY;
+        if let Some(f) = file.offset(-1) {
+            adjacent |= Bitboard::from_file(f);
+        }
+        if let Some(f) = file.offset(1) {
+            adjacent |= Bitboard::from_file(f);
+        }
+        if (ours & adjacent).is_empty() {
+            s += ISOLATED;
+        }
+        // Doubled: another own pawn ahead on the same file.
+        let ahead = ahead_mask(color, sq);
+        if (ours & file_bb & ahead).any() {
+            s += DOUBLED;
+        }
+        if (theirs & (file_bb | adjacent) & ahead).is_empty() {
+            let r = color.fold_wb(sq.rank(), sq.rank().flip_vertical()) as usize;
+            s += PASSED[r];
+        }
+    }
+    s
+}
+
+/// Squares strictly ahead of `sq` (towards the promotion rank) for `color`.
+#[inline]
+fn ahead_mask(color: Color, sq: Square) -> Bitboard {
+    let r = sq.rank() as u32;
+    if color.is_white() {
+        if r >= 7 {
+            Bitboard::EMPTY
+        } else {
+            Bitboard(!0u64 << (8 * (r + 1)))
+        }
+    } else if r == 0 {
+        Bitboard::EMPTY
+    } else {
+        Bitboard(!0u64 >> (8 * (8 - r)))
+    }
+}
+
+/// The evaluation in centipawns for the side to move.
+#[inline]
+pub fn evaluate(board: &Board, turn: Color) -> i32 {
+    breakdown(board).cp_for(turn)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+
+    fn board(fen: &str) -> (Board, Color) {
+        let f: Fen = fen.parse().unwrap();
+        let s = f.into_setup();
+        (s.board, s.turn)
+    }
+
+    #[test]
+    fn symmetric_start() {
+        let (b, t) = board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let bd = breakdown(&b);
+        assert_eq!(bd.total(), Score::default());
+        assert_eq!(bd.cp_for(t), TEMPO);
+        assert_eq!(bd.phase, MAX_PHASE);
+    }
+
+    #[test]
+    fn mirror_is_negation() {
+        let (b, _) = board("r1bqk2r/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R1BQKB1R w KQkq - 0 1");
+        let mirrored = b.clone().into_mirrored();
+        assert_eq!(
+            evaluate(&b, Color::White),
+            evaluate(&mirrored, Color::Black)
+        );
+    }
+
+    #[test]
+    fn material_counts() {
+        let (b, _) = board("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+        assert!(evaluate(&b, Color::White) > 800);
+        assert!(evaluate(&b, Color::Black) < -800);
+        let (b, _) = board("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+        assert!(evaluate(&b, Color::White) > 80);
+    }
+
+    #[test]
+    fn passed_pawn_bonus_grows() {
+        let (b5, _) = board("4k3/8/8/4P3/8/8/8/4K3 w - - 0 1");
+        let (b7, _) = board("4k3/4P3/8/8/8/8/8/4K3 w - - 0 1");
+        assert!(evaluate(&b7, Color::White) > evaluate(&b5, Color::White));
+    }
+}

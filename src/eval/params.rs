@@ -1,0 +1,120 @@
+//! Every weight of the base evaluation, in centipawns (middlegame, endgame).
+
+use super::base::Score;
+
+const fn s(mg: i32, eg: i32) -> Score {
+    Score::new(mg, eg)
+}
+
+/// Phase weight of a knight or bishop.
+pub const PHASE_MINOR: i32 = 1;
+/// Phase weight of a rook.
+pub const PHASE_ROOK: i32 = 2;
+/// Phase weight of a queen.
+pub const PHASE_QUEEN: i32 = 4;
+/// The phase of the full starting material.
+pub const MAX_PHASE: i32 = 24;
+
+/// Bonus for having the move.
+pub const TEMPO: i32 = 12;
+
+/// Material by role (pawn, knight, bishop, rook, queen, king).
+pub const MATERIAL: [Score; 6] = [
+    s(90, 115),
+    s(330, 300),
+    s(345, 320),
+    s(470, 530),
+    s(980, 980),
+    s(0, 0),
+];
+
+/// Mobility per role (knight, bishop, rook, queen, king): the number of
+/// reachable squares counted as neutral, and the weight per square.
+pub const MOBILITY: [(i32, Score); 5] = [
+    (4, s(5, 4)),
+    (6, s(5, 5)),
+    (6, s(2, 5)),
+    (12, s(1, 3)),
+    (0, s(0, 0)),
+];
+
+/// King-attack weight per attacked king-zone square, per role (knight,
+/// bishop, rook, queen, king).
+pub const KING_ATTACK_WEIGHT: [i32; 5] = [2, 2, 3, 5, 0];
+
+/// Middlegame bonus for the attacker by attack units on the king zone.
+pub const KING_DANGER: [i32; 24] = [
+    0, 0, 4, 9, 16, 25, 36, 49, 64, 81, 100, 120, 140, 160, 180, 200, 220, 240, 255, 270, 285, 300,
+    310, 320,
+];
+
+/// Per own pawn in front of a king on its first two ranks (up to three).
+pub const PAWN_SHIELD: Score = s(12, 0);
+/// Two bishops.
+pub const BISHOP_PAIR: Score = s(30, 50);
+/// A rook on a file with no pawns.
+pub const ROOK_OPEN_FILE: Score = s(25, 10);
+/// A rook on a file with only enemy pawns.
+pub const ROOK_SEMI_OPEN_FILE: Score = s(12, 6);
+/// A pawn with no own pawn on the adjacent files.
+pub const ISOLATED: Score = s(-10, -14);
+/// A pawn with an own pawn ahead of it on its file.
+pub const DOUBLED: Score = s(-8, -20);
+/// A passed pawn by its rank from its own side (index 1 = second rank).
+pub const PASSED: [Score; 8] = [
+    s(0, 0),
+    s(2, 8),
+    s(5, 12),
+    s(10, 22),
+    s(22, 42),
+    s(40, 70),
+    s(65, 110),
+    s(0, 0),
+];
+
+const fn center_distance(sq: usize) -> i32 {
+    let f = (sq % 8) as i32;
+    let r = (sq / 8) as i32;
+    let df = if f < 4 { 3 - f } else { f - 4 };
+    let dr = if r < 4 { 3 - r } else { r - 4 };
+    if df > dr { df } else { dr }
+}
+
+const fn build_pst() -> [[Score; 64]; 6] {
+    let mut t = [[s(0, 0); 64]; 6];
+    let mut sq = 0;
+    while sq < 64 {
+        let f = (sq % 8) as i32;
+        let r = (sq / 8) as i32;
+        let c = center_distance(sq); // 0 in the centre .. 3 on the rim
+        let central_file = f == 3 || f == 4;
+        // Pawns: advance, and hold the centre.
+        let pawn_mg = [0, 0, 4, 8, 16, 30, 50, 0][r as usize]
+            + if central_file && (r == 3 || r == 4) {
+                12
+            } else {
+                0
+            };
+        let pawn_eg = [0, 0, 6, 14, 26, 45, 75, 0][r as usize];
+        t[0][sq] = s(pawn_mg, pawn_eg);
+        t[1][sq] = s(18 - 12 * c, 12 - 9 * c);
+        t[2][sq] = s(10 - 6 * c, 8 - 5 * c);
+        t[3][sq] = s(
+            if r == 6 { 18 } else { 0 } + if central_file { 4 } else { 0 },
+            0,
+        );
+        t[4][sq] = s(4 - 3 * c, 8 - 5 * c);
+        let king_mg = match r {
+            0 => [10, 22, 14, 0, -6, 4, 24, 12][f as usize],
+            1 => -8,
+            2 => -24,
+            _ => -40,
+        };
+        t[5][sq] = s(king_mg, 20 - 14 * c);
+        sq += 1;
+    }
+    t
+}
+
+/// Piece-square tables by role, from White's side (a1 = 0).
+pub const PST: [[Score; 64]; 6] = build_pst();

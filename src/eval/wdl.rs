@@ -1,0 +1,84 @@
+//! The win/draw/loss model: from a centipawn evaluation to the probability
+//! of each board result for the side to move.
+
+use once_cell::sync::Lazy;
+
+use super::ResultMargins;
+
+/// Probabilities of a win, a draw and a loss, in thousandths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Wdl {
+    /// Win, per mille.
+    pub win: i32,
+    /// Draw, per mille.
+    pub draw: i32,
+    /// Loss, per mille.
+    pub loss: i32,
+}
+
+/// Centipawns covered by the lookup table on each side of zero.
+const RANGE: i32 = 2000;
+
+/// Win probability per mille by centipawns, for the middlegame (index 0)
+/// and a bare endgame (index 1).
+static WIN: Lazy<[Vec<i32>; 2]> = Lazy::new(|| {
+    let table = |a: f64, b: f64| -> Vec<i32> {
+        (-RANGE..=RANGE)
+            .map(|cp| {
+                let x = (a - f64::from(cp)) / b;
+                (1000.0 / (1.0 + x.exp())).round() as i32
+            })
+            .collect()
+    };
+    // The curve's midpoint `a` (where a win is as likely as not) and its
+    // width `b`; endgames are drawn more often at the same margin.
+    [table(230.0, 85.0), table(300.0, 95.0)]
+});
+
+impl Wdl {
+    /// The model for `cp` at game phase `phase` (0 ..= 24).
+    pub fn from_cp(cp: i32, phase: i32) -> Wdl {
+        let idx = |v: i32| (v.clamp(-RANGE, RANGE) + RANGE) as usize;
+        let t = phase.clamp(0, 24);
+        let blend = |v: i32| -> i32 {
+            let mg = WIN[0][idx(v)];
+            let eg = WIN[1][idx(v)];
+            (mg * t + eg * (24 - t)) / 24
+        };
+        let win = blend(cp);
+        let loss = blend(-cp);
+        Wdl {
+            win,
+            draw: (1000 - win - loss).max(0),
+            loss,
+        }
+    }
+
+    /// The expected margin under `r`, in the same units as `r`.
+    pub fn expect(self, r: ResultMargins) -> i32 {
+        let sum = i64::from(self.win) * i64::from(r.win)
+            + i64::from(self.draw) * i64::from(r.draw)
+            + i64::from(self.loss) * i64::from(r.loss);
+        (sum / 1000) as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symmetric_and_monotone() {
+        let z = Wdl::from_cp(0, 24);
+        assert_eq!(z.win, z.loss);
+        assert!(z.draw > 700);
+        let mut last = -1;
+        for cp in (-1500..=1500).step_by(50) {
+            let w = Wdl::from_cp(cp, 12);
+            assert!(w.win >= last);
+            assert_eq!(w.win + w.draw + w.loss, 1000);
+            last = w.win;
+        }
+        assert!(Wdl::from_cp(1000, 24).win > 990);
+    }
+}

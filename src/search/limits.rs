@@ -1,0 +1,137 @@
+//! Search limits and time management.
+
+use std::time::{Duration, Instant};
+
+/// What bounds a search (UCI `go` parameters).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Maximum depth in plies.
+    pub depth: Option<i32>,
+    /// Maximum nodes (all threads together).
+    pub nodes: Option<u64>,
+    /// Exact time for this move.
+    pub movetime: Option<Duration>,
+    /// Search until stopped.
+    pub infinite: bool,
+    /// Start pondering: no time limit until `ponderhit`.
+    pub ponder: bool,
+    /// Remaining clock time, `[white, black]`.
+    pub time: [Option<Duration>; 2],
+    /// Increment per move, `[white, black]`.
+    pub inc: [Option<Duration>; 2],
+    /// Moves to the next time control.
+    pub movestogo: Option<u32>,
+    /// Stop once a win in at most this many moves is found.
+    pub mate: Option<u32>,
+    /// Root actions to consider (UCI text); all when empty.
+    pub searchmoves: Vec<String>,
+}
+
+impl Limits {
+    /// A fixed-depth search.
+    pub fn depth(d: i32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    /// Whether the search runs on a clock (no other bound given).
+    pub fn uses_clock(&self) -> bool {
+        self.movetime.is_none() && (self.time[0].is_some() || self.time[1].is_some())
+    }
+}
+
+/// The time budget of one search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Stop iterating once this much has passed after an iteration.
+    pub soft: Option<Duration>,
+    /// Stop at once after this much.
+    pub hard: Option<Duration>,
+}
+
+impl Budget {
+    /// The budget for the side whose clock index is `side` (0 white,
+    /// 1 black), keeping `overhead` in reserve for the GUI and the pipe.
+    pub fn new(limits: &Limits, side: usize, overhead: Duration) -> Budget {
+        if let Some(mt) = limits.movetime {
+            let t = mt.saturating_sub(overhead).max(Duration::from_millis(1));
+            return Budget {
+                soft: Some(t),
+                hard: Some(t),
+            };
+        }
+        let Some(time) = limits.time[side] else {
+            return Budget {
+                soft: None,
+                hard: None,
+            };
+        };
+        let inc = limits.inc[side].unwrap_or_default();
+        let mtg = limits.movestogo.unwrap_or(30).clamp(1, 40);
+        // What may be spent at most: never the reserve.
+        let usable = time.saturating_sub(overhead);
+        let base = usable / mtg + inc.mul_f64(0.8);
+        let hard_cap = if mtg == 1 {
+            usable.mul_f64(0.9)
+        } else {
+            usable.mul_f64(0.4)
+        };
+        let soft = base.mul_f64(0.7).min(hard_cap);
+        let hard = base.mul_f64(3.0).min(hard_cap);
+        let floor = Duration::from_millis(1);
+        Budget {
+            soft: Some(soft.max(floor)),
+            hard: Some(hard.max(floor)),
+        }
+    }
+}
+
+/// A clock started at the search's beginning (or at `ponderhit`).
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    start: Instant,
+}
+
+impl Clock {
+    /// Starts now.
+    pub fn start() -> Clock {
+        Clock {
+            start: Instant::now(),
+        }
+    }
+
+    /// Time since start.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets() {
+        let ms = Duration::from_millis;
+        let l = Limits {
+            movetime: Some(ms(1000)),
+            ..Limits::default()
+        };
+        let b = Budget::new(&l, 0, ms(30));
+        assert_eq!(b.hard, Some(ms(970)));
+        let l = Limits {
+            time: [Some(ms(60_000)), Some(ms(1))],
+            inc: [Some(ms(1000)), None],
+            ..Limits::default()
+        };
+        let b = Budget::new(&l, 0, ms(30));
+        assert!(b.soft.unwrap() < b.hard.unwrap());
+        assert!(b.hard.unwrap() <= ms(60_000 * 4 / 10));
+        // Almost no time: still a positive budget, never past the clock.
+        let b = Budget::new(&l, 1, ms(30));
+        assert_eq!(b.hard, Some(ms(1)));
+        assert_eq!(Budget::new(&Limits::depth(5), 0, ms(30)).hard, None);
+    }
+}

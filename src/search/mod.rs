@@ -1,0 +1,267 @@
+//! Search: parallel alpha-beta that maximises the expected point margin.
+//!
+//! A node's value is the margin still to come for the side to move:
+//! `value(node) = max over actions a of [margin(award(a)) - value(child)]`,
+//! a finished game is worth its ending's award margin, a leaf the
+//! evaluator's estimate. Points already banked never enter a value, so table
+//! entries stay valid across paths. The search is generic over the rules'
+//! position type and driven by three interfaces: [`Rules`] (legal actions,
+//! game end), [`Scoring`] (the referee's awards) and [`Evaluate`].
+//!
+//! Parallelism is Lazy SMP on a rayon pool: every thread searches the same
+//! root with its own stack and histories, sharing the transposition table;
+//! the main thread reports and watches the clock; the result is a vote
+//! among the threads.
+
+mod limits;
+mod ordering;
+mod params;
+mod tt;
+mod value;
+mod worker;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+pub use limits::{Budget, Clock, Limits};
+pub use ordering::see_ge;
+pub use tt::{Bound, Tt};
+pub use value::{DECIDED, INFINITE, MATE, MATE_STEP, is_decided, plies_to_end};
+
+use crate::eval::{Evaluate, Units};
+use crate::rules::Ending;
+use crate::rules::{Action, HistoryEntry, Node, Pos, Rules};
+use crate::scoring::{Award, EndAward, EndContext, Memo, Scorer};
+
+/// The awards the search maximises: what the referee's scorer provides.
+pub trait Scoring: Send + Sync {
+    /// The award of an action and the memo after it.
+    fn action_award<P: Pos>(
+        &self,
+        memo: &Memo,
+        before: &Node<P>,
+        action: Action,
+        after: &Node<P>,
+    ) -> (Award, Memo);
+    /// The award of an ending.
+    fn end_award<P: Pos>(
+        &self,
+        memo: &Memo,
+        last: Option<(&Node<P>, Action)>,
+        end: &Node<P>,
+        ending: &Ending,
+    ) -> EndAward;
+    /// Whether any action can earn points by itself (skips the award on
+    /// the hot path when not).
+    fn has_action_awards(&self) -> bool;
+    /// Whether a proven checkmate or extinction outranks every estimate
+    /// (the decisive band; see the `value` module).
+    fn decisive_band(&self) -> bool;
+    /// Whether the memo changes future awards and belongs in the key.
+    fn memo_in_key(&self) -> bool;
+}
+
+impl Scoring for Scorer {
+    #[inline]
+    fn action_award<P: Pos>(
+        &self,
+        memo: &Memo,
+        before: &Node<P>,
+        action: Action,
+        after: &Node<P>,
+    ) -> (Award, Memo) {
+        Scorer::action_award(self, memo, before, action, after)
+    }
+
+    #[inline]
+    fn end_award<P: Pos>(
+        &self,
+        memo: &Memo,
+        last: Option<(&Node<P>, Action)>,
+        end: &Node<P>,
+        ending: &Ending,
+    ) -> EndAward {
+        Scorer::end_award(self, memo, last, end, ending, &EndContext::default())
+    }
+
+    fn has_action_awards(&self) -> bool {
+        matches!(
+            self.variant(),
+            crate::rules::Variant::Stylish | crate::rules::Variant::Wacky
+        )
+    }
+
+    fn decisive_band(&self) -> bool {
+        self.variant() != crate::rules::Variant::Stylish
+    }
+
+    fn memo_in_key(&self) -> bool {
+        self.variant() == crate::rules::Variant::Wacky
+    }
+}
+
+/// One line of the search's report: a root action with its value and
+/// principal variation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PvLine {
+    /// 1-based rank among the root actions.
+    pub multipv: usize,
+    /// Depth completed.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: i32,
+    /// The value in internal units (decisive band included).
+    pub value: i32,
+    /// Whether the value is only a bound (aspiration failure).
+    pub bound: Option<Bound>,
+    /// The principal variation, the root action first.
+    pub pv: Vec<Action>,
+}
+
+/// Counters for a report.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Per-mille of the table in use.
+    pub hashfull: u32,
+}
+
+/// Where the search's progress goes (UCI `info` lines, a progress bar,
+/// nowhere).
+pub trait Reporter: Send + Sync {
+    /// A completed (or bounded) line at some depth.
+    fn line(&self, line: &PvLine, stats: &Stats);
+}
+
+/// A reporter that discards everything.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Silent;
+
+impl Reporter for Silent {
+    fn line(&self, _line: &PvLine, _stats: &Stats) {}
+}
+
+/// What a search found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The action to play (none when the root has no legal action).
+    pub best: Option<Action>,
+    /// The expected reply.
+    pub ponder: Option<Action>,
+    /// The lines of the last completed depth, best first.
+    pub lines: Vec<PvLine>,
+    /// Depth completed.
+    pub depth: i32,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Time used.
+    pub time: Duration,
+}
+
+/// State shared by all threads of a search and by whoever controls it.
+#[derive(Debug)]
+pub struct Shared {
+    /// The transposition table.
+    pub tt: Arc<Tt>,
+    /// Set to stop the search.
+    pub stop: AtomicBool,
+    /// Set while pondering: the clock does not run.
+    pub pondering: AtomicBool,
+    /// Set on `ponderhit`: the clock restarts from there.
+    pub ponderhit: AtomicBool,
+    nodes: Vec<AtomicU64>,
+}
+
+impl Shared {
+    /// Shared state for `threads` threads over `tt`.
+    pub fn new(tt: Arc<Tt>, threads: usize) -> Shared {
+        Shared {
+            tt,
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            ponderhit: AtomicBool::new(false),
+            nodes: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    /// Nodes searched so far by all threads.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+
+    /// Asks every thread to stop.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Everything one search needs.
+pub struct SearchJob<P: Pos, S: Scoring, E: Evaluate<P>> {
+    /// The rules (with special actions on or off).
+    pub rules: Rules<P>,
+    /// The scorer.
+    pub scorer: S,
+    /// The evaluator.
+    pub evaluator: E,
+    /// Internal units of the variant.
+    pub units: Units,
+    /// The root node.
+    pub root: Node<P>,
+    /// The memo after the game's actions so far.
+    pub root_memo: Memo,
+    /// The game's repetition history, the root last.
+    pub history: Vec<HistoryEntry>,
+    /// The root actions to search (searchmoves applied); empty when the
+    /// root is finished.
+    pub root_actions: Vec<Action>,
+    /// Limits.
+    pub limits: Limits,
+    /// Number of principal variations to report (at least 1).
+    pub multipv: usize,
+    /// Time kept in reserve for the GUI and the pipe.
+    pub overhead: Duration,
+}
+
+/// Runs a search on `threads` threads of `pool` and returns its result. The
+/// calling thread blocks until the search ends (by its limits or by
+/// `shared.stop`).
+pub fn search<P, S, E>(
+    job: &SearchJob<P, S, E>,
+    shared: &Shared,
+    pool: &rayon::ThreadPool,
+    threads: usize,
+    reporter: &dyn Reporter,
+) -> SearchResult
+where
+    P: Pos,
+    S: Scoring,
+    E: Evaluate<P>,
+{
+    let clock = Clock::start();
+    shared.tt.new_search();
+    if job.root_actions.is_empty() {
+        return SearchResult::default();
+    }
+    let threads = threads.clamp(1, shared.nodes.len());
+    let mut results: Vec<Option<worker::ThreadResult>> = vec![None; threads];
+    pool.scope(|s| {
+        for (id, slot) in results.iter_mut().enumerate() {
+            s.spawn(move |_| {
+                let mut w = worker::Worker::new(job, shared, id, clock, reporter);
+                *slot = Some(w.iterate());
+                if id == 0 {
+                    shared.stop();
+                }
+            });
+        }
+    });
+    let results: Vec<worker::ThreadResult> = results.into_iter().flatten().collect();
+    worker::vote(results, shared, clock)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,241 @@
+//! The transposition table: shared by all search threads without locks.
+//!
+//! Each entry is two `AtomicU64` words, the key XOR the data and the data,
+//! so a torn read (one word from another writer) fails the key check
+//! instead of returning garbage. Buckets of four entries fill a cache line.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+/// What a stored value bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The value is a lower bound (fail high).
+    Lower = 1,
+    /// The value is an upper bound (fail low).
+    Upper = 2,
+    /// The value is exact.
+    Exact = 3,
+}
+
+/// A probe's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtHit {
+    /// The best action's code (0 for none).
+    pub action: u16,
+    /// The value, node-relative (see the search's score adjustment).
+    pub value: i32,
+    /// The static evaluation stored with it (clamped to 16 bits).
+    pub eval: i16,
+    /// The depth it was searched to.
+    pub depth: i32,
+    /// The bound.
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+struct Entry {
+    key_xor_data: AtomicU64,
+    data: AtomicU64,
+}
+
+const BUCKET: usize = 4;
+
+/// The table.
+pub struct Tt {
+    entries: Vec<Entry>,
+    mask: usize,
+    generation: AtomicU8,
+}
+
+impl std::fmt::Debug for Tt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Tt({} entries)", self.entries.len())
+    }
+}
+
+// data layout: action 16 | value 32 | depth 8 | bound 2 | generation 6
+// The static eval shares the key word's spare bits: the key check uses the
+// upper 48 bits, and the low 16 bits of the first word hold the eval.
+#[inline]
+fn pack(action: u16, value: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
+    u64::from(action)
+        | (u64::from(value as u32) << 16)
+        | (u64::from(depth.clamp(-1, 127) as i8 as u8) << 48)
+        | ((bound as u64) << 56)
+        | (u64::from(generation & 63) << 58)
+}
+
+const KEY_MASK: u64 = !0xffff;
+
+impl Tt {
+    /// A table of about `mb` mebibytes (at least one bucket).
+    pub fn new(mb: usize) -> Tt {
+        let bytes = mb.max(1).saturating_mul(1 << 20);
+        let n = (bytes / std::mem::size_of::<Entry>() / BUCKET).max(1);
+        let buckets = if n.is_power_of_two() {
+            n
+        } else {
+            n.next_power_of_two() / 2
+        };
+        let len = buckets * BUCKET;
+        let mut entries = Vec::with_capacity(len);
+        entries.resize_with(len, Entry::default);
+        Tt {
+            entries,
+            mask: buckets - 1,
+            generation: AtomicU8::new(0),
+        }
+    }
+
+    /// Size in mebibytes.
+    pub fn size_mb(&self) -> usize {
+        self.entries.len() * std::mem::size_of::<Entry>() >> 20
+    }
+
+    /// Empties the table.
+    pub fn clear(&self) {
+        for e in &self.entries {
+            e.key_xor_data.store(0, Ordering::Relaxed);
+            e.data.store(0, Ordering::Relaxed);
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: entries from older searches become replaceable.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        ((key as usize) & self.mask) * BUCKET
+    }
+
+    /// Looks up `key`.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtHit> {
+        let b = self.bucket(key);
+        for e in &self.entries[b..b + BUCKET] {
+            let data = e.data.load(Ordering::Relaxed);
+            let k = e.key_xor_data.load(Ordering::Relaxed) ^ data;
+            if data != 0 && (k & KEY_MASK) == (key & KEY_MASK) {
+                let bound = match (data >> 56) & 3 {
+                    1 => Bound::Lower,
+                    2 => Bound::Upper,
+                    3 => Bound::Exact,
+                    _ => return None,
+                };
+                return Some(TtHit {
+                    action: data as u16,
+                    value: (data >> 16) as u32 as i32,
+                    eval: (k & 0xffff) as u16 as i16,
+                    depth: i32::from((data >> 48) as u8 as i8),
+                    bound,
+                });
+            }
+        }
+        None
+    }
+
+    /// Stores a result, replacing the entry of the same key, else the
+    /// shallowest or oldest entry of the bucket.
+    #[inline]
+    pub fn store(&self, key: u64, action: u16, value: i32, eval: i32, depth: i32, bound: Bound) {
+        let generation = self.generation.load(Ordering::Relaxed) & 63;
+        let b = self.bucket(key);
+        let mut victim = b;
+        let mut worst = i32::MAX;
+        for i in b..b + BUCKET {
+            let e = &self.entries[i];
+            let data = e.data.load(Ordering::Relaxed);
+            let k = e.key_xor_data.load(Ordering::Relaxed) ^ data;
+            if data == 0 || (k & KEY_MASK) == (key & KEY_MASK) {
+                // Keep a known best action when the new result has none.
+                let action = if action == 0 && data != 0 {
+                    data as u16
+                } else {
+                    action
+                };
+                if data != 0 && bound != Bound::Exact {
+                    let old_depth = i32::from((data >> 48) as u8 as i8);
+                    let old_gen = ((data >> 58) & 63) as u8;
+                    if old_gen == generation && old_depth > depth + 3 {
+                        return;
+                    }
+                }
+                self.write(i, key, action, value, eval, depth, bound, generation);
+                return;
+            }
+            let age = i32::from(generation.wrapping_sub(((data >> 58) & 63) as u8) & 63);
+            let score = i32::from((data >> 48) as u8 as i8) - 8 * age;
+            if score < worst {
+                worst = score;
+                victim = i;
+            }
+        }
+        self.write(victim, key, action, value, eval, depth, bound, generation);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn write(
+        &self,
+        i: usize,
+        key: u64,
+        action: u16,
+        value: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+        generation: u8,
+    ) {
+        let data = pack(action, value, depth, bound, generation);
+        let ev = u64::from(eval.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16 as u16);
+        let e = &self.entries[i];
+        e.key_xor_data
+            .store(((key & KEY_MASK) | ev) ^ data, Ordering::Relaxed);
+        e.data.store(data, Ordering::Relaxed);
+    }
+
+    /// Per-mille of entries used by the current search (sampled).
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Ordering::Relaxed) & 63;
+        let n = self.entries.len().min(1000);
+        let used = self.entries[..n]
+            .iter()
+            .filter(|e| {
+                let d = e.data.load(Ordering::Relaxed);
+                d != 0 && ((d >> 58) & 63) as u8 == generation
+            })
+            .count();
+        (used * 1000 / n.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_and_probe() {
+        let tt = Tt::new(1);
+        let key = 0x1234_5678_9abc_def0;
+        assert!(tt.probe(key).is_none());
+        tt.store(key, 77, -1_000_000_000, -35, 9, Bound::Exact);
+        let hit = tt.probe(key).unwrap();
+        assert_eq!(hit.action, 77);
+        assert_eq!(hit.value, -1_000_000_000);
+        assert_eq!(hit.eval, -35);
+        assert_eq!(hit.depth, 9);
+        assert_eq!(hit.bound, Bound::Exact);
+        assert!(tt.probe(key ^ (1 << 40)).is_none());
+        tt.clear();
+        assert!(tt.probe(key).is_none());
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(Tt::new(16).size_mb(), 16);
+        assert!(Tt::new(3).size_mb() <= 3);
+    }
+}

@@ -1,0 +1,85 @@
+//! Search values: expected point margins in internal units, with a band for
+//! decided games so that faster wins rank first.
+//!
+//! A value is the margin still to come for the side to move. Where the
+//! variant's board result decides the game (every variant but `stylish`), a
+//! position proven to end in checkmate or extinction gets
+//! `±(MATE - ply * MATE_STEP)` on top of its margin: a proven win beats any
+//! estimate, a shorter one beats a longer one, and among equally fast wins the
+//! points still decide. Values in the band are stored in the table relative
+//! to the node (ply added back), as engines do with mate scores.
+
+use super::params::MAX_PLY;
+
+/// The band's top: a decided game at ply 0.
+pub const MATE: i32 = 1 << 30;
+/// The band's step per ply.
+pub const MATE_STEP: i32 = 1 << 21;
+/// Values beyond this (in absolute value) are decided games.
+pub const DECIDED: i32 = MATE - (MAX_PLY as i32 + 1) * MATE_STEP;
+/// Larger than every value.
+pub const INFINITE: i32 = MATE + MATE_STEP;
+
+/// Whether `v` is a decided game.
+#[inline]
+pub fn is_decided(v: i32) -> bool {
+    v.abs() > DECIDED
+}
+
+/// Plies to the decided end of a band value, from the node it belongs to.
+#[inline]
+pub fn plies_to_end(v: i32) -> i32 {
+    (MATE - v.abs() + MATE_STEP / 2) / MATE_STEP
+}
+
+/// The value of a decided game for the side to move `ply` plies from the
+/// root: `won` says who, `margin` is the ending's award margin.
+#[inline]
+pub fn decided(won: bool, ply: usize, margin: i32) -> i32 {
+    let band = MATE - ply as i32 * MATE_STEP;
+    margin + if won { band } else { -band }
+}
+
+/// A value as stored in the table (node-relative).
+#[inline]
+pub fn to_tt(v: i32, ply: usize) -> i32 {
+    if v > DECIDED {
+        v + ply as i32 * MATE_STEP
+    } else if v < -DECIDED {
+        v - ply as i32 * MATE_STEP
+    } else {
+        v
+    }
+}
+
+/// A stored value seen from `ply` plies below the root.
+#[inline]
+pub fn from_tt(v: i32, ply: usize) -> i32 {
+    if v > DECIDED {
+        v - ply as i32 * MATE_STEP
+    } else if v < -DECIDED {
+        v + ply as i32 * MATE_STEP
+    } else {
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn band() {
+        let v = decided(true, 5, 1000);
+        assert!(is_decided(v));
+        assert_eq!(plies_to_end(v), 5);
+        let l = decided(false, 4, -1000);
+        assert!(is_decided(l));
+        assert_eq!(plies_to_end(l), 4);
+        assert!(decided(true, 3, 0) > decided(true, 5, 900_000));
+        assert_eq!(from_tt(to_tt(v, 3), 3), v);
+        assert_eq!(plies_to_end(to_tt(v, 3)), 2);
+        assert!(!is_decided(1 << 28));
+        assert!(INFINITE > decided(true, 0, 1 << 20));
+    }
+}

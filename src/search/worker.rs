@@ -1,0 +1,948 @@
+//! One search thread: iterative deepening, aspiration windows, principal
+//! variation search, quiescence, pruning and reductions.
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use shakmaty::{Color, Role};
+
+use super::limits::{Budget, Clock};
+use super::ordering::{History, mvv_lva, see_ge, see_value};
+use super::params::*;
+use super::tt::Bound;
+use super::value::{self, INFINITE, decided, from_tt, is_decided, to_tt};
+use super::{PvLine, Reporter, Scoring, SearchJob, SearchResult, Shared, Stats};
+use crate::eval::Evaluate;
+use crate::rules::{Action, ActionList, Disk, Ending, HistoryEntry, Node, Pos, find_repetition};
+use crate::scoring::{Memo, margin};
+
+/// What one thread found.
+#[derive(Clone, Debug)]
+pub(super) struct ThreadResult {
+    lines: Vec<PvLine>,
+    depth: i32,
+}
+
+#[derive(Clone, Debug)]
+struct RootMove {
+    action: Action,
+    value: i32,
+    prev_value: i32,
+    pv: Vec<Action>,
+    seldepth: i32,
+    bound: Option<Bound>,
+}
+
+struct Frame<P> {
+    node: Node<P>,
+    memo: Memo,
+    /// The action that led here (`None` at the root and after a null move).
+    action: Option<Action>,
+    eval: i32,
+    killers: [Option<Action>; 2],
+}
+
+/// Late-move reduction by depth and move number.
+fn lmr_table() -> Vec<[i32; 64]> {
+    (0..64)
+        .map(|d| {
+            let mut row = [0; 64];
+            for (m, r) in row.iter_mut().enumerate() {
+                if d > 0 && m > 0 {
+                    *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.2) as i32;
+                }
+            }
+            row
+        })
+        .collect()
+}
+
+pub(super) struct Worker<'a, P: Pos, S: Scoring, E: Evaluate<P>> {
+    job: &'a SearchJob<P, S, E>,
+    shared: &'a Shared,
+    reporter: &'a dyn Reporter,
+    id: usize,
+    clock: Clock,
+    budget: Budget,
+    stack: Vec<Frame<P>>,
+    history_keys: Vec<HistoryEntry>,
+    pv: Vec<Vec<Action>>,
+    history: History,
+    lmr: Vec<[i32; 64]>,
+    nodes: u64,
+    seldepth: i32,
+    root_moves: Vec<RootMove>,
+    stopped: bool,
+    band: bool,
+    awards: bool,
+    memo_key: bool,
+}
+
+impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
+    pub(super) fn new(
+        job: &'a SearchJob<P, S, E>,
+        shared: &'a Shared,
+        id: usize,
+        clock: Clock,
+        reporter: &'a dyn Reporter,
+    ) -> Self {
+        let side = if job.root.pos.turn().is_white() { 0 } else { 1 };
+        let stack = (0..MAX_PLY + 2)
+            .map(|_| Frame {
+                node: job.root.clone(),
+                memo: job.root_memo,
+                action: None,
+                eval: 0,
+                killers: [None; 2],
+            })
+            .collect();
+        let root_moves = job
+            .root_actions
+            .iter()
+            .map(|&action| RootMove {
+                action,
+                value: -INFINITE,
+                prev_value: -INFINITE,
+                pv: vec![action],
+                seldepth: 0,
+                bound: None,
+            })
+            .collect();
+        Worker {
+            job,
+            shared,
+            reporter,
+            id,
+            clock,
+            budget: Budget::new(&job.limits, side, job.overhead),
+            stack,
+            history_keys: job.history.clone(),
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            history: History::default(),
+            lmr: lmr_table(),
+            nodes: 0,
+            seldepth: 0,
+            root_moves,
+            stopped: false,
+            band: job.scorer.decisive_band(),
+            awards: job.scorer.has_action_awards(),
+            memo_key: job.scorer.memo_in_key(),
+        }
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    /// Iterative deepening to the limits; returns this thread's result.
+    pub(super) fn iterate(&mut self) -> ThreadResult {
+        let limits = &self.job.limits;
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let multipv = self.job.multipv.clamp(1, self.root_moves.len());
+        let mut completed: Vec<PvLine> = Vec::new();
+        let mut completed_depth = 0;
+        for depth in 1..=max_depth {
+            // Helper threads skip some depths so the threads spread out.
+            if self.id > 0 && depth > 2 && (depth + self.id as i32) % 4 == 0 {
+                continue;
+            }
+            for rm in &mut self.root_moves {
+                rm.prev_value = rm.value;
+            }
+            for pv_idx in 0..multipv {
+                self.seldepth = 0;
+                self.search_pv_index(depth, pv_idx);
+                if self.stopped {
+                    break;
+                }
+                // Sort the searched part: best first.
+                self.root_moves[pv_idx..].sort_by(|a, b| b.value.cmp(&a.value));
+            }
+            if self.stopped {
+                break;
+            }
+            completed_depth = depth;
+            completed = self.lines(depth, multipv);
+            if self.is_main() {
+                let stats = self.stats();
+                for l in &completed {
+                    self.reporter.line(l, &stats);
+                }
+                if self.should_stop_after_iteration(depth) {
+                    break;
+                }
+            } else if self.shared.stop.load(Ordering::Relaxed) {
+                break;
+            }
+        }
+        if self.is_main() {
+            self.wait_while_infinite();
+        }
+        if completed.is_empty() {
+            // Not even depth 1 completed: play the first ordered action.
+            completed = self.lines(0, 1);
+        }
+        self.publish_nodes();
+        ThreadResult {
+            lines: completed,
+            depth: completed_depth,
+        }
+    }
+
+    fn lines(&self, depth: i32, multipv: usize) -> Vec<PvLine> {
+        self.root_moves
+            .iter()
+            .take(multipv)
+            .enumerate()
+            .map(|(i, rm)| PvLine {
+                multipv: i + 1,
+                depth,
+                seldepth: rm.seldepth.max(depth),
+                value: if rm.value == -INFINITE {
+                    rm.prev_value.max(-INFINITE + 1)
+                } else {
+                    rm.value
+                },
+                bound: rm.bound,
+                pv: rm.pv.clone(),
+            })
+            .collect()
+    }
+
+    fn stats(&self) -> Stats {
+        self.publish_nodes();
+        Stats {
+            nodes: self.shared.nodes(),
+            time: self.clock.elapsed(),
+            hashfull: self.shared.tt.hashfull(),
+        }
+    }
+
+    fn publish_nodes(&self) {
+        if let Some(n) = self.shared.nodes.get(self.id) {
+            n.store(self.nodes, Ordering::Relaxed);
+        }
+    }
+
+    fn should_stop_after_iteration(&mut self, depth: i32) -> bool {
+        if self.shared.stop.load(Ordering::Relaxed) {
+            return true;
+        }
+        let limits = &self.job.limits;
+        if let Some(mate) = limits.mate {
+            let v = self.root_moves[0].value;
+            if is_decided(v) && v > 0 && value::plies_to_end(v) <= 2 * mate as i32 - 1 {
+                return true;
+            }
+        }
+        if limits.infinite || self.shared.pondering.load(Ordering::Relaxed) {
+            return false;
+        }
+        if limits.nodes.is_some_and(|n| self.shared.nodes() >= n) {
+            return true;
+        }
+        // A single legal action: no need to think on a clock.
+        if self.root_moves.len() == 1 && limits.uses_clock() && depth >= 4 {
+            return true;
+        }
+        if let Some(soft) = self.budget.soft {
+            // The next iteration takes longer than all before it together.
+            let elapsed = self.clock.elapsed();
+            let stable = self.root_moves[0].value >= self.root_moves[0].prev_value - 20;
+            let limit = if stable { soft.mul_f64(0.6) } else { soft };
+            if elapsed >= limit && limits.movetime.is_none() {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn wait_while_infinite(&mut self) {
+        while (self.job.limits.infinite || self.shared.pondering.load(Ordering::Relaxed))
+            && !self.shared.stop.load(Ordering::Relaxed)
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// Periodic checks: the stop flag, and for the main thread the clock
+    /// and the node limit.
+    #[inline]
+    fn check_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes % CHECK_EVERY == 0 {
+            self.publish_nodes();
+            if self.shared.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+                return true;
+            }
+            if self.is_main() {
+                if self.shared.ponderhit.swap(false, Ordering::Relaxed) {
+                    self.clock = Clock::start();
+                }
+                let pondering = self.shared.pondering.load(Ordering::Relaxed);
+                if !pondering
+                    && !self.job.limits.infinite
+                    && self.budget.hard.is_some_and(|h| self.clock.elapsed() >= h)
+                {
+                    self.shared.stop();
+                    self.stopped = true;
+                    return true;
+                }
+            }
+        }
+        if self.is_main()
+            && let Some(limit) = self.job.limits.nodes
+            && !self.job.limits.infinite
+            && self.nodes >= limit
+        {
+            self.shared.stop();
+            self.stopped = true;
+            return true;
+        }
+        false
+    }
+
+    /// Searches root line `pv_idx` at `depth` with aspiration windows.
+    fn search_pv_index(&mut self, depth: i32, pv_idx: usize) {
+        let prev = self.root_moves[pv_idx].prev_value;
+        let mut delta = ASPIRATION;
+        let (mut alpha, mut beta) =
+            if depth >= ASPIRATION_DEPTH && prev > -INFINITE && !is_decided(prev) {
+                (prev - delta, prev + delta)
+            } else {
+                (-INFINITE, INFINITE)
+            };
+        loop {
+            let v = self.search_root(depth, alpha, beta, pv_idx);
+            if self.stopped {
+                return;
+            }
+            if v <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (v - delta).max(-INFINITE);
+                self.root_moves[pv_idx].bound = Some(Bound::Upper);
+                self.report_bound(depth, pv_idx);
+            } else if v >= beta {
+                beta = (v + delta).min(INFINITE);
+                self.root_moves[pv_idx].bound = Some(Bound::Lower);
+                self.report_bound(depth, pv_idx);
+            } else {
+                self.root_moves[pv_idx].bound = None;
+                return;
+            }
+            delta += delta / 2 + 10;
+            if delta > 2000 {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
+    }
+
+    fn report_bound(&self, depth: i32, pv_idx: usize) {
+        if self.is_main() && self.clock.elapsed() > Duration::from_secs(2) {
+            let rm = &self.root_moves[pv_idx];
+            let line = PvLine {
+                multipv: pv_idx + 1,
+                depth,
+                seldepth: self.seldepth,
+                value: rm.value,
+                bound: rm.bound,
+                pv: rm.pv.clone(),
+            };
+            self.reporter.line(&line, &self.stats());
+        }
+    }
+
+    /// The root: searches the moves from `pv_idx` on (earlier lines are
+    /// excluded), in the order of the last iteration.
+    fn search_root(&mut self, depth: i32, mut alpha: i32, beta: i32, pv_idx: usize) -> i32 {
+        let mut best = -INFINITE;
+        let n = self.root_moves.len();
+        for i in pv_idx..n {
+            let action = self.root_moves[i].action;
+            let m = self.make(0, action);
+            let child_check = self.stack[1].node.check;
+            let ext = i32::from(child_check && !P::KINGS_CAPTURABLE);
+            let new_depth = depth - 1 + ext;
+            let v = if i == pv_idx {
+                m - self.search::<true>(new_depth, m - beta, m - alpha, 1)
+            } else {
+                let mut v = m - self.search::<false>(new_depth, m - alpha - 1, m - alpha, 1);
+                if v > alpha && v < beta && !self.stopped {
+                    v = m - self.search::<true>(new_depth, m - beta, m - alpha, 1);
+                }
+                v
+            };
+            self.unmake();
+            if self.stopped {
+                return best;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == pv_idx || v > alpha {
+                rm.value = v;
+                rm.seldepth = self.seldepth;
+                let mut pv = vec![action];
+                pv.extend_from_slice(&self.pv[1]);
+                rm.pv = pv;
+            } else {
+                rm.value = -INFINITE;
+            }
+            if v > best {
+                best = v;
+            }
+            if v > alpha {
+                alpha = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// Plays `action` from the node at `ply` into `ply + 1`; returns the
+    /// award margin for the mover in internal units and the award's memo.
+    #[inline]
+    fn make(&mut self, ply: usize, action: Action) -> i32 {
+        let rules = self.job.rules;
+        let (parent, child) = self.stack.split_at_mut(ply + 1);
+        let from = &parent[ply];
+        let to = &mut child[0];
+        to.node = rules.play(&from.node, action);
+        to.action = Some(action);
+        to.killers = [None; 2];
+        let m = if self.awards {
+            let (award, memo) = self
+                .job
+                .scorer
+                .action_award(&from.memo, &from.node, action, &to.node);
+            to.memo = memo;
+            self.job
+                .units
+                .from_points(margin(&award, from.node.pos.turn()))
+        } else {
+            to.memo = from.memo;
+            0
+        };
+        self.history_keys
+            .push(HistoryEntry::of(&to.node, Some(action)));
+        m
+    }
+
+    #[inline]
+    fn unmake(&mut self) {
+        self.history_keys.pop();
+    }
+
+    /// The search key of the node at `ply`.
+    #[inline]
+    fn key(&self, ply: usize) -> u64 {
+        let f = &self.stack[ply];
+        let k = f.node.search_key();
+        if self.memo_key {
+            k ^ f.memo.chain_key()
+        } else {
+            k
+        }
+    }
+
+    /// The value of an ending reached at `ply`, for its side to move.
+    fn end_value(&self, ply: usize, ending: &Ending) -> i32 {
+        let f = &self.stack[ply];
+        let last = match (ply, f.action) {
+            (p, Some(a)) if p > 0 => Some((&self.stack[p - 1].node, a)),
+            _ => None,
+        };
+        let award = self
+            .job
+            .scorer
+            .end_award(&f.memo, last, &f.node, ending)
+            .total();
+        let stm = f.node.pos.turn();
+        let m = self.job.units.from_points(margin(&award, stm));
+        if self.band && ending.is_decisive_on_board() {
+            decided(ending.winner() == Some(stm), ply, m)
+        } else {
+            m
+        }
+    }
+
+    /// Endings that need the history: repetition, the move-count rule,
+    /// insufficient material (checked by the caller after mate and
+    /// stalemate, which take precedence).
+    fn history_ending(&self, ply: usize) -> Option<Ending> {
+        let node = &self.stack[ply].node;
+        let halfmoves = node.pos.halfmoves();
+        if halfmoves >= 4
+            && let Some(r) = find_repetition(&self.history_keys, node.pos.turn())
+        {
+            return Some(Ending::Repetition(r));
+        }
+        if halfmoves >= self.job.rules.variant().move_rule_plies() {
+            return Some(Ending::MoveRule);
+        }
+        if self.job.rules.insufficient_material(node) {
+            return Some(Ending::InsufficientMaterial);
+        }
+        None
+    }
+
+    fn static_eval(&self, ply: usize) -> i32 {
+        let f = &self.stack[ply];
+        self.job.evaluator.evaluate(&f.node, &f.memo)
+    }
+
+    /// Principal variation search.
+    fn search<const PV: bool>(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+    ) -> i32 {
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.quiescence(alpha, beta, ply, 0);
+        }
+        self.nodes += 1;
+        self.pv[ply].clear();
+        if self.check_stop() {
+            return 0;
+        }
+        if ply as i32 > self.seldepth {
+            self.seldepth = ply as i32;
+        }
+        let rules = self.job.rules;
+        let in_check = self.stack[ply].node.check;
+
+        // Endings. A legal-move check is needed before history endings,
+        // since mate and stalemate take precedence.
+        let mut actions = ActionList::new();
+        if let Some(ending) = rules.generate(&self.stack[ply].node, &mut actions) {
+            return self.end_value(ply, &ending);
+        }
+        if let Some(ending) = self.history_ending(ply) {
+            return self.end_value(ply, &ending);
+        }
+
+        // Mate-distance pruning in the decisive band.
+        if self.band {
+            let worst = -(value::MATE - ply as i32 * value::MATE_STEP) - value::MATE_STEP / 2;
+            let best = value::MATE - (ply as i32 + 1) * value::MATE_STEP + value::MATE_STEP / 2;
+            alpha = alpha.max(worst);
+            beta = beta.min(best);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        let key = self.key(ply);
+        let tt = self.shared.tt.probe(key);
+        let mut tt_action = 0u16;
+        if let Some(hit) = tt {
+            tt_action = hit.action;
+            let v = from_tt(hit.value, ply);
+            if !PV && hit.depth >= depth {
+                let cut = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v >= beta,
+                    Bound::Upper => v <= alpha,
+                };
+                if cut {
+                    return v;
+                }
+            }
+        }
+
+        let eval = if in_check {
+            -INFINITE
+        } else if let Some(hit) = tt {
+            let e = i32::from(hit.eval);
+            if e == i32::from(i16::MIN) {
+                self.static_eval(ply)
+            } else {
+                e
+            }
+        } else {
+            self.static_eval(ply)
+        };
+        self.stack[ply].eval = eval;
+        let improving = ply >= 2 && !in_check && eval > self.stack[ply - 2].eval;
+
+        let node = &self.stack[ply].node;
+        let compulsory = rules.variant().has_disk() && node.extra.disk.compulsory();
+        let risky = compulsory
+            || node.extra.bare.pending()
+            || matches!(node.extra.disk, Disk::Offered { .. });
+        if !PV && !in_check && !is_decided(beta) && !risky {
+            // Reverse futility pruning.
+            if depth <= RFP_DEPTH && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta {
+                return eval;
+            }
+            // Null-move pruning, not in pawn endings (zugzwang).
+            let us = node.pos.us();
+            let non_pawn = us & !node.pos.board().pawns() & !node.pos.board().kings();
+            if depth >= NULL_MIN_DEPTH
+                && eval >= beta
+                && non_pawn.any()
+                && self.stack[ply].action.is_some()
+                && let Some(null) = rules.play_null(node)
+            {
+                let r = NULL_BASE + depth / NULL_DIV;
+                let memo = self.stack[ply].memo;
+                let next = &mut self.stack[ply + 1];
+                next.node = null;
+                next.memo = memo;
+                next.action = None;
+                self.history_keys.push(HistoryEntry {
+                    key: next.node.key,
+                    check: false,
+                    zeroing: true,
+                });
+                let v = -self.search::<false>(depth - r, -beta, -beta + 1, ply + 1);
+                self.history_keys.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    return if is_decided(v) { beta } else { v };
+                }
+            }
+        }
+
+        // Order the actions.
+        let turn = self.stack[ply].node.pos.turn();
+        let mut scores: Vec<i32> = Vec::with_capacity(actions.len());
+        {
+            let f = &self.stack[ply];
+            let board = f.node.pos.board();
+            for &a in &actions {
+                scores.push(self.order_score(a, tt_action, f, board, turn));
+            }
+        }
+
+        let original_alpha = alpha;
+        let mut best = -INFINITE;
+        let mut best_action: Option<Action> = None;
+        let mut searched = 0usize;
+        let mut quiets_tried: Vec<Action> = Vec::new();
+        for idx in 0..actions.len() {
+            // Selection sort step.
+            let mut bi = idx;
+            for j in idx + 1..actions.len() {
+                if scores[j] > scores[bi] {
+                    bi = j;
+                }
+            }
+            actions.swap(idx, bi);
+            scores.swap(idx, bi);
+            let action = actions[idx];
+            let quiet = is_quiet(action);
+            let is_killer = self.stack[ply].killers.contains(&Some(action));
+
+            // Shallow-depth pruning of late quiet moves.
+            if !PV && !in_check && quiet && best > -value::DECIDED && !risky && !self.awards {
+                if depth <= LMP_DEPTH && searched >= LMP_BASE + (depth * depth) as usize {
+                    continue;
+                }
+                if depth <= FUTILITY_DEPTH
+                    && !is_killer
+                    && eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
+                {
+                    continue;
+                }
+            }
+
+            let m = self.make(ply, action);
+            let gives_check = self.stack[ply + 1].node.check;
+            let ext = i32::from(gives_check && !P::KINGS_CAPTURABLE);
+            let new_depth = depth - 1 + ext;
+            let mut v;
+            if searched == 0 {
+                v = m - self.search::<PV>(new_depth, m - beta, m - alpha, ply + 1);
+            } else {
+                // Late-move reductions for quiet moves.
+                let mut r = 0;
+                if depth >= LMR_DEPTH && searched >= LMR_MOVES && quiet && !in_check && !gives_check
+                {
+                    r = self.lmr[depth.min(63) as usize][searched.min(63)];
+                    r -= i32::from(PV);
+                    r -= i32::from(is_killer);
+                    r += i32::from(!improving);
+                    r -= self.history.get(turn, action) / 8000;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                v = m - self.search::<false>(new_depth - r, m - alpha - 1, m - alpha, ply + 1);
+                if v > alpha && r > 0 && !self.stopped {
+                    v = m - self.search::<false>(new_depth, m - alpha - 1, m - alpha, ply + 1);
+                }
+                if PV && v > alpha && v < beta && !self.stopped {
+                    v = m - self.search::<true>(new_depth, m - beta, m - alpha, ply + 1);
+                }
+            }
+            self.unmake();
+            if self.stopped {
+                return 0;
+            }
+            searched += 1;
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_action = Some(action);
+                    if PV {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply].clear();
+                        head[ply].push(action);
+                        head[ply].extend_from_slice(&tail[0]);
+                    }
+                    alpha = v;
+                    if v >= beta {
+                        if quiet {
+                            let f = &mut self.stack[ply];
+                            if f.killers[0] != Some(action) {
+                                f.killers[1] = f.killers[0];
+                                f.killers[0] = Some(action);
+                            }
+                            let bonus = (depth * depth * 16).min(HISTORY_MAX);
+                            self.history.update(turn, action, bonus);
+                            for &q in &quiets_tried {
+                                self.history.update(turn, q, -bonus);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                quiets_tried.push(action);
+            }
+        }
+        if searched == 0 {
+            // Every action was pruned: fall back to the static estimate.
+            return if eval > -INFINITE {
+                eval.min(alpha)
+            } else {
+                alpha
+            };
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha && PV {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            best_action.map_or(0, Action::code),
+            to_tt(best, ply),
+            if in_check { i32::from(i16::MIN) } else { eval },
+            depth,
+            bound,
+        );
+        best
+    }
+
+    fn order_score(
+        &self,
+        a: Action,
+        tt_action: u16,
+        f: &Frame<P>,
+        board: &shakmaty::Board,
+        turn: Color,
+    ) -> i32 {
+        if tt_action != 0 && a.code() == tt_action {
+            return 1 << 30;
+        }
+        match a {
+            Action::Claim => 1 << 25,
+            Action::Disk | Action::Swap | Action::Restore => 1 << 18,
+            Action::Move(m) => {
+                if m.is_capture() {
+                    let good = P::KINGS_CAPTURABLE || see_ge(board, turn, m, 0);
+                    let base = if good { 1 << 22 } else { -(1 << 20) };
+                    base + mvv_lva(m)
+                } else if let Some(p) = m.promotion() {
+                    if p == Role::Queen {
+                        (1 << 22) + see_value(p)
+                    } else {
+                        -(1 << 21)
+                    }
+                } else if f.killers[0] == Some(a) {
+                    (1 << 20) + 1
+                } else if f.killers[1] == Some(a) {
+                    1 << 20
+                } else {
+                    self.history.get(turn, a)
+                }
+            }
+        }
+    }
+
+    /// Quiescence: captures and promotions (all evasions in check; all
+    /// legal actions when capture-or-check is compulsory).
+    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: i32) -> i32 {
+        self.nodes += 1;
+        self.pv[ply].clear();
+        if self.check_stop() {
+            return 0;
+        }
+        if ply as i32 > self.seldepth {
+            self.seldepth = ply as i32;
+        }
+        let rules = self.job.rules;
+        let node = &self.stack[ply].node;
+        let in_check = node.check;
+        let compulsory = rules.variant().has_disk() && node.extra.disk.compulsory();
+
+        let mut actions = ActionList::new();
+        if let Some(ending) = rules.generate(node, &mut actions) {
+            return self.end_value(ply, &ending);
+        }
+        if ply >= MAX_PLY || qply >= QS_MAX_PLY {
+            return self.static_eval(ply);
+        }
+        let forced = compulsory && !in_check && actions.iter().any(|a| a.is_capture());
+        let stand_pat = if in_check || forced {
+            -INFINITE
+        } else {
+            self.static_eval(ply)
+        };
+        if stand_pat >= beta {
+            return stand_pat;
+        }
+        if stand_pat > alpha {
+            alpha = stand_pat;
+        }
+        let turn = node.pos.turn();
+        let board = node.pos.board().clone();
+        let mut list: Vec<(i32, Action)> = actions
+            .iter()
+            .filter(|a| match a {
+                Action::Move(m) => {
+                    in_check || forced || m.is_capture() || m.promotion() == Some(Role::Queen)
+                }
+                _ => false,
+            })
+            .map(|&a| {
+                let s = match a {
+                    Action::Move(m) if m.is_capture() => mvv_lva(m),
+                    Action::Move(m) => m.promotion().map_or(0, see_value),
+                    _ => 0,
+                };
+                (s, a)
+            })
+            .collect();
+        list.sort_by(|a, b| b.0.cmp(&a.0));
+        let mut best = stand_pat;
+        for (_, action) in list {
+            if !in_check && !forced {
+                if let Action::Move(m) = action {
+                    // Skip captures that lose material, and hopeless ones.
+                    if !self.awards
+                        && !P::KINGS_CAPTURABLE
+                        && m.is_capture()
+                        && !see_ge(&board, turn, m, 0)
+                    {
+                        continue;
+                    }
+                    let gain =
+                        m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
+                    if !self.awards
+                        && !P::KINGS_CAPTURABLE
+                        && stand_pat + gain + DELTA_MARGIN <= alpha
+                    {
+                        continue;
+                    }
+                }
+            }
+            let m = self.make(ply, action);
+            let v = m - self.quiescence(m - beta, m - alpha, ply + 1, qply + 1);
+            self.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(action);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if best == -INFINITE {
+            // In check or forced, with every action searched: best is set.
+            // Reaching here means nothing was searched; use the estimate.
+            return self.static_eval(ply);
+        }
+        best
+    }
+}
+
+#[inline]
+fn is_quiet(a: Action) -> bool {
+    match a {
+        Action::Move(m) => !m.is_capture() && m.promotion().is_none(),
+        _ => false,
+    }
+}
+
+/// Combines the threads' results: the deepest, best-scoring line wins a
+/// vote weighted by depth and value.
+pub(super) fn vote(results: Vec<ThreadResult>, shared: &Shared, clock: Clock) -> SearchResult {
+    let nodes = shared.nodes();
+    let time = clock.elapsed();
+    let Some(main) = results.first() else {
+        return SearchResult::default();
+    };
+    let mut chosen = main;
+    if results.len() > 1 {
+        let min = results
+            .iter()
+            .filter_map(|r| r.lines.first().map(|l| l.value))
+            .min()
+            .unwrap_or(0);
+        let mut votes: Vec<(Action, i64)> = Vec::new();
+        for r in &results {
+            if let Some(l) = r.lines.first()
+                && let Some(&a) = l.pv.first()
+            {
+                let w = (i64::from(l.value) - i64::from(min) + 20).min(1 << 20)
+                    * i64::from(r.depth.max(1));
+                match votes.iter_mut().find(|(x, _)| *x == a) {
+                    Some((_, v)) => *v += w,
+                    None => votes.push((a, w)),
+                }
+            }
+        }
+        let best_vote = votes.iter().max_by_key(|(_, v)| *v).map(|(a, _)| *a);
+        for r in &results {
+            let Some(l) = r.lines.first() else { continue };
+            let cl = chosen.lines.first();
+            let decisive_better = is_decided(l.value) && cl.is_some_and(|c| l.value > c.value);
+            let voted = best_vote == l.pv.first().copied()
+                && r.depth >= chosen.depth
+                && cl.is_some_and(|c| best_vote != c.pv.first().copied() || l.value > c.value);
+            if decisive_better || voted {
+                chosen = r;
+            }
+        }
+    }
+    let first = chosen.lines.first();
+    SearchResult {
+        best: first.and_then(|l| l.pv.first().copied()),
+        ponder: first.and_then(|l| l.pv.get(1).copied()),
+        lines: chosen.lines.clone(),
+        depth: chosen.depth,
+        nodes,
+        time,
+    }
+}
