@@ -150,6 +150,18 @@ impl<P: Pos> Rules<P> {
         moves
     }
 
+    /// The legal captures and promotions in `node` (for quiescence), with
+    /// the frozen-king restriction. Capture-or-check never removes a
+    /// capture, so it needs no filter here.
+    pub fn noisy_moves(&self, node: &Node<P>) -> MoveList {
+        let mut moves = node.pos.legal_moves();
+        moves.retain(|m| m.is_capture() || m.is_promotion());
+        if self.variant.has_disk() && node.extra.disk.disk_holder() == Some(node.pos.turn()) {
+            moves.retain(|m| m.role() != shakmaty::Role::King);
+        }
+        moves
+    }
+
     fn restrict_disk(&self, node: &Node<P>, moves: &mut MoveList) {
         let turn = node.pos.turn();
         if node.extra.disk.disk_holder() == Some(turn) {

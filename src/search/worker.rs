@@ -371,7 +371,9 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 m - self.search::<true>(new_depth, m - beta, m - alpha, 1)
             } else {
                 let mut v = m - self.search::<false>(new_depth, m - alpha - 1, m - alpha, 1);
-                if v > alpha && v < beta && !self.stopped {
+                // A root move that beats alpha is searched again with the
+                // full window, so its value and line are exact.
+                if v > alpha && !self.stopped {
                     v = m - self.search::<true>(new_depth, m - beta, m - alpha, 1);
                 }
                 v
@@ -797,9 +799,22 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let in_check = node.check;
         let compulsory = rules.variant().has_disk() && node.extra.disk.compulsory();
 
+        // In check, or bound by capture-or-check: every legal action (and
+        // mate or stalemate detection); otherwise captures and queen
+        // promotions only.
         let mut actions = ActionList::new();
-        if let Some(ending) = rules.generate(node, &mut actions) {
-            return self.end_value(ply, &ending);
+        let full = in_check || compulsory;
+        if full {
+            if let Some(ending) = rules.generate(node, &mut actions) {
+                return self.end_value(ply, &ending);
+            }
+        } else {
+            if let Some(ending) = rules.position_ending(node, true) {
+                return self.end_value(ply, &ending);
+            }
+            for m in rules.noisy_moves(node) {
+                let _ = actions.try_push(Action::Move(m));
+            }
         }
         if ply >= MAX_PLY || qply >= QS_MAX_PLY {
             return self.static_eval(ply);

@@ -1,0 +1,271 @@
+//! Search tests through the engine facade: forced mates and extinctions
+//! (move and value), stalemate and repetition handling, the move-count
+//! rules, compulsory capture-or-check, special actions when they pay, and
+//! bench determinism.
+
+use tally::engine::{Engine, EngineOptions};
+use tally::rules::{Action, Variant};
+use tally::search::{Limits, SearchResult, Silent, is_decided, plies_to_end};
+
+fn engine(variant: Variant, fen: &str, moves: &[&str]) -> Engine {
+    let mut e = Engine::with_options(
+        variant,
+        EngineOptions {
+            hash_mb: 8,
+            ..EngineOptions::default()
+        },
+    );
+    e.set_position(Some(fen), moves).expect("test position");
+    e
+}
+
+fn search(e: &mut Engine, depth: i32) -> SearchResult {
+    e.search(Limits::depth(depth), &Silent).expect("search")
+}
+
+fn best(r: &SearchResult) -> String {
+    r.best.map(|a| a.to_string()).unwrap_or_default()
+}
+
+fn value(r: &SearchResult) -> i32 {
+    r.lines[0].value
+}
+
+#[test]
+fn mate_in_one() {
+    let mut e = engine(Variant::Chess, "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", &[]);
+    let r = search(&mut e, 4);
+    assert_eq!(best(&r), "d1d8");
+    assert!(is_decided(value(&r)) && value(&r) > 0);
+    assert_eq!(plies_to_end(value(&r)), 1);
+}
+
+#[test]
+fn mate_in_two_with_sacrifice() {
+    let fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
+    let mut e = engine(Variant::Chess, fen, &[]);
+    let r = search(&mut e, 6);
+    assert_eq!(best(&r), "d5f6");
+    assert_eq!(plies_to_end(value(&r)), 3);
+    let pv: Vec<String> = r.lines[0].pv.iter().map(|a| a.to_string()).collect();
+    assert_eq!(pv, ["d5f6", "g7f6", "c4f7"]);
+}
+
+#[test]
+fn mated_side_sees_it() {
+    // Black to move is mated in one whatever it does (back rank).
+    let mut e = engine(Variant::Chess, "6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1", &[]);
+    let r = search(&mut e, 5);
+    let v = value(&r);
+    assert!(is_decided(v) && v < 0, "{v}");
+    assert_eq!(plies_to_end(v), 2);
+}
+
+#[test]
+fn mate_not_stalemate() {
+    // Qc7 stalemates; Qc8 mates.
+    let mut e = engine(Variant::Chess, "k7/8/1K6/8/8/8/8/2Q5 w - - 0 1", &[]);
+    let r = search(&mut e, 4);
+    assert_eq!(best(&r), "c1c8");
+    assert_eq!(plies_to_end(value(&r)), 1);
+}
+
+#[test]
+fn dynamic_mate_is_worth_the_split() {
+    // The same mate in dynamic: 100-0 is a margin of 100 points, in the
+    // decisive band, one ply away.
+    let mut e = engine(Variant::Dynamic, "k7/8/1K6/8/8/8/8/2Q5 w - - 0 1", &[]);
+    let r = search(&mut e, 4);
+    assert_eq!(best(&r), "c1c8");
+    let v = value(&r);
+    assert!(is_decided(v));
+    let units = e.units();
+    // 100 points at 10 points per pawn is 1000 internal units.
+    assert_eq!(v - (tally::search::MATE - tally::search::MATE_STEP), units.from_points(tally::scoring::Points::whole(100)));
+}
+
+#[test]
+fn extinction_in_one() {
+    // Black's only queen stands on d3: taking it wins at once.
+    let fen = "rnb1kbnr/pppppppp/8/8/8/3q4/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let mut e = engine(Variant::Extinction, fen, &[]);
+    let r = search(&mut e, 3);
+    assert!(["c2d3", "e2d3"].contains(&best(&r).as_str()), "{}", best(&r));
+    assert!(is_decided(value(&r)) && value(&r) > 0);
+    assert_eq!(plies_to_end(value(&r)), 1);
+}
+
+#[test]
+fn extinction_king_capture() {
+    // No check in extinction: the white king walked next to the queen and
+    // is simply taken.
+    let fen = "rnb1kbnr/pppppppp/8/8/8/3q4/PPPPKPPP/RNBQ1BNR b kq - 0 1";
+    let mut e = engine(Variant::Extinction, fen, &[]);
+    let r = search(&mut e, 2);
+    assert_eq!(best(&r), "d3e2");
+    assert_eq!(plies_to_end(value(&r)), 1);
+}
+
+#[test]
+fn extinction_in_three() {
+    // d4-d5 forks Black's only knight and only bishop: whatever Black
+    // does, one of them is taken on the third ply.
+    let fen = "r2qk3/pppp1ppp/2n1b3/8/3P4/8/PPP2PPP/RNBQK3 w Qq - 0 1";
+    let mut e = engine(Variant::Extinction, fen, &[]);
+    let r = search(&mut e, 5);
+    assert_eq!(best(&r), "d4d5");
+    let v = value(&r);
+    assert!(is_decided(v) && v > 0);
+    assert_eq!(plies_to_end(v), 3);
+}
+
+#[test]
+fn extinction_missing_type_is_over() {
+    // Black lacks a queen and rooks: the game is over on arrival.
+    let fen = "4k3/pppppppp/8/1n5b/8/8/PPPPPPPP/R1BQKBNR w KQ - 0 1";
+    let mut e = engine(Variant::Extinction, fen, &[]);
+    let r = search(&mut e, 3);
+    assert_eq!(r.best, None);
+}
+
+#[test]
+fn repetition_saves_the_lost_side() {
+    // K+Q v K: Black completes a threefold repetition with b7a8 and draws.
+    let moves = ["a1b1", "a8b7", "b1a1", "b7a8", "a1b1", "a8b7", "b1a1"];
+    let mut e = engine(Variant::Chess, "k7/8/8/8/8/8/7Q/K7 w - - 0 1", &moves);
+    let r = search(&mut e, 5);
+    assert_eq!(best(&r), "b7a8");
+    assert_eq!(value(&r), 0);
+}
+
+#[test]
+fn winning_side_avoids_repetition() {
+    // White to move at the second occurrence of a position whose repeat
+    // White could complete: K+Q v K is won, so White plays on.
+    let moves = ["a1b1", "a8b7", "b1a1", "b7a8", "a1b1", "a8b7"];
+    let mut e = engine(Variant::Chess, "k7/8/8/8/8/8/7Q/K7 w - - 0 1", &moves);
+    let r = search(&mut e, 5);
+    assert_ne!(best(&r), "b1a1");
+    assert!(value(&r) > 300);
+}
+
+#[test]
+fn fifty_move_rule_is_a_draw() {
+    // 98 plies without capture or pawn move: no mate in one, so the game
+    // is drawn after Black's reply whatever White does.
+    let mut e = engine(Variant::Chess, "7k/8/8/8/8/8/8/KQ6 w - - 98 1", &[]);
+    let r = search(&mut e, 6);
+    assert_eq!(value(&r), 0);
+}
+
+#[test]
+fn thirty_move_rule_in_sets() {
+    // Sets ends after 60 plies: the draw gives 1/2 to Black (the default
+    // draw advantage), so White's margin is -1/2 = -250 internal units.
+    let mut e = engine(Variant::Sets, "7k/8/8/8/8/8/8/KQ6 w - - 58 1", &[]);
+    let r = search(&mut e, 6);
+    assert_eq!(value(&r), -250);
+}
+
+#[test]
+fn sets_claim_with_bishop() {
+    // White's king takes the last black pawn and bares the king; after
+    // Black's reply, claiming (1 point) beats K+B v K, a dead draw worth
+    // -1/2 to White.
+    let mut e = engine(Variant::Sets, "8/8/8/4k3/8/3p4/3BK3/8 w - - 0 1", &["e2d3", "e5d5"]);
+    let r = search(&mut e, 4);
+    assert_eq!(r.best, Some(Action::Claim));
+    assert_eq!(value(&r), 500);
+}
+
+#[test]
+fn no_special_actions_when_off() {
+    let mut e = Engine::with_options(
+        Variant::Sets,
+        EngineOptions {
+            specials: false,
+            hash_mb: 8,
+            ..EngineOptions::default()
+        },
+    );
+    e.set_position(Some("8/8/8/4k3/8/3p4/3BK3/8 w - - 0 1"), &["e2d3", "e5d5"]).unwrap();
+    let r = search(&mut e, 4);
+    assert!(matches!(r.best, Some(Action::Move(_))));
+}
+
+#[test]
+fn tiebraker_capture_or_check_is_obeyed() {
+    // After White's disk is accepted, both sides must capture or check
+    // whenever a capture exists; the engine's moves comply.
+    let mut e = engine(
+        Variant::Tiebraker,
+        "r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R w KQkq - 1 3",
+        &["disk"],
+    );
+    for _ in 0..6 {
+        if e.ending().is_some() {
+            break;
+        }
+        let legal = e.legal_actions();
+        let r = search(&mut e, 3);
+        let a = r.best.expect("a move");
+        assert!(legal.contains(&a));
+        let any_capture = legal.iter().any(|x| x.is_capture());
+        e.play(&a.to_string()).unwrap();
+        if let Action::Move(m) = a
+            && any_capture
+            && !m.is_capture()
+        {
+            let check = match e.game() {
+                tally::engine::AnyGame::Standard(g) => g.current().check,
+                tally::engine::AnyGame::Extinction(_) => false,
+            };
+            assert!(check, "{a} neither captures nor checks");
+        }
+    }
+}
+
+#[test]
+fn finished_root_has_no_move() {
+    let mut e = engine(Variant::Chess, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", &[]);
+    let r = search(&mut e, 3);
+    assert_eq!(r.best, None);
+}
+
+#[test]
+fn bench_is_deterministic() {
+    let a = tally::bench::run(4, |_, _| {}).unwrap().0;
+    let b = tally::bench::run(4, |_, _| {}).unwrap().0;
+    assert_eq!(a, b);
+    assert!(a > 1000);
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let mut e = engine(Variant::Chess, "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", &[]);
+    let limits = Limits {
+        depth: Some(3),
+        searchmoves: vec!["g1f1".to_owned(), "h2h3".to_owned()],
+        ..Limits::default()
+    };
+    let r = e.search(limits, &Silent).unwrap();
+    assert!(["g1f1", "h2h3"].contains(&best(&r).as_str()));
+    let bad = Limits {
+        depth: Some(3),
+        searchmoves: vec!["e2e4".to_owned()],
+        ..Limits::default()
+    };
+    assert!(e.search(bad, &Silent).is_err());
+}
+
+#[test]
+fn node_limit_stops() {
+    let mut e = engine(Variant::Chess, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", &[]);
+    let limits = Limits {
+        nodes: Some(5000),
+        ..Limits::default()
+    };
+    let r = e.search(limits, &Silent).unwrap();
+    assert!(r.best.is_some());
+    assert!(r.nodes < 5000 + 2048, "{}", r.nodes);
+}
