@@ -126,6 +126,22 @@ impl Scorer {
         (award, next)
     }
 
+    /// What the final ply of a finished game shows: its action award plus
+    /// the [`EndAward::last_ply`] part, with the events of awards that the
+    /// ending replaced taken out (stylish: the promotion award of a mating
+    /// promotion; wacky: the check award, which the mate award replaces).
+    pub fn final_ply_award(&self, action: &Award, end: &EndAward) -> Award {
+        let mut award = action.plus(end.last_ply);
+        if end.last_ply.events.contains(Event::Mate) {
+            match self.variant {
+                Variant::Stylish => award.events.remove(Event::Promotion),
+                Variant::Wacky => award.events.remove(Event::Check),
+                _ => {}
+            }
+        }
+        award
+    }
+
     /// The awards for an ending reached in `end`. `last` is the node before
     /// the last action and the action, when the game has one (a FEN that is
     /// over on arrival has none); `memo` is the memo after the last action.
