@@ -5,6 +5,7 @@
 //! (some items of a batch failed).
 
 mod perft;
+mod score;
 
 use clap::{Parser, Subcommand};
 
@@ -24,6 +25,8 @@ pub struct Cli {
 enum Command {
     /// Count the leaf nodes of the action tree (move-generator check).
     Perft(perft::PerftArgs),
+    /// Score games under a variant: per-ply awards, ending, outcome, totals.
+    Score(score::ScoreArgs),
 }
 
 /// Parses the process arguments, runs the command, and returns the exit code.
@@ -37,15 +40,16 @@ pub fn run() -> i32 {
         }
     };
     let result = match cli.command {
-        Some(Command::Perft(args)) => perft::run(&args),
+        Some(Command::Perft(args)) => perft::run(&args).map(|()| 0),
+        Some(Command::Score(args)) => score::run(&args),
         None => {
             use clap::CommandFactory;
             let _ = Cli::command().print_help();
-            Ok(())
+            Ok(0)
         }
     };
     match result {
-        Ok(()) => 0,
+        Ok(code) => code,
         Err(e) => {
             eprintln!("error: {}", e.message);
             e.code

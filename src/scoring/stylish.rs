@@ -297,9 +297,14 @@ pub fn action_award<P: Pos>(
 fn landing(m: Move, mover: Color) -> (Square, Bitboard) {
     match m {
         Move::Castle { .. } => {
-            let side = m.castling_side().unwrap_or(shakmaty::CastlingSide::KingSide);
+            let side = m
+                .castling_side()
+                .unwrap_or(shakmaty::CastlingSide::KingSide);
             let king = side.king_to(mover);
-            (king, Bitboard::from(king) | Bitboard::from(side.rook_to(mover)))
+            (
+                king,
+                Bitboard::from(king) | Bitboard::from(side.rook_to(mover)),
+            )
         }
         _ => (m.to(), Bitboard::from(m.to())),
     }
@@ -381,9 +386,9 @@ pub fn mate_award<P: Pos>(t: &Table, before: &Node<P>, action: Action, end: &Nod
                     && was.attacks_to(sq, mater, was.occupied()).is_empty()
             })
             .fold(Bitboard::EMPTY, |acc, sq| acc | Bitboard::from(sq));
-        let covers = board
-            .piece_at(dest)
-            .map_or(Bitboard::EMPTY, |pc| attacks::attacks(dest, pc, board.occupied()));
+        let covers = board.piece_at(dest).map_or(Bitboard::EMPTY, |pc| {
+            attacks::attacks(dest, pc, board.occupied())
+        });
         if (covers & safe).any() {
             award.give(mater, t.coverage, Event::Coverage);
         }

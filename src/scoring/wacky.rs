@@ -230,7 +230,11 @@ impl Table {
 
     /// The combination award of the h-th hit of a run (h >= 2).
     pub fn combination_award(&self, h: usize) -> Points {
-        schedule(&self.combination, self.combination_step, h.saturating_sub(2))
+        schedule(
+            &self.combination,
+            self.combination_step,
+            h.saturating_sub(2),
+        )
     }
 
     /// The life bonus for `life` points of material left.
@@ -268,7 +272,9 @@ fn distance(t: &Table, m: Move) -> i64 {
         Move::Normal {
             role: Role::Knight, ..
         } => t.knight_squares,
-        Move::Normal { from, to, .. } | Move::EnPassant { from, to } => i64::from(from.distance(to)),
+        Move::Normal { from, to, .. } | Move::EnPassant { from, to } => {
+            i64::from(from.distance(to))
+        }
         Move::Put { .. } => 0,
     }
 }
