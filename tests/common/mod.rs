@@ -78,3 +78,17 @@ pub const WHITE_WINS: Option<KnownOutcome> = Some(KnownOutcome::Decisive {
 pub const BLACK_WINS: Option<KnownOutcome> = Some(KnownOutcome::Decisive {
     winner: Color::Black,
 });
+
+/// White's queen checks from c2 and c8 while Black's king goes h7-h8 and
+/// back: the position after ply 2 recurs after plies 6 and 10.
+pub const PERPETUAL_WHITE: (&str, &str) = (
+    "8/6pk/7p/8/8/8/8/3Q2K1 w - - 0 1",
+    "d1c2 h7h8 c2c8 h8h7 c8c2 h7h8 c2c8 h8h7 c8c2 h7h8",
+);
+
+/// The same, colours reversed.
+pub const PERPETUAL_BLACK: (&str, &str) = (
+    "3q2k1/8/8/8/8/7P/6PK/8 b - - 0 1",
+    "d8c7 h2h1 c7c1 h1h2 c1c7 h2h1 c7c1 h1h2 c1c7 h2h1",
+);
+
