@@ -17,7 +17,11 @@ fn chess_results() {
     let r = score(Variant::Chess, None, "f2f3 e7e5 g2g4 d8h4");
     assert_eq!(total(&r), (0.0, 1.0));
     // Repetition: 1/2 each.
-    let r = score(Variant::Chess, None, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
+    let r = score(
+        Variant::Chess,
+        None,
+        "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8",
+    );
     assert_eq!(total(&r), (0.5, 0.5));
     // Resignation: 1-0; a draw result on a running game is ignored.
     let r = score_with(&Scorer::new(Variant::Chess), None, "e2e4", WHITE_WINS);
@@ -72,6 +76,9 @@ fn extinction_mutual_won_by_mover() {
         "g7h8q",
     );
     assert_eq!(kind(&r), Some("extinction"));
-    assert_eq!(r.ending.and_then(|e| e.winner()), Some(shakmaty::Color::White));
+    assert_eq!(
+        r.ending.and_then(|e| e.winner()),
+        Some(shakmaty::Color::White)
+    );
     assert_eq!(total(&r), (1.0, 0.0));
 }

@@ -3,8 +3,8 @@
 mod common;
 
 use common::*;
-use shakmaty::Color;
 use shakmaty::Chess;
+use shakmaty::Color;
 use tally::rules::{Ending, Repetition, RepetitionKind, Rules, Variant};
 use tally::scoring::{DrawAdvantage, EndContext, Memo, Scorer};
 
@@ -38,7 +38,11 @@ fn bare_king_claim() {
 #[test]
 fn mutual_bare_half() {
     // Rxb1 bares Black; Kxb1 bares White at once: 1/2 to the first barer.
-    let r = score(Variant::Sets, Some("8/8/8/8/8/8/2k5/1n1RK3 w - - 0 1"), "d1b1 c2b1");
+    let r = score(
+        Variant::Sets,
+        Some("8/8/8/8/8/8/2k5/1n1RK3 w - - 0 1"),
+        "d1b1 c2b1",
+    );
     assert_eq!(kind(&r), Some("bare_king"));
     assert_eq!(total(&r), (0.5, 0.0));
 }
@@ -65,7 +69,11 @@ fn passed_claim_then_draw_advantage() {
 #[test]
 fn stalemate_one() {
     // Qb6 stalemates Black: 1 to White.
-    let r = score(Variant::Sets, Some("k7/2K5/8/1Q6/8/8/8/8 w - - 0 1"), "b5b6");
+    let r = score(
+        Variant::Sets,
+        Some("k7/2K5/8/1Q6/8/8/8/8 w - - 0 1"),
+        "b5b6",
+    );
     assert_eq!(kind(&r), Some("stalemate"));
     assert_eq!(total(&r), (1.0, 0.0));
 }
@@ -74,11 +82,19 @@ fn stalemate_one() {
 fn thirty_move_rule() {
     // The FEN's halfmove clock is 58: two quiet plies reach 60, a draw; the
     // draw advantage (Black by default) gets 1/2.
-    let r = score(Variant::Sets, Some("4k3/8/8/8/8/8/8/R3K3 w - - 58 40"), "a1a2 e8e7");
+    let r = score(
+        Variant::Sets,
+        Some("4k3/8/8/8/8/8/8/R3K3 w - - 58 40"),
+        "a1a2 e8e7",
+    );
     assert_eq!(kind(&r), Some("move_rule"));
     assert_eq!(total(&r), (0.0, 0.5));
     // The same plies in chess do not end the game (100 plies there).
-    let r = score(Variant::Chess, Some("4k3/8/8/8/8/8/8/R3K3 w - - 58 40"), "a1a2 e8e7");
+    let r = score(
+        Variant::Chess,
+        Some("4k3/8/8/8/8/8/8/R3K3 w - - 58 40"),
+        "a1a2 e8e7",
+    );
     assert_eq!(r.ending, None);
 }
 
@@ -96,7 +112,11 @@ fn perpetual_check() {
 fn plain_repetition_loser() {
     // The knights go out and back twice: the start position's third
     // occurrence is made by Black's 8th ply: Black loses, White gets 1/2.
-    let r = score(Variant::Sets, None, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
+    let r = score(
+        Variant::Sets,
+        None,
+        "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8",
+    );
     assert_eq!(kind(&r), Some("repetition"));
     assert_eq!(total(&r), (0.5, 0.0));
     // From 1. e4 with Black to move, the knights dance again: now White's

@@ -26,7 +26,11 @@ fn dynamic_splits() {
     let r = score_with(&Scorer::new(Variant::Dynamic), None, "e2e4", BLACK_WINS);
     assert_eq!(total(&r), (0.0, 100.0));
     // Stalemate: 60 to the stalemating player, 40 to the stalemated.
-    let r = score(Variant::Dynamic, Some("k7/2K5/8/1Q6/8/8/8/8 w - - 0 1"), "b5b6");
+    let r = score(
+        Variant::Dynamic,
+        Some("k7/2K5/8/1Q6/8/8/8/8 w - - 0 1"),
+        "b5b6",
+    );
     assert_eq!(total(&r), (60.0, 40.0));
     // Perpetual check by White 51-49, by Black 55-45 for Black.
     let r = score(Variant::Dynamic, Some(PERPETUAL_WHITE.0), PERPETUAL_WHITE.1);
@@ -35,9 +39,17 @@ fn dynamic_splits() {
     let r = score(Variant::Dynamic, Some(PERPETUAL_BLACK.0), PERPETUAL_BLACK.1);
     assert_eq!(total(&r), (45.0, 55.0));
     // Other draws 50-50: plain repetition, insufficient material.
-    let r = score(Variant::Dynamic, None, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
+    let r = score(
+        Variant::Dynamic,
+        None,
+        "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8",
+    );
     assert_eq!(total(&r), (50.0, 50.0));
-    let r = score(Variant::Dynamic, Some("7k/8/8/1n6/8/3B4/8/4K3 w - - 0 1"), "d3b5");
+    let r = score(
+        Variant::Dynamic,
+        Some("7k/8/8/1n6/8/3B4/8/4K3 w - - 0 1"),
+        "d3b5",
+    );
     assert_eq!(kind(&r), Some("insufficient_material"));
     assert_eq!(total(&r), (50.0, 50.0));
     // Mutual perpetual check is a draw: 50-50 (built directly).
@@ -60,7 +72,11 @@ fn dynamic_splits() {
 
 #[test]
 fn tiebraker_without_disk_is_dynamic() {
-    let r = score(Variant::Tiebraker, Some(PERPETUAL_BLACK.0), PERPETUAL_BLACK.1);
+    let r = score(
+        Variant::Tiebraker,
+        Some(PERPETUAL_BLACK.0),
+        PERPETUAL_BLACK.1,
+    );
     assert_eq!(total(&r), (45.0, 55.0));
     let r = score(Variant::Tiebraker, Some(BACK_RANK), "e1e8");
     assert_eq!(total(&r), (100.0, 0.0));
@@ -100,14 +116,22 @@ fn swap_window() {
     let fen = "6k1/ppp2ppp/8/8/8/8/8/4R2K w - - 0 1";
     let window = "h1h2 a7a6 h2h1 a6a5 h1h2 a5a4 h2h1 a4a3 h1h2 b7b6 h2h1 b6b5 h1h2 b5b4 \
                   h2h1 b4b3 h1h2 c7c6 h2h1 c6c5";
-    let r = score(Variant::Tiebraker, Some(fen), &format!("disk swap {window} e1e8"));
+    let r = score(
+        Variant::Tiebraker,
+        Some(fen),
+        &format!("disk swap {window} e1e8"),
+    );
     assert_eq!(r.plies.len(), 23);
     assert_eq!(kind(&r), Some("checkmate"));
     assert_eq!(total(&r), (90.0, 10.0));
     // Without the window's last two plies White mates on ply 19 after the
     // swap, inside the window: dynamic, 100-0.
     let short = window.rsplitn(3, ' ').nth(2).unwrap_or("");
-    let r = score(Variant::Tiebraker, Some(fen), &format!("disk swap {short} e1e8"));
+    let r = score(
+        Variant::Tiebraker,
+        Some(fen),
+        &format!("disk swap {short} e1e8"),
+    );
     assert_eq!(r.plies.len(), 21);
     assert_eq!(total(&r), (100.0, 0.0));
 }
@@ -116,7 +140,11 @@ fn swap_window() {
 fn restore() {
     // Black plays disk, White restores; the turn goes back to Black, who
     // plays a7a6; White (the restorer) mates: 80-20.
-    let r = score(Variant::Tiebraker, Some(BACK_RANK_BLACK), "disk restore a7a6 e1e8");
+    let r = score(
+        Variant::Tiebraker,
+        Some(BACK_RANK_BLACK),
+        "disk restore a7a6 e1e8",
+    );
     assert_eq!(total(&r), (80.0, 20.0));
     // White plays disk, Black restores, White's king must go to a2, and
     // Qc3 stalemates it: the restorer stalemates, 60-40 for Black.

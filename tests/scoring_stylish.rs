@@ -15,7 +15,11 @@ fn spec_worked_example() {
     // Rook a7 checks, not adjacent: 110; the pawn unblocked it: +50; g6 was
     // safe and the new knight covers it: +70. The knight promotion (20) is
     // not given: the move mates. 110 + 50 + 70 = 230.
-    let r = score(Stylish, Some("4K3/R4Pk1/5p2/3B4/8/8/8/7R w - - 0 1"), "f7f8n");
+    let r = score(
+        Stylish,
+        Some("4K3/R4Pk1/5p2/3B4/8/8/8/7R w - - 0 1"),
+        "f7f8n",
+    );
     assert_eq!(ply(&r, 1), (230.0, 0.0));
     assert_eq!(events(&r, 1), ["mate", "discovered", "coverage"]);
     assert_eq!(r.ending.map(|e| e.kind()), Some("checkmate"));
@@ -25,31 +29,73 @@ fn spec_worked_example() {
 #[test]
 fn capture_rows() {
     // Pawn takes rook: pawn row, rook column = 20.
-    assert_eq!(first("4k3/8/8/3r4/4P3/8/8/4K3 w - - 0 1", "e4d5"), (20.0, 0.0));
+    assert_eq!(
+        first("4k3/8/8/3r4/4P3/8/8/4K3 w - - 0 1", "e4d5"),
+        (20.0, 0.0)
+    );
     // En passant is a pawn taking a pawn: 5.
-    assert_eq!(first("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6"), (5.0, 0.0));
+    assert_eq!(
+        first("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6"),
+        (5.0, 0.0)
+    );
     // A pawn capturing while promoting uses the pawn row: takes rook 20,
     // plus promotion to queen 0 = 20; to knight 20 + 20 = 40.
-    assert_eq!(first("3rk3/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7d8q"), (20.0, 0.0));
-    assert_eq!(first("3rk3/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7d8n"), (40.0, 0.0));
+    assert_eq!(
+        first("3rk3/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7d8q"),
+        (20.0, 0.0)
+    );
+    assert_eq!(
+        first("3rk3/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7d8n"),
+        (40.0, 0.0)
+    );
     // Knight takes queen: bishop-or-knight row, queen column = 20.
-    assert_eq!(first("4k3/8/8/3q4/8/4N3/8/4K3 w - - 0 1", "e3d5"), (20.0, 0.0));
+    assert_eq!(
+        first("4k3/8/8/3q4/8/4N3/8/4K3 w - - 0 1", "e3d5"),
+        (20.0, 0.0)
+    );
     // Bishop takes pawn: 1.
-    assert_eq!(first("4k3/8/8/3p4/8/8/6B1/4K3 w - - 0 1", "g2d5"), (1.0, 0.0));
+    assert_eq!(
+        first("4k3/8/8/3p4/8/8/6B1/4K3 w - - 0 1", "g2d5"),
+        (1.0, 0.0)
+    );
     // Rook takes queen: 17.
-    assert_eq!(first("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", "d1d5"), (17.0, 0.0));
+    assert_eq!(
+        first("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", "d1d5"),
+        (17.0, 0.0)
+    );
     // Queen takes rook along a diagonal (b3-c4-d5): 7; along a file: 10.
-    assert_eq!(first("4k3/8/8/3r4/8/1Q6/8/4K3 w - - 0 1", "b3d5"), (7.0, 0.0));
-    assert_eq!(first("4k3/8/8/3r4/8/8/8/3QK3 w - - 0 1", "d1d5"), (10.0, 0.0));
+    assert_eq!(
+        first("4k3/8/8/3r4/8/1Q6/8/4K3 w - - 0 1", "b3d5"),
+        (7.0, 0.0)
+    );
+    assert_eq!(
+        first("4k3/8/8/3r4/8/8/8/3QK3 w - - 0 1", "d1d5"),
+        (10.0, 0.0)
+    );
     // Queen takes bishop: diagonal 5, orthogonal 3.
-    assert_eq!(first("4k3/8/8/3b4/8/1Q6/8/4K3 w - - 0 1", "b3d5"), (5.0, 0.0));
-    assert_eq!(first("4k3/8/8/3b4/8/8/8/3QK3 w - - 0 1", "d1d5"), (3.0, 0.0));
+    assert_eq!(
+        first("4k3/8/8/3b4/8/1Q6/8/4K3 w - - 0 1", "b3d5"),
+        (5.0, 0.0)
+    );
+    assert_eq!(
+        first("4k3/8/8/3b4/8/8/8/3QK3 w - - 0 1", "d1d5"),
+        (3.0, 0.0)
+    );
     // Queen takes pawn: 0 either way.
-    assert_eq!(first("4k3/8/8/3p4/8/8/8/3QK3 w - - 0 1", "d1d5"), (0.0, 0.0));
+    assert_eq!(
+        first("4k3/8/8/3p4/8/8/8/3QK3 w - - 0 1", "d1d5"),
+        (0.0, 0.0)
+    );
     // King takes rook: 20.
-    assert_eq!(first("4k3/8/8/8/8/8/3r4/4K3 w - - 0 1", "e1d2"), (20.0, 0.0));
+    assert_eq!(
+        first("4k3/8/8/8/8/8/3r4/4K3 w - - 0 1", "e1d2"),
+        (20.0, 0.0)
+    );
     // Black's captures go to Black: rook takes queen 17.
-    assert_eq!(first("3rk3/8/8/8/8/8/8/3QK3 b - - 0 1", "d8d1"), (0.0, 17.0));
+    assert_eq!(
+        first("3rk3/8/8/8/8/8/8/3QK3 b - - 0 1", "d8d1"),
+        (0.0, 17.0)
+    );
 }
 
 #[test]
@@ -72,17 +118,35 @@ fn mate_table() {
     // Queen h8 along the 8th rank, not adjacent: 80.
     assert_eq!(first("k7/8/1K6/8/8/8/7Q/8 w - - 0 1", "h2h8"), (80.0, 0.0));
     // Rook f8 next to g8, guarded by Ba3: 90.
-    assert_eq!(first("6k1/6pp/8/8/8/B7/8/K4R2 w - - 0 1", "f1f8"), (90.0, 0.0));
+    assert_eq!(
+        first("6k1/6pp/8/8/8/B7/8/K4R2 w - - 0 1", "f1f8"),
+        (90.0, 0.0)
+    );
     // Back-rank rook e8, not adjacent: 110.
-    assert_eq!(first("6k1/5ppp/8/8/8/8/8/K3R3 w - - 0 1", "e1e8"), (110.0, 0.0));
+    assert_eq!(
+        first("6k1/5ppp/8/8/8/8/8/K3R3 w - - 0 1", "e1e8"),
+        (110.0, 0.0)
+    );
     // Bishop g7 next to h8, guarded by Kf6, g8 covered by Ne7: 120.
-    assert_eq!(first("7k/4N2p/5K1B/8/8/8/8/8 w - - 0 1", "h6g7"), (120.0, 0.0));
+    assert_eq!(
+        first("7k/4N2p/5K1B/8/8/8/8/8 w - - 0 1", "h6g7"),
+        (120.0, 0.0)
+    );
     // Bishop d4 on the long diagonal, not adjacent: 130.
-    assert_eq!(first("6bk/7p/8/8/8/4B3/8/2K5 w - - 0 1", "e3d4"), (130.0, 0.0));
+    assert_eq!(
+        first("6bk/7p/8/8/8/4B3/8/2K5 w - - 0 1", "e3d4"),
+        (130.0, 0.0)
+    );
     // Smothered mate by the knight on f7: 150.
-    assert_eq!(first("6rk/6pp/8/6N1/8/8/8/K7 w - - 0 1", "g5f7"), (150.0, 0.0));
+    assert_eq!(
+        first("6rk/6pp/8/6N1/8/8/8/K7 w - - 0 1", "g5f7"),
+        (150.0, 0.0)
+    );
     // Pawn g7, guarded by Kf6: 180.
-    assert_eq!(first("6bk/7p/5KP1/8/8/8/8/8 w - - 0 1", "g6g7"), (180.0, 0.0));
+    assert_eq!(
+        first("6bk/7p/5KP1/8/8/8/8/8 w - - 0 1", "g6g7"),
+        (180.0, 0.0)
+    );
 }
 
 #[test]
@@ -155,5 +219,9 @@ fn resignation_keeps_points() {
     );
     assert_eq!(r.ending.map(|e| e.kind()), Some("resignation"));
     assert_eq!(total(&r), (5.0, 0.0));
-    assert!(r.outcome.events.contains(tally::scoring::Event::Resignation));
+    assert!(
+        r.outcome
+            .events
+            .contains(tally::scoring::Event::Resignation)
+    );
 }

@@ -9,7 +9,11 @@ use tally::scoring::{EndContext, Scorer};
 
 #[test]
 fn distances_and_castling() {
-    let r = score(Wacky, None, "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1 d8e7 d1e1 a8b8");
+    let r = score(
+        Wacky,
+        None,
+        "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1 d8e7 d1e1 a8b8",
+    );
     // Pawn double step: A 9 x 10 x 2 = 180 (both sides).
     assert_eq!(ply(&r, 1), (180.0, 0.0));
     assert_eq!(ply(&r, 2), (0.0, 180.0));

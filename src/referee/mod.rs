@@ -496,10 +496,7 @@ fn build<P: Pos>(
         game.resign(!winner);
     }
     let ctx = EndContext {
-        clock_secs: match clocks {
-            [None, None] => None,
-            [w, b] => Some([w.unwrap_or(0), b.unwrap_or(0)]),
-        },
+        clock_secs: (clocks != [None, None]).then(|| clocks.map(|c| c.unwrap_or(0))),
     };
     Ok((game, ignored, ctx))
 }

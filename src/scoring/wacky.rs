@@ -316,10 +316,10 @@ pub fn action_award<P: Pos>(
                 t.counter_award(usize::from(next.counter)),
                 Event::Counter,
             );
-        } else if next.run[mover as usize] >= 2 {
+        } else if next.run_of(mover) >= 2 {
             award.give(
                 mover,
-                t.combination_award(usize::from(next.run[mover as usize])),
+                t.combination_award(usize::from(next.run_of(mover))),
                 Event::Combination,
             );
         }
@@ -350,7 +350,7 @@ pub fn outcome_award<P: Pos>(
     let mut award = Award::default();
     match *ending {
         Ending::Checkmate { winner } => {
-            let moves = memo.moves[winner as usize];
+            let moves = memo.moves_of(winner);
             // A position that is mate on arrival was not mated in this game.
             if moves == 0 {
                 return award;
@@ -367,8 +367,8 @@ pub fn outcome_award<P: Pos>(
             if mb != Points::ZERO {
                 award.give(winner, mb, Event::Moves);
             }
-            if let Some(clock) = ctx.clock_secs {
-                let tb = t.time_bonus(clock[winner as usize]);
+            if let Some(clock) = ctx.clock(winner) {
+                let tb = t.time_bonus(clock);
                 if tb != Points::ZERO {
                     award.give(winner, tb, Event::Time);
                 }

@@ -56,7 +56,12 @@ pub fn ply(r: &ScoreRecord, n: usize) -> (f64, f64) {
 
 /// The event names of ply `n` (1-based).
 pub fn events(r: &ScoreRecord, n: usize) -> Vec<&'static str> {
-    r.plies[n - 1].award.events.iter().map(Event::name).collect()
+    r.plies[n - 1]
+        .award
+        .events
+        .iter()
+        .map(Event::name)
+        .collect()
 }
 
 /// `(white, black)` totals.
@@ -91,4 +96,3 @@ pub const PERPETUAL_BLACK: (&str, &str) = (
     "3q2k1/8/8/8/8/7P/6PK/8 b - - 0 1",
     "d8c7 h2h1 c7c1 h1h2 c1c7 h2h1 c7c1 h1h2 c1c7 h2h1",
 );
-
