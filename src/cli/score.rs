@@ -312,7 +312,8 @@ impl Job<'_> {
                         }
                         Err(e) => {
                             stats.failed += 1;
-                            eprintln!("{}game {}, {e}", self.prefix, stats.games);
+                            let sep = if e.ply.is_some() { "," } else { ":" };
+                            eprintln!("{}game {}{sep} {e}", self.prefix, stats.games);
                         }
                     }
                 }
