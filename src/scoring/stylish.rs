@@ -13,21 +13,21 @@
 //!
 //! - `[stylish.capture]`: one row per capturing piece, each a list of five
 //!   values for the captured pawn, bishop, knight, rook and queen, in that
-//!   order: `pawn` [5, 10, 10, 20, 40], `minor` (bishop or knight)
-//!   [1, 5, 5, 10, 20], `rook` [1, 5, 5, 10, 17], `queen_diagonal`
-//!   [0, 5, 3, 7, 15], `queen_orthogonal` [0, 3, 3, 10, 15], `king`
-//!   [3, 10, 10, 20, 50].
+//!   order: `pawn` `[5, 10, 10, 20, 40]`, `minor` (bishop or knight)
+//!   `[1, 5, 5, 10, 20]`, `rook` `[1, 5, 5, 10, 17]`, `queen_diagonal`
+//!   `[0, 5, 3, 7, 15]`, `queen_orthogonal` `[0, 3, 3, 10, 15]`, `king`
+//!   `[3, 10, 10, 20, 50]`.
 //! - `[stylish.mate]`: the checking piece's value, `[adjacent, not
-//!   adjacent]` for `queen` [60, 80], `rook` [90, 110] and `bishop`
-//!   [120, 130]; one value for `knight` (never adjacent) [150] and `pawn`
-//!   (always adjacent) [180].
-//! - `promoted_mate` [50]: added to the value of a checking piece promoted
-//!   on the mating move; `discovered` [50]; `coverage` [70].
-//! - `[stylish.promotion]`: `queen` [0], `rook` [10], `bishop` [20],
-//!   `knight` [20] (not given when the promoting move mates).
-//! - `[stylish.force]`: material for the draw award, `pawn` [1], `knight`
-//!   [3], `bishop` [3], `rook` [5], `queen` [9]; `max_force` [39]: the
-//!   force a side starts with; `last_capture` [50]: the bare-kings draw
+//!   adjacent]` for `queen` `[60, 80]`, `rook` `[90, 110]` and `bishop`
+//!   `[120, 130]`; one value for `knight` (never adjacent) `[150]` and `pawn`
+//!   (always adjacent) `[180]`.
+//! - `promoted_mate` `[50]`: added to the value of a checking piece promoted
+//!   on the mating move; `discovered` `[50]`; `coverage` `[70]`.
+//! - `[stylish.promotion]`: `queen` `[0]`, `rook` `[10]`, `bishop` `[20]`,
+//!   `knight` `[20]` (not given when the promoting move mates).
+//! - `[stylish.force]`: material for the draw award, `pawn` `[1]`, `knight`
+//!   `[3]`, `bishop` `[3]`, `rook` `[5]`, `queen` `[9]`; `max_force` `[39]`: the
+//!   force a side starts with; `last_capture` `[50]`: the bare-kings draw
 //!   award to the last capturer.
 
 use serde::Deserialize;
