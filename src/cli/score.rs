@@ -296,28 +296,43 @@ impl Job<'_> {
                         .map(|chunk| self.score_chunk(chunk))
                         .collect()
                 });
-                let mut text = String::new();
-                for scored in results.into_iter().flatten() {
-                    stats.games += 1;
-                    match scored {
-                        Ok((pgn, record)) => {
-                            render(
-                                &mut text,
-                                self.format,
-                                stats.games,
-                                self.prefix,
-                                Some(&pgn),
-                                &record,
-                            );
-                        }
-                        Err(e) => {
-                            stats.failed += 1;
-                            let sep = if e.ply.is_some() { "," } else { ":" };
-                            eprintln!("{}game {}{sep} {e}", self.prefix, stats.games);
-                        }
+                // Number the games in input order, then render them in
+                // parallel and write them in that order.
+                let numbered: Vec<(usize, Scored)> = results
+                    .into_iter()
+                    .flatten()
+                    .map(|scored| {
+                        stats.games += 1;
+                        (stats.games, scored)
+                    })
+                    .collect();
+                let texts: Vec<String> = self.pool.install(|| {
+                    numbered
+                        .par_iter()
+                        .map(|(number, scored)| {
+                            let mut text = String::new();
+                            if let Ok((pgn, record)) = scored {
+                                render(
+                                    &mut text,
+                                    self.format,
+                                    *number,
+                                    self.prefix,
+                                    Some(pgn),
+                                    record,
+                                );
+                            }
+                            text
+                        })
+                        .collect()
+                });
+                for ((number, scored), text) in numbered.iter().zip(&texts) {
+                    if let Err(e) = scored {
+                        stats.failed += 1;
+                        let sep = if e.ply.is_some() { "," } else { ":" };
+                        eprintln!("{}game {number}{sep} {e}", self.prefix);
                     }
+                    let _ = out.write_all(text.as_bytes());
                 }
-                let _ = out.write_all(text.as_bytes());
             }
         });
         stats
