@@ -27,6 +27,20 @@ fn spec_worked_example() {
 }
 
 #[test]
+fn coverage_counts_an_undefended_own_piece_as_safe() {
+    // The worked example with an undefended white bishop on g6: the black
+    // king could have taken it, so g6 was safe; the new knight defends it:
+    // still 110 + 50 + 70 = 230.
+    let r = score(
+        Stylish,
+        Some("4K3/R4Pk1/5pB1/3B4/8/8/8/7R w - - 0 1"),
+        "f7f8n",
+    );
+    assert_eq!(ply(&r, 1), (230.0, 0.0));
+    assert_eq!(events(&r, 1), ["mate", "discovered", "coverage"]);
+}
+
+#[test]
 fn capture_rows() {
     // Pawn takes rook: pawn row, rook column = 20.
     assert_eq!(
