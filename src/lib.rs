@@ -5,7 +5,9 @@
 //! one way:
 //!
 //! - [`rules`]: positions, actions, game end, perft (imports nothing of ours);
-//! - `scoring`: points per action and per ending, one table per variant;
+//! - [`scoring`]: points per action and per ending, one table per variant;
+//! - [`referee`]: a whole game in, per-ply awards, outcome and totals out
+//!   (`tally score`, and later `match` and `analyse`);
 //! - `eval`: the expected future point margin of a position;
 //! - `search`: alpha-beta over the three;
 //! - `uci` and the command line: protocol and commands.
@@ -14,6 +16,7 @@ pub mod bench;
 pub mod cli;
 pub mod engine;
 pub mod eval;
+pub mod referee;
 pub mod rules;
 pub mod scoring;
 pub mod search;

@@ -53,8 +53,9 @@ fn mate_in_two_with_sacrifice() {
 
 #[test]
 fn mated_side_sees_it() {
-    // Black to move is mated in one whatever it does (back rank).
-    let mut e = engine(Variant::Chess, "6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1", &[]);
+    // After Nf6+ Black is mated on the next white move whatever it does.
+    let fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
+    let mut e = engine(Variant::Chess, fen, &["d5f6"]);
     let r = search(&mut e, 5);
     let v = value(&r);
     assert!(is_decided(v) && v < 0, "{v}");
@@ -81,7 +82,10 @@ fn dynamic_mate_is_worth_the_split() {
     assert!(is_decided(v));
     let units = e.units();
     // 100 points at 10 points per pawn is 1000 internal units.
-    assert_eq!(v - (tally::search::MATE - tally::search::MATE_STEP), units.from_points(tally::scoring::Points::whole(100)));
+    assert_eq!(
+        v - (tally::search::MATE - tally::search::MATE_STEP),
+        units.from_points(tally::scoring::Points::whole(100))
+    );
 }
 
 #[test]
@@ -90,7 +94,11 @@ fn extinction_in_one() {
     let fen = "rnb1kbnr/pppppppp/8/8/8/3q4/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     let mut e = engine(Variant::Extinction, fen, &[]);
     let r = search(&mut e, 3);
-    assert!(["c2d3", "e2d3"].contains(&best(&r).as_str()), "{}", best(&r));
+    assert!(
+        ["c2d3", "e2d3"].contains(&best(&r).as_str()),
+        "{}",
+        best(&r)
+    );
     assert!(is_decided(value(&r)) && value(&r) > 0);
     assert_eq!(plies_to_end(value(&r)), 1);
 }
@@ -161,10 +169,26 @@ fn fifty_move_rule_is_a_draw() {
 #[test]
 fn thirty_move_rule_in_sets() {
     // Sets ends after 60 plies: the draw gives 1/2 to Black (the default
-    // draw advantage), so White's margin is -1/2 = -250 internal units.
-    let mut e = engine(Variant::Sets, "7k/8/8/8/8/8/8/KQ6 w - - 58 1", &[]);
+    // draw advantage), so White's margin is -1/2 = -250 internal units (a
+    // point is 500 at 0.2 points per pawn). K+R v K has no mate or
+    // stalemate in one here.
+    let mut e = engine(Variant::Sets, "7k/8/8/8/8/8/8/KR6 w - - 58 1", &[]);
     let r = search(&mut e, 6);
     assert_eq!(value(&r), -250);
+}
+
+#[test]
+fn sets_stalemate_beats_the_move_rule() {
+    // With the queen White can stalemate at once: 1 point for the
+    // stalemating side beats the -1/2 of the coming 30-move draw.
+    let mut e = engine(Variant::Sets, "7k/8/8/8/8/8/8/KQ6 w - - 58 1", &[]);
+    let r = search(&mut e, 4);
+    assert_eq!(value(&r), 500);
+    e.play(&best(&r)).unwrap();
+    assert!(matches!(
+        e.ending(),
+        Some(tally::rules::Ending::Stalemate { .. })
+    ));
 }
 
 #[test]
@@ -172,7 +196,11 @@ fn sets_claim_with_bishop() {
     // White's king takes the last black pawn and bares the king; after
     // Black's reply, claiming (1 point) beats K+B v K, a dead draw worth
     // -1/2 to White.
-    let mut e = engine(Variant::Sets, "8/8/8/4k3/8/3p4/3BK3/8 w - - 0 1", &["e2d3", "e5d5"]);
+    let mut e = engine(
+        Variant::Sets,
+        "8/8/8/4k3/8/3p4/3BK3/8 w - - 0 1",
+        &["e2d3", "e5d5"],
+    );
     let r = search(&mut e, 4);
     assert_eq!(r.best, Some(Action::Claim));
     assert_eq!(value(&r), 500);
@@ -188,7 +216,8 @@ fn no_special_actions_when_off() {
             ..EngineOptions::default()
         },
     );
-    e.set_position(Some("8/8/8/4k3/8/3p4/3BK3/8 w - - 0 1"), &["e2d3", "e5d5"]).unwrap();
+    e.set_position(Some("8/8/8/4k3/8/3p4/3BK3/8 w - - 0 1"), &["e2d3", "e5d5"])
+        .unwrap();
     let r = search(&mut e, 4);
     assert!(matches!(r.best, Some(Action::Move(_))));
 }
@@ -260,7 +289,11 @@ fn searchmoves_restricts_the_root() {
 
 #[test]
 fn node_limit_stops() {
-    let mut e = engine(Variant::Chess, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", &[]);
+    let mut e = engine(
+        Variant::Chess,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        &[],
+    );
     let limits = Limits {
         nodes: Some(5000),
         ..Limits::default()

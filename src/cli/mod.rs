@@ -6,6 +6,7 @@
 
 mod bench;
 mod perft;
+mod score;
 
 use clap::{Parser, Subcommand};
 
@@ -25,6 +26,8 @@ pub struct Cli {
 enum Command {
     /// Count the leaf nodes of the action tree (move-generator check).
     Perft(perft::PerftArgs),
+    /// Score games under a variant: per-ply awards, ending, outcome, totals.
+    Score(score::ScoreArgs),
     /// Search the fixed bench positions; prints "<nodes> nodes <nps> nps".
     Bench(bench::BenchArgs),
 }
@@ -40,16 +43,17 @@ pub fn run() -> i32 {
         }
     };
     let result = match cli.command {
-        Some(Command::Perft(args)) => perft::run(&args),
-        Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Perft(args)) => perft::run(&args).map(|()| 0),
+        Some(Command::Score(args)) => score::run(&args),
+        Some(Command::Bench(args)) => bench::run(&args).map(|()| 0),
         None => {
             use clap::CommandFactory;
             let _ = Cli::command().print_help();
-            Ok(())
+            Ok(0)
         }
     };
     match result {
-        Ok(()) => 0,
+        Ok(code) => code,
         Err(e) => {
             eprintln!("error: {}", e.message);
             e.code

@@ -269,7 +269,7 @@ impl<P: Pos> Rules<P> {
     /// Plays a legal action.
     ///
     /// The action must be legal in `node` (as listed by
-    /// [`Rules::legal_actions`]); use [`Rules::play_checked`] otherwise.
+    /// [`Rules::legal_actions`]); use [`Rules::play_text`] or [`Game::play`](super::Game::play) otherwise.
     pub fn play(&self, node: &Node<P>, action: Action) -> Node<P> {
         match action {
             Action::Move(m) => self.play_move(node, m),

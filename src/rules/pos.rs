@@ -13,7 +13,7 @@ use super::RulesError;
 
 /// A board position under one of the two board rule sets.
 ///
-/// Implemented by [`Chess`] (standard rules) and [`Extinction`]. Everything
+/// Implemented by [`Chess`] (standard rules) and [`Extinction`](super::Extinction). Everything
 /// the rules layer needs beyond shakmaty's [`Position`] lives here, so the
 /// rest of Tally is generic over this one trait.
 pub trait Pos: Position + FromSetup + Clone + Debug + Send + Sync + 'static {

@@ -158,6 +158,12 @@ impl Events {
         self.0 |= 1 << e as u8;
     }
 
+    /// Removes an event.
+    #[inline]
+    pub fn remove(&mut self, e: Event) {
+        self.0 &= !(1 << e as u8);
+    }
+
     /// Whether the set holds `e`.
     #[inline]
     pub fn contains(self, e: Event) -> bool {

@@ -36,9 +36,18 @@ use crate::rules::{Action, Ending, Node, Pos, Variant};
 /// What the end of a game may need beyond the board: the clocks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct EndContext {
-    /// Remaining clock time in whole seconds, `[white, black]`, when the game
-    /// was played with a clock (wacky's time bonus); `None` otherwise.
+    /// Remaining clock time in whole seconds, indexed by `Color as usize`
+    /// (`[black, white]` in shakmaty's order; see [`EndContext::clock`]),
+    /// when the game was played with a clock (wacky's time bonus); `None`
+    /// otherwise.
     pub clock_secs: Option<[u64; 2]>,
+}
+
+impl EndContext {
+    /// `color`'s remaining clock time in whole seconds, if known.
+    pub fn clock(&self, color: Color) -> Option<u64> {
+        self.clock_secs.map(|c| c[color as usize])
+    }
 }
 
 /// The scorer of one variant: its tables and settings.
@@ -124,6 +133,22 @@ impl Scorer {
             _ => Award::default(),
         };
         (award, next)
+    }
+
+    /// What the final ply of a finished game shows: its action award plus
+    /// the [`EndAward::last_ply`] part, with the events of awards that the
+    /// ending replaced taken out (stylish: the promotion award of a mating
+    /// promotion; wacky: the check award, which the mate award replaces).
+    pub fn final_ply_award(&self, action: &Award, end: &EndAward) -> Award {
+        let mut award = action.plus(end.last_ply);
+        if end.last_ply.events.contains(Event::Mate) {
+            match self.variant {
+                Variant::Stylish => award.events.remove(Event::Promotion),
+                Variant::Wacky => award.events.remove(Event::Check),
+                _ => {}
+            }
+        }
+        award
     }
 
     /// The awards for an ending reached in `end`. `last` is the node before

@@ -52,6 +52,17 @@ impl Points {
     }
 }
 
+impl serde::Serialize for Points {
+    /// An integer when whole, else a decimal number (`0.5`).
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.0 % 1000 == 0 {
+            s.serialize_i64(self.0 / 1000)
+        } else {
+            s.serialize_f64(self.as_f64())
+        }
+    }
+}
+
 impl fmt::Display for Points {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let sign = if self.0 < 0 { "-" } else { "" };

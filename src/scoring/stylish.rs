@@ -1,34 +1,440 @@
-//! `stylish` (spec section 2): capture, mate, promotion and draw awards.
+//! `stylish` (spec section 2): capture, checkmate, promotion and draw awards,
+//! with the [`Table`] that holds every one of their point values.
 //!
-//! Placeholder until the referee lands: no awards yet.
+//! What lives here: the award of a move by itself ([`action_award`]:
+//! captures and promotions), what a mating move earns on top
+//! ([`mate_award`]: the checking piece, double check, discovered mate,
+//! coverage, a promoted checker, and the cancelled promotion award), and the
+//! draw compensation ([`outcome_award`]). The game is won by whoever has more
+//! points; resignation is the referee's business, not a point value.
+//!
+//! TOML keys of the `[stylish]` section of a rules file (defaults in
+//! brackets):
+//!
+//! - `[stylish.capture]`: one row per capturing piece, each a list of five
+//!   values for the captured pawn, bishop, knight, rook and queen, in that
+//!   order: `pawn` `[5, 10, 10, 20, 40]`, `minor` (bishop or knight)
+//!   `[1, 5, 5, 10, 20]`, `rook` `[1, 5, 5, 10, 17]`, `queen_diagonal`
+//!   `[0, 5, 3, 7, 15]`, `queen_orthogonal` `[0, 3, 3, 10, 15]`, `king`
+//!   `[3, 10, 10, 20, 50]`.
+//! - `[stylish.mate]`: the checking piece's value, `[adjacent, not
+//!   adjacent]` for `queen` `[60, 80]`, `rook` `[90, 110]` and `bishop`
+//!   `[120, 130]`; one value for `knight` (never adjacent) `[150]` and `pawn`
+//!   (always adjacent) `[180]`.
+//! - `promoted_mate` `[50]`: added to the value of a checking piece promoted
+//!   on the mating move; `discovered` `[50]`; `coverage` `[70]`.
+//! - `[stylish.promotion]`: `queen` `[0]`, `rook` `[10]`, `bishop` `[20]`,
+//!   `knight` `[20]` (not given when the promoting move mates).
+//! - `[stylish.force]`: material for the draw award, `pawn` `[1]`, `knight`
+//!   `[3]`, `bishop` `[3]`, `rook` `[5]`, `queen` `[9]`; `max_force` `[39]`: the
+//!   force a side starts with; `last_capture` `[50]`: the bare-kings draw
+//!   award to the last capturer.
 
 use serde::Deserialize;
+use shakmaty::{Bitboard, Board, Color, Move, Role, Square, attacks};
 
-use super::{Award, Memo};
+use super::{Award, Event, Memo, Points};
 use crate::rules::{Action, Ending, Node, Pos};
 
-/// The stylish point table.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct Table {}
+const fn p(n: i64) -> Points {
+    Points::whole(n)
+}
 
-/// The award of a move by itself.
+/// A capture row: points for capturing a pawn, bishop, knight, rook and
+/// queen, in that order (the specification's column order).
+pub type CaptureRow = [Points; 5];
+
+const fn row(a: i64, b: i64, c: i64, d: i64, e: i64) -> CaptureRow {
+    [p(a), p(b), p(c), p(d), p(e)]
+}
+
+/// The capture award table (row = capturing piece).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CaptureTable {
+    /// A pawn captures (en passant and capturing promotions included).
+    pub pawn: CaptureRow,
+    /// A bishop or a knight captures.
+    pub minor: CaptureRow,
+    /// A rook captures.
+    pub rook: CaptureRow,
+    /// A queen captures along a diagonal.
+    pub queen_diagonal: CaptureRow,
+    /// A queen captures along a rank or file.
+    pub queen_orthogonal: CaptureRow,
+    /// A king captures.
+    pub king: CaptureRow,
+}
+
+impl Default for CaptureTable {
+    fn default() -> CaptureTable {
+        CaptureTable {
+            pawn: row(5, 10, 10, 20, 40),
+            minor: row(1, 5, 5, 10, 20),
+            rook: row(1, 5, 5, 10, 17),
+            queen_diagonal: row(0, 5, 3, 7, 15),
+            queen_orthogonal: row(0, 3, 3, 10, 15),
+            king: row(3, 10, 10, 20, 50),
+        }
+    }
+}
+
+impl CaptureTable {
+    /// The award for `m` capturing `captured`.
+    fn award(&self, m: Move, captured: Role) -> Points {
+        let r = match m.role() {
+            Role::Pawn => &self.pawn,
+            Role::Knight | Role::Bishop => &self.minor,
+            Role::Rook => &self.rook,
+            Role::Queen => match m.from() {
+                Some(from) if from.file() == m.to().file() || from.rank() == m.to().rank() => {
+                    &self.queen_orthogonal
+                }
+                _ => &self.queen_diagonal,
+            },
+            Role::King => &self.king,
+        };
+        match captured {
+            Role::Pawn => r[0],
+            Role::Bishop => r[1],
+            Role::Knight => r[2],
+            Role::Rook => r[3],
+            Role::Queen => r[4],
+            // A king is never captured in standard chess.
+            Role::King => Points::ZERO,
+        }
+    }
+}
+
+/// The checkmate table: the value of a checking piece.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MateTable {
+    /// A checking queen: `[adjacent, not adjacent]`.
+    pub queen: [Points; 2],
+    /// A checking rook: `[adjacent, not adjacent]`.
+    pub rook: [Points; 2],
+    /// A checking bishop: `[adjacent, not adjacent]`.
+    pub bishop: [Points; 2],
+    /// A checking knight (never adjacent).
+    pub knight: Points,
+    /// A checking pawn (always adjacent).
+    pub pawn: Points,
+}
+
+impl Default for MateTable {
+    fn default() -> MateTable {
+        MateTable {
+            queen: [p(60), p(80)],
+            rook: [p(90), p(110)],
+            bishop: [p(120), p(130)],
+            knight: p(150),
+            pawn: p(180),
+        }
+    }
+}
+
+impl MateTable {
+    /// The value of a checking `role`, adjacent to the mated king or not.
+    fn value(&self, role: Role, adjacent: bool) -> Points {
+        let i = usize::from(!adjacent);
+        match role {
+            Role::Queen => self.queen[i],
+            Role::Rook => self.rook[i],
+            Role::Bishop => self.bishop[i],
+            Role::Knight => self.knight,
+            Role::Pawn => self.pawn,
+            // A king never gives check.
+            Role::King => Points::ZERO,
+        }
+    }
+}
+
+/// The promotion award, by the piece promoted to.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PromotionTable {
+    /// Promotion to a queen.
+    pub queen: Points,
+    /// Promotion to a rook.
+    pub rook: Points,
+    /// Promotion to a bishop.
+    pub bishop: Points,
+    /// Promotion to a knight.
+    pub knight: Points,
+}
+
+impl Default for PromotionTable {
+    fn default() -> PromotionTable {
+        PromotionTable {
+            queen: p(0),
+            rook: p(10),
+            bishop: p(20),
+            knight: p(20),
+        }
+    }
+}
+
+impl PromotionTable {
+    fn value(&self, role: Role) -> Points {
+        match role {
+            Role::Queen => self.queen,
+            Role::Rook => self.rook,
+            Role::Bishop => self.bishop,
+            Role::Knight => self.knight,
+            Role::Pawn | Role::King => Points::ZERO,
+        }
+    }
+}
+
+/// Material values for the draw award.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ForceTable {
+    /// A pawn.
+    pub pawn: Points,
+    /// A knight.
+    pub knight: Points,
+    /// A bishop.
+    pub bishop: Points,
+    /// A rook.
+    pub rook: Points,
+    /// A queen.
+    pub queen: Points,
+}
+
+impl Default for ForceTable {
+    fn default() -> ForceTable {
+        ForceTable {
+            pawn: p(1),
+            knight: p(3),
+            bishop: p(3),
+            rook: p(5),
+            queen: p(9),
+        }
+    }
+}
+
+impl ForceTable {
+    /// The non-royal material of `color` on `board`.
+    fn of(&self, board: &Board, color: Color) -> Points {
+        let ours = board.by_color(color);
+        let n = |bb: Bitboard| (bb & ours).count() as i64;
+        self.pawn * n(board.pawns())
+            + self.knight * n(board.knights())
+            + self.bishop * n(board.bishops())
+            + self.rook * n(board.rooks())
+            + self.queen * n(board.queens())
+    }
+}
+
+/// The stylish point table: every value of section 2 of the specification.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Table {
+    /// Capture awards.
+    pub capture: CaptureTable,
+    /// Checkmate values of the checking pieces.
+    pub mate: MateTable,
+    /// Added to a checking piece promoted on the mating move.
+    pub promoted_mate: Points,
+    /// A discovered mate.
+    pub discovered: Points,
+    /// The coverage bonus of a discovered mate.
+    pub coverage: Points,
+    /// Promotion awards.
+    pub promotion: PromotionTable,
+    /// Material values for the draw award.
+    pub force: ForceTable,
+    /// The force a side starts with (39).
+    pub max_force: Points,
+    /// The draw award to the last capturer when only the kings, or the
+    /// kings and one bishop or knight, remain.
+    pub last_capture: Points,
+}
+
+impl Default for Table {
+    fn default() -> Table {
+        Table {
+            capture: CaptureTable::default(),
+            mate: MateTable::default(),
+            promoted_mate: p(50),
+            discovered: p(50),
+            coverage: p(70),
+            promotion: PromotionTable::default(),
+            force: ForceTable::default(),
+            max_force: p(39),
+            last_capture: p(50),
+        }
+    }
+}
+
+/// The award of a move by itself: the capture award and the promotion award
+/// (the latter is taken back by [`mate_award`] when the move mates).
 pub fn action_award<P: Pos>(
-    _t: &Table,
+    t: &Table,
     _memo: &Memo,
-    _before: &Node<P>,
-    _action: Action,
+    before: &Node<P>,
+    action: Action,
     _after: &Node<P>,
 ) -> Award {
-    Award::default()
+    let mut award = Award::default();
+    let Action::Move(m) = action else {
+        return award;
+    };
+    let mover = before.pos.turn();
+    if let Some(captured) = m.capture() {
+        award.give(mover, t.capture.award(m, captured), Event::Capture);
+    }
+    if let Some(role) = m.promotion() {
+        award.give(mover, t.promotion.value(role), Event::Promotion);
+    }
+    award
 }
 
-/// The award of a mating move.
-pub fn mate_award<P: Pos>(_t: &Table, _before: &Node<P>, _action: Action, _end: &Node<P>) -> Award {
-    Award::default()
+/// The square the moved piece lands on as UCI writes the move (the king's
+/// destination for castling), and every square a moved piece lands on.
+fn landing(m: Move, mover: Color) -> (Square, Bitboard) {
+    match m {
+        Move::Castle { .. } => {
+            let side = m
+                .castling_side()
+                .unwrap_or(shakmaty::CastlingSide::KingSide);
+            let king = side.king_to(mover);
+            (
+                king,
+                Bitboard::from(king) | Bitboard::from(side.rook_to(mover)),
+            )
+        }
+        _ => (m.to(), Bitboard::from(m.to())),
+    }
 }
 
-/// The outcome award.
-pub fn outcome_award<P: Pos>(_t: &Table, _memo: &Memo, _end: &Node<P>, _ending: &Ending) -> Award {
-    Award::default()
+/// The squares a move empties: its origin, the pawn taken en passant, both
+/// castling origins.
+fn vacated(m: Move) -> Bitboard {
+    match m {
+        Move::Normal { from, .. } => Bitboard::from(from),
+        Move::EnPassant { from, to } => {
+            Bitboard::from(from) | Bitboard::from(Square::from_coords(to.file(), from.rank()))
+        }
+        Move::Castle { king, rook } => Bitboard::from(king) | Bitboard::from(rook),
+        Move::Put { .. } => Bitboard::EMPTY,
+    }
+}
+
+/// What a mating move earns because it mates, played from `before` to
+/// `end`: the smallest value among the checking pieces (plus
+/// `promoted_mate` for one promoted on this move), `discovered` and
+/// `coverage` where they apply, minus the promotion award that
+/// [`action_award`] gave (the promotion award is not given for a mate).
+pub fn mate_award<P: Pos>(t: &Table, before: &Node<P>, action: Action, end: &Node<P>) -> Award {
+    let mut award = Award::default();
+    let Action::Move(m) = action else {
+        return award;
+    };
+    let mater = before.pos.turn();
+    let board = end.pos.board();
+    let Some(king) = (board.kings() & board.by_color(!mater)).first() else {
+        return award;
+    };
+    let checkers = end.pos.checkers_bb();
+    let (dest, landed) = landing(m, mater);
+    let around = attacks::king_attacks(king);
+
+    let mut best: Option<(Points, bool)> = None;
+    for sq in checkers {
+        let Some(role) = board.role_at(sq) else {
+            continue;
+        };
+        let mut value = t.mate.value(role, around.contains(sq));
+        let promoted = m.is_promotion() && sq == m.to();
+        if promoted {
+            value += t.promoted_mate;
+        }
+        if best.is_none_or(|(b, _)| value < b) {
+            best = Some((value, promoted));
+        }
+    }
+    let Some((value, promoted)) = best else {
+        return award;
+    };
+    award.give(mater, value, Event::Mate);
+    if promoted {
+        award.events.add(Event::PromotedMate);
+    }
+    if checkers.more_than_one() {
+        award.events.add(Event::DoubleCheck);
+    }
+
+    // A checker that did not move itself and attacks the king only through
+    // a square the move emptied.
+    let emptied = vacated(m) & !board.occupied();
+    let occupied_before = board.occupied() | emptied;
+    let discovered = (checkers & !landed).into_iter().any(|sq| {
+        board
+            .piece_at(sq)
+            .is_some_and(|pc| !attacks::attacks(sq, pc, occupied_before).contains(king))
+    });
+    if discovered {
+        award.give(mater, t.discovered, Event::Discovered);
+        let was = before.pos.board();
+        let safe = around
+            .into_iter()
+            .filter(|&sq| {
+                was.color_at(sq) != Some(!mater)
+                    && was.attacks_to(sq, mater, was.occupied()).is_empty()
+            })
+            .fold(Bitboard::EMPTY, |acc, sq| acc | Bitboard::from(sq));
+        let covers = board.piece_at(dest).map_or(Bitboard::EMPTY, |pc| {
+            attacks::attacks(dest, pc, board.occupied())
+        });
+        if (covers & safe).any() {
+            award.give(mater, t.coverage, Event::Coverage);
+        }
+    }
+    if let Some(role) = m.promotion() {
+        let cancelled = t.promotion.value(role);
+        award.give(mater, -cancelled, Event::Mate);
+    }
+    award
+}
+
+/// The draw award of section 2 for a draw reached in `end`; nothing for
+/// other endings (a mate pays on its move, a resignation decides the game
+/// whatever the points).
+pub fn outcome_award<P: Pos>(t: &Table, memo: &Memo, end: &Node<P>, ending: &Ending) -> Award {
+    match ending {
+        Ending::Stalemate { .. }
+        | Ending::Repetition(_)
+        | Ending::MoveRule
+        | Ending::InsufficientMaterial => draw_award(t, memo, end.pos.board()),
+        Ending::Resignation { .. } => Award::split(Points::ZERO, Points::ZERO, Event::Resignation),
+        _ => Award::default(),
+    }
+}
+
+/// The draw award on `board`: compensation for the side with less force,
+/// or the last-capture award when only kings and at most one minor piece
+/// remain.
+pub fn draw_award(t: &Table, memo: &Memo, board: &Board) -> Award {
+    let mut award = Award::default();
+    let others = board.occupied() & !board.kings();
+    let minors = board.bishops() | board.knights();
+    if others.is_empty() || (others.count() == 1 && (others & minors).any()) {
+        if let Some(c) = memo.last_capturer {
+            award.give(c, t.last_capture, Event::LastCapture);
+        }
+        return award;
+    }
+    let white = t.force.of(board, Color::White);
+    let black = t.force.of(board, Color::Black);
+    let (weaker, own, theirs) = match white.cmp(&black) {
+        std::cmp::Ordering::Less => (Color::White, white, black),
+        std::cmp::Ordering::Greater => (Color::Black, black, white),
+        std::cmp::Ordering::Equal => return award,
+    };
+    let lack = (t.max_force - own).max(Points::ZERO);
+    award.give(weaker, theirs - own + lack, Event::Draw);
+    award
 }

@@ -1,42 +1,383 @@
-//! `wacky` (spec section 3): distance, capture, chain, check and end bonuses.
+//! `wacky` (spec section 3): distance, capture, en passant, fall, counter,
+//! combination, castling, check and mate awards, the end-of-game bonuses,
+//! and the [`Table`] that holds every one of their point values.
 //!
-//! Placeholder until the referee lands: no awards yet.
+//! What lives here: the award of a move by itself ([`action_award`]), what
+//! a mating move earns on top of its check award ([`mate_award`]), and the
+//! life, moves and time bonuses of the player who gives checkmate
+//! ([`outcome_award`]). Chains (counters, combinations) and counts are read
+//! from the per-game [`Memo`]; draws and resignations pay nothing.
+//!
+//! TOML keys of the `[wacky]` section of a rules file (defaults in
+//! brackets):
+//!
+//! - `[wacky.attack]` and `[wacky.defence]`: the attacking power A (`pawn`
+//!   9, `knight` 3, `bishop` 3, `rook` 2, `queen` 1, `king` 18) and the
+//!   defending power D (1, 3, 3, 5, 9, 4), whole numbers;
+//! - `per_square` `[10]`: points per square moved and per unit of A;
+//!   `knight_squares` `[3]`: a knight move's distance;
+//! - `capture` `[100]`: times A(capturer) times D(captured); `en_passant`
+//!   `[1000]` on top;
+//! - `fall` `[500]` and `fall_step` `[0.5]`: the fall bonus
+//!   `fall x D(captured) x (1 + fall_step x earlier captures)`;
+//! - `counter` [2000, 3500, 5000, 7000, 10000, 15000, 25000, 35000, 50000,
+//!   75000]: the n-th recapture of a chain; `counter_step` `[25000]` more for
+//!   each one past the list;
+//! - `combination` [1000, 2500, 4000, 6000, 8500, 12000, 17500, 25000,
+//!   35000]: hits 2, 3, ... of a run; `combination_step` `[15000]` more for
+//!   each one past the list;
+//! - `castling` `[500]`, `check` `[5000]`, `mate` `[25000]` (a mating move's
+//!   award in place of `check`);
+//! - `life` [[0, 1000], `[26, 2000]`, `[36, 3000]`, `[41, 5000]`, `[43, 10000]`,
+//!   [44, 20000]]: `[from L, rate]` bands, bonus `L x rate`;
+//! - `moves_limit` `[50]` and `moves` [[1, 10000], `[4, 5000]`, `[10, 3500]`,
+//!   `[15, 2000]`, `[20, 1000]`, `[30, 700]`, [40, 500]]: `[from m, rate]` bands,
+//!   bonus `(moves_limit - m) x rate` when `m < moves_limit`;
+//! - `time` `[[3600, 400000], `[600, 50000]`, `[60, 4000]`, `[10, 600]`, [1, 50]]`:
+//!   `[unit in seconds, points]`, taken greedily in the listed order.
 
 use serde::Deserialize;
-use shakmaty::Color;
+use shakmaty::{Color, Move, Role};
 
-use super::{Award, EndContext, Memo};
+use super::{Award, EndContext, Event, Memo, Points};
 use crate::rules::{Action, Ending, Node, Pos};
 
-/// The wacky point table.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+const fn p(n: i64) -> Points {
+    Points::whole(n)
+}
+
+macro_rules! role_values {
+    ($(#[$doc:meta])* $name:ident: $p:expr, $n:expr, $b:expr, $r:expr, $q:expr, $k:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+        #[serde(default, deny_unknown_fields)]
+        pub struct $name {
+            /// A pawn.
+            pub pawn: i64,
+            /// A knight.
+            pub knight: i64,
+            /// A bishop.
+            pub bishop: i64,
+            /// A rook.
+            pub rook: i64,
+            /// A queen.
+            pub queen: i64,
+            /// A king.
+            pub king: i64,
+        }
+
+        impl Default for $name {
+            fn default() -> $name {
+                $name {
+                    pawn: $p,
+                    knight: $n,
+                    bishop: $b,
+                    rook: $r,
+                    queen: $q,
+                    king: $k,
+                }
+            }
+        }
+
+        impl $name {
+            /// The value of `role`.
+            #[inline]
+            pub const fn of(&self, role: Role) -> i64 {
+                match role {
+                    Role::Pawn => self.pawn,
+                    Role::Knight => self.knight,
+                    Role::Bishop => self.bishop,
+                    Role::Rook => self.rook,
+                    Role::Queen => self.queen,
+                    Role::King => self.king,
+                }
+            }
+        }
+    };
+}
+
+role_values!(
+    /// Attacking power A, per piece type (whole numbers).
+    Attack: 9, 3, 3, 2, 1, 18
+);
+role_values!(
+    /// Defending power D, per piece type (whole numbers).
+    Defence: 1, 3, 3, 5, 9, 4
+);
+
+/// The wacky point table: every value of section 3 of the specification.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct Table {}
+pub struct Table {
+    /// Attacking power A.
+    pub attack: Attack,
+    /// Defending power D.
+    pub defence: Defence,
+    /// Points per square moved, per unit of A.
+    pub per_square: Points,
+    /// The distance of a knight move.
+    pub knight_squares: i64,
+    /// Capture points per unit of A(capturer) x D(captured).
+    pub capture: Points,
+    /// Extra points for an en-passant capture.
+    pub en_passant: Points,
+    /// Fall bonus per unit of D(captured), before the multiplier.
+    pub fall: Points,
+    /// How much the fall multiplier grows per earlier capture.
+    pub fall_step: Points,
+    /// Counter awards: the n-th recapture of a chain scores `counter[n-1]`.
+    pub counter: Vec<Points>,
+    /// Added for each recapture past the end of `counter`.
+    pub counter_step: Points,
+    /// Combination awards: the h-th hit of a run scores
+    /// `combination[h-2]` (h >= 2).
+    pub combination: Vec<Points>,
+    /// Added for each hit past the end of `combination`.
+    pub combination_step: Points,
+    /// Castling.
+    pub castling: Points,
+    /// A check.
+    pub check: Points,
+    /// A checkmate, in place of the check award.
+    pub mate: Points,
+    /// Life bonus bands: `(from L, rate)`, ascending.
+    pub life: Vec<(i64, Points)>,
+    /// Moves at or above which the moves bonus is 0.
+    pub moves_limit: i64,
+    /// Moves bonus bands: `(from m, rate)`, ascending.
+    pub moves: Vec<(i64, Points)>,
+    /// Time bonus units: `(seconds, points)`, largest first.
+    pub time: Vec<(u64, Points)>,
+}
 
-/// The award of a move by itself.
+impl Default for Table {
+    fn default() -> Table {
+        let pts = |v: &[i64]| v.iter().map(|&x| p(x)).collect();
+        Table {
+            attack: Attack::default(),
+            defence: Defence::default(),
+            per_square: p(10),
+            knight_squares: 3,
+            capture: p(100),
+            en_passant: p(1000),
+            fall: p(500),
+            fall_step: Points::HALF,
+            counter: pts(&[
+                2000, 3500, 5000, 7000, 10000, 15000, 25000, 35000, 50000, 75000,
+            ]),
+            counter_step: p(25000),
+            combination: pts(&[1000, 2500, 4000, 6000, 8500, 12000, 17500, 25000, 35000]),
+            combination_step: p(15000),
+            castling: p(500),
+            check: p(5000),
+            mate: p(25000),
+            life: vec![
+                (0, p(1000)),
+                (26, p(2000)),
+                (36, p(3000)),
+                (41, p(5000)),
+                (43, p(10000)),
+                (44, p(20000)),
+            ],
+            moves_limit: 50,
+            moves: vec![
+                (1, p(10000)),
+                (4, p(5000)),
+                (10, p(3500)),
+                (15, p(2000)),
+                (20, p(1000)),
+                (30, p(700)),
+                (40, p(500)),
+            ],
+            time: vec![
+                (3600, p(400_000)),
+                (600, p(50_000)),
+                (60, p(4000)),
+                (10, p(600)),
+                (1, p(50)),
+            ],
+        }
+    }
+}
+
+/// Entry `n` (0-based) of a schedule that grows by `step` past its end.
+fn schedule(list: &[Points], step: Points, n: usize) -> Points {
+    match list.get(n) {
+        Some(&v) => v,
+        None => {
+            let last = list.last().copied().unwrap_or(Points::ZERO);
+            let past = n + 1 - list.len();
+            last + step * past as i64
+        }
+    }
+}
+
+/// The rate of the band that `x` falls in (the last band starting at or
+/// below `x`); 0 below the first band.
+fn band(bands: &[(i64, Points)], x: i64) -> Points {
+    bands
+        .iter()
+        .take_while(|(from, _)| *from <= x)
+        .last()
+        .map_or(Points::ZERO, |&(_, rate)| rate)
+}
+
+impl Table {
+    /// The counter award of the n-th recapture of a chain (n >= 1).
+    pub fn counter_award(&self, n: usize) -> Points {
+        schedule(&self.counter, self.counter_step, n.saturating_sub(1))
+    }
+
+    /// The combination award of the h-th hit of a run (h >= 2).
+    pub fn combination_award(&self, h: usize) -> Points {
+        schedule(
+            &self.combination,
+            self.combination_step,
+            h.saturating_sub(2),
+        )
+    }
+
+    /// The life bonus for `life` points of material left.
+    pub fn life_bonus(&self, life: i64) -> Points {
+        band(&self.life, life) * life
+    }
+
+    /// The moves bonus for a winner who made `moves` moves.
+    pub fn moves_bonus(&self, moves: i64) -> Points {
+        if moves >= self.moves_limit {
+            return Points::ZERO;
+        }
+        band(&self.moves, moves) * (self.moves_limit - moves)
+    }
+
+    /// The time bonus for `secs` whole seconds left on the clock.
+    pub fn time_bonus(&self, secs: u64) -> Points {
+        let mut left = secs;
+        let mut bonus = Points::ZERO;
+        for &(unit, points) in &self.time {
+            if unit == 0 {
+                continue;
+            }
+            bonus += points * (left / unit) as i64;
+            left %= unit;
+        }
+        bonus
+    }
+}
+
+/// The squares a move travels, as the specification counts them.
+fn distance(t: &Table, m: Move) -> i64 {
+    match m {
+        Move::Castle { .. } => 2,
+        Move::Normal {
+            role: Role::Knight, ..
+        } => t.knight_squares,
+        Move::Normal { from, to, .. } | Move::EnPassant { from, to } => {
+            i64::from(from.distance(to))
+        }
+        Move::Put { .. } => 0,
+    }
+}
+
+/// The award of a move by itself: distance, capture, en passant, fall,
+/// counter or combination, castling and check. `memo` is the memo before
+/// the move and `next` the one after it.
 pub fn action_award<P: Pos>(
-    _t: &Table,
-    _memo: &Memo,
-    _next: &Memo,
-    _before: &Node<P>,
-    _action: Action,
-    _after: &Node<P>,
+    t: &Table,
+    memo: &Memo,
+    next: &Memo,
+    before: &Node<P>,
+    action: Action,
+    after: &Node<P>,
 ) -> Award {
-    Award::default()
+    let mut award = Award::default();
+    let Action::Move(m) = action else {
+        return award;
+    };
+    let mover = before.pos.turn();
+    let a = t.attack.of(m.role());
+    award.give(mover, t.per_square * (a * distance(t, m)), Event::Move);
+    if m.is_castle() {
+        award.give(mover, t.castling, Event::Castling);
+    }
+    if let Some(captured) = m.capture() {
+        let d = t.defence.of(captured);
+        award.give(mover, t.capture * (a * d), Event::Capture);
+        if m.is_en_passant() {
+            award.give(mover, t.en_passant, Event::EnPassant);
+        }
+        let earlier = i64::from(memo.captures);
+        let multiplier = 1000 + t.fall_step.milli() * earlier;
+        let fall = Points::from_milli(t.fall.milli() * d * multiplier / 1000);
+        award.give(mover, fall, Event::Fall);
+        if memo.last_capture_to == Some(m.to()) && next.counter > 0 {
+            award.give(
+                mover,
+                t.counter_award(usize::from(next.counter)),
+                Event::Counter,
+            );
+        } else if next.run_of(mover) >= 2 {
+            award.give(
+                mover,
+                t.combination_award(usize::from(next.run_of(mover))),
+                Event::Combination,
+            );
+        }
+    }
+    if after.check {
+        award.give(mover, t.check, Event::Check);
+    }
+    award
 }
 
-/// What a mating move earns beyond its check award.
-pub fn mate_award(_t: &Table, _winner: Color) -> Award {
-    Award::default()
+/// What a mating move earns beyond the check award [`action_award`] gave:
+/// `mate - check` to the winner.
+pub fn mate_award(t: &Table, winner: Color) -> Award {
+    let mut award = Award::default();
+    award.give(winner, t.mate - t.check, Event::Mate);
+    award
 }
 
-/// The outcome award.
+/// The end-of-game bonuses (life, moves, time) of the player who gave
+/// checkmate in this game; nothing for any other ending.
 pub fn outcome_award<P: Pos>(
-    _t: &Table,
-    _memo: &Memo,
-    _end: &Node<P>,
-    _ending: &Ending,
-    _ctx: &EndContext,
+    t: &Table,
+    memo: &Memo,
+    end: &Node<P>,
+    ending: &Ending,
+    ctx: &EndContext,
 ) -> Award {
-    Award::default()
+    let mut award = Award::default();
+    match *ending {
+        Ending::Checkmate { winner } => {
+            let moves = memo.moves_of(winner);
+            // A position that is mate on arrival was not mated in this game.
+            if moves == 0 {
+                return award;
+            }
+            let board = end.pos.board();
+            let life: i64 = board
+                .by_color(winner)
+                .into_iter()
+                .filter_map(|sq| board.role_at(sq))
+                .map(|r| t.defence.of(r))
+                .sum();
+            award.give(winner, t.life_bonus(life), Event::Life);
+            let mb = t.moves_bonus(i64::from(moves));
+            if mb != Points::ZERO {
+                award.give(winner, mb, Event::Moves);
+            }
+            if let Some(clock) = ctx.clock(winner) {
+                let tb = t.time_bonus(clock);
+                if tb != Points::ZERO {
+                    award.give(winner, tb, Event::Time);
+                }
+            }
+        }
+        Ending::Resignation { .. } => {
+            award.events.add(Event::Resignation);
+        }
+        _ => {}
+    }
+    award
 }

@@ -1,0 +1,417 @@
+//! `tally score`: the referee on the command line.
+//!
+//! Scores PGN files (streamed, split into games, scored in parallel on
+//! rayon's pool in batches, printed in input order) or one game given with
+//! `--moves`/`--fen`. Output is a table per game, one line per game
+//! (`--summary`), or one JSON object per game and line (`--json`).
+//!
+//! Errors: a bad argument (variant, rules file, draw advantage, `--moves`,
+//! `--fen`, an unreadable file) is one line and exit code 2, before
+//! anything is scored. A game that cannot be scored is reported on stderr
+//! as `game N, ply K (move): reason` (prefixed by the file name when there
+//! are several files) while every other game is scored; the exit code is
+//! then 1.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::sync_channel;
+
+use clap::Args;
+use rayon::prelude::*;
+use shakmaty::{Color, KnownOutcome};
+
+use super::CliError;
+use crate::referee::pgn::{GameSplitter, PgnGame, read_games};
+use crate::referee::{GameInput, ScoreError, ScoreRecord, score_input, score_input_until};
+use crate::rules::Variant;
+use crate::scoring::{DrawAdvantage, Scorer, Tables};
+
+/// Games handed to the thread pool at a time.
+const BATCH: usize = 256;
+
+/// Arguments of `tally score`.
+#[derive(Debug, Args)]
+pub struct ScoreArgs {
+    /// PGN files to score, in order ("-" reads standard input).
+    #[arg(value_name = "PGN")]
+    pub files: Vec<PathBuf>,
+    /// Score one game given as actions instead: UCI moves and special
+    /// words (disk, swap, restore, claim), space separated.
+    #[arg(long, conflicts_with = "files")]
+    pub moves: Option<String>,
+    /// Start position of the --moves game (FEN); the standard position by
+    /// default.
+    #[arg(long, conflicts_with = "files")]
+    pub fen: Option<String>,
+    /// Recorded result of the --moves game (1-0, 0-1, 1/2-1/2, *); a
+    /// decisive result on an unfinished game is a resignation.
+    #[arg(long, conflicts_with = "files")]
+    pub result: Option<String>,
+    /// Variant id: chess, extinction, stylish, wacky, sets, dynamic,
+    /// tiebraker. Overrides a PGN's Variant tag; without either, chess.
+    #[arg(long, short = 'v')]
+    pub variant: Option<String>,
+    /// A TOML rules file overriding any point value of the built-in tables.
+    #[arg(long, value_name = "FILE")]
+    pub rules: Option<PathBuf>,
+    /// Sets: who gets 1/2 for a plain draw (black, white or none).
+    #[arg(long, default_value = "black", value_name = "SIDE")]
+    pub draw_advantage: String,
+    /// One JSON object per game and line.
+    #[arg(long)]
+    pub json: bool,
+    /// One line per game (number, players, ending, totals) instead of the
+    /// per-ply table.
+    #[arg(long, conflicts_with = "json")]
+    pub summary: bool,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// Output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Format {
+    Table,
+    Summary,
+    Json,
+}
+
+/// One scorer per variant, all on the same tables.
+struct Scorers(Vec<Scorer>);
+
+impl Scorers {
+    fn new(tables: &Tables, draw_advantage: DrawAdvantage) -> Scorers {
+        Scorers(
+            Variant::ALL
+                .iter()
+                .map(|&v| {
+                    let mut s = Scorer::with_tables(v, tables.clone());
+                    s.set_draw_advantage(draw_advantage);
+                    s
+                })
+                .collect(),
+        )
+    }
+
+    fn get(&self, v: Variant) -> Option<&Scorer> {
+        self.0.iter().find(|s| s.variant() == v)
+    }
+}
+
+/// Runs `tally score`; returns the exit code.
+///
+/// # Errors
+///
+/// Bad arguments: a [`CliError`] with exit code 2.
+pub fn run(args: &ScoreArgs) -> Result<i32, CliError> {
+    let variant = args.variant.as_deref().map(Variant::from_id).transpose()?;
+    let tables = match &args.rules {
+        Some(path) => Tables::from_file(path).map_err(CliError::bad_input)?,
+        None => Tables::default(),
+    };
+    let advantage = DrawAdvantage::parse(&args.draw_advantage).map_err(CliError::bad_input)?;
+    let scorers = Scorers::new(&tables, advantage);
+    let format = if args.json {
+        Format::Json
+    } else if args.summary {
+        Format::Summary
+    } else {
+        Format::Table
+    };
+    if args.files.is_empty() {
+        if args.moves.is_none() && args.fen.is_none() {
+            return Err(CliError::bad_input(
+                "nothing to score: give PGN files, or --moves (and --fen)",
+            ));
+        }
+        return score_moves(args, variant.unwrap_or_default(), &scorers, format);
+    }
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = args.threads {
+        pool = pool.num_threads(n.max(1));
+    }
+    let pool = pool
+        .build()
+        .map_err(|e| CliError::bad_input(format!("cannot start threads: {e}")))?;
+    let mut inputs: Vec<(String, Box<dyn BufRead + Send>)> = Vec::new();
+    for path in &args.files {
+        inputs.push((path.display().to_string(), open(path)?));
+    }
+    let several = inputs.len() > 1;
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let mut failed = false;
+    for (name, reader) in inputs {
+        let prefix = if several {
+            format!("{name}: ")
+        } else {
+            String::new()
+        };
+        let job = Job {
+            variant,
+            scorers: &scorers,
+            format,
+            prefix: &prefix,
+            pool: &pool,
+        };
+        let stats = job.score_stream(reader, &mut out);
+        failed |= stats.failed > 0 || stats.io_error;
+        if stats.games == 0 && !stats.io_error {
+            eprintln!("{prefix}no games found");
+        } else if format != Format::Json {
+            let _ = writeln!(
+                out,
+                "{prefix}{} games: {} scored, {} failed",
+                stats.games,
+                stats.games - stats.failed,
+                stats.failed
+            );
+        }
+    }
+    let _ = out.flush();
+    Ok(i32::from(failed))
+}
+
+fn open(path: &Path) -> Result<Box<dyn BufRead + Send>, CliError> {
+    if path.as_os_str() == "-" {
+        return Ok(Box::new(BufReader::new(io::stdin())));
+    }
+    let f = File::open(path)
+        .map_err(|e| CliError::bad_input(format!("cannot open {}: {e}", path.display())))?;
+    Ok(Box::new(BufReader::with_capacity(1 << 16, f)))
+}
+
+fn parse_result(text: &str) -> Result<Option<KnownOutcome>, CliError> {
+    match text.trim() {
+        "1-0" => Ok(Some(KnownOutcome::Decisive {
+            winner: Color::White,
+        })),
+        "0-1" => Ok(Some(KnownOutcome::Decisive {
+            winner: Color::Black,
+        })),
+        "1/2-1/2" => Ok(Some(KnownOutcome::Draw)),
+        "*" => Ok(None),
+        other => Err(CliError::bad_input(format!(
+            "invalid --result '{other}' (expected 1-0, 0-1, 1/2-1/2 or *)"
+        ))),
+    }
+}
+
+fn score_moves(
+    args: &ScoreArgs,
+    variant: Variant,
+    scorers: &Scorers,
+    format: Format,
+) -> Result<i32, CliError> {
+    let mut input = GameInput::from_text(args.fen.as_deref(), args.moves.as_deref().unwrap_or(""));
+    input.result = args
+        .result
+        .as_deref()
+        .map(parse_result)
+        .transpose()?
+        .flatten();
+    let scorer = scorers
+        .get(variant)
+        .ok_or_else(|| CliError::bad_input(format!("no scorer for {variant}")))?;
+    let record = score_input(scorer, &input).map_err(|e| match e.ply {
+        Some(_) => CliError::bad_input(format!("--moves: {e}")),
+        None => CliError::bad_input(e),
+    })?;
+    let mut text = String::new();
+    render(&mut text, format, 1, "", None, &record);
+    if record.ignored > 0 {
+        eprintln!(
+            "note: the game ended at ply {}; {} later actions were not scored",
+            record.plies.len(),
+            record.ignored
+        );
+    }
+    print!("{text}");
+    Ok(0)
+}
+
+/// Counts of one stream.
+#[derive(Debug, Default)]
+struct Stats {
+    games: usize,
+    failed: usize,
+    io_error: bool,
+}
+
+/// What one game came to.
+type Scored = Result<(PgnGame, ScoreRecord), ScoreError>;
+
+struct Job<'a> {
+    variant: Option<Variant>,
+    scorers: &'a Scorers,
+    format: Format,
+    prefix: &'a str,
+    pool: &'a rayon::ThreadPool,
+}
+
+impl Job<'_> {
+    /// Scores every game of a stream, a batch at a time on the current
+    /// pool, while another thread reads the next batch.
+    fn score_stream(&self, reader: Box<dyn BufRead + Send>, out: &mut impl Write) -> Stats {
+        let mut stats = Stats::default();
+        let (tx, rx) = sync_channel::<io::Result<Vec<Vec<u8>>>>(2);
+        std::thread::scope(|scope| {
+            scope.spawn(move || {
+                let mut batch = Vec::with_capacity(BATCH);
+                for chunk in GameSplitter::new(reader) {
+                    match chunk {
+                        Ok(c) => {
+                            batch.push(c);
+                            if batch.len() == BATCH
+                                && tx.send(Ok(std::mem::take(&mut batch))).is_err()
+                            {
+                                return;
+                            }
+                        }
+                        Err(e) => {
+                            let _ = tx.send(Ok(std::mem::take(&mut batch)));
+                            let _ = tx.send(Err(e));
+                            return;
+                        }
+                    }
+                }
+                if !batch.is_empty() {
+                    let _ = tx.send(Ok(batch));
+                }
+            });
+            for batch in rx {
+                let batch = match batch {
+                    Ok(b) => b,
+                    Err(e) => {
+                        eprintln!("{}error reading input: {e}", self.prefix);
+                        stats.io_error = true;
+                        break;
+                    }
+                };
+                let results: Vec<Vec<Scored>> = self.pool.install(|| {
+                    batch
+                        .par_iter()
+                        .map(|chunk| self.score_chunk(chunk))
+                        .collect()
+                });
+                // Number the games in input order, then render them in
+                // parallel and write them in that order.
+                let numbered: Vec<(usize, Scored)> = results
+                    .into_iter()
+                    .flatten()
+                    .map(|scored| {
+                        stats.games += 1;
+                        (stats.games, scored)
+                    })
+                    .collect();
+                let texts: Vec<String> = self.pool.install(|| {
+                    numbered
+                        .par_iter()
+                        .map(|(number, scored)| {
+                            let mut text = String::new();
+                            if let Ok((pgn, record)) = scored {
+                                render(
+                                    &mut text,
+                                    self.format,
+                                    *number,
+                                    self.prefix,
+                                    Some(pgn),
+                                    record,
+                                );
+                            }
+                            text
+                        })
+                        .collect()
+                });
+                for ((number, scored), text) in numbered.iter().zip(&texts) {
+                    if let Err(e) = scored {
+                        stats.failed += 1;
+                        let sep = if e.ply.is_some() { "," } else { ":" };
+                        eprintln!("{}game {number}{sep} {e}", self.prefix);
+                    }
+                    let _ = out.write_all(text.as_bytes());
+                }
+            }
+        });
+        stats
+    }
+
+    /// Reads and scores the games of one raw game text.
+    fn score_chunk(&self, chunk: &[u8]) -> Vec<Scored> {
+        match read_games(chunk) {
+            Ok(games) => games.into_iter().map(|g| self.score_one(g)).collect(),
+            Err(reason) => vec![Err(ScoreError::game(reason))],
+        }
+    }
+
+    fn score_one(&self, pgn: PgnGame) -> Scored {
+        let variant = match (self.variant, &pgn.variant) {
+            (Some(v), _) => v,
+            (None, None) => Variant::Chess,
+            (None, Some(tag)) => tag_variant(tag)?,
+        };
+        let scorer = self
+            .scorers
+            .get(variant)
+            .ok_or_else(|| ScoreError::game(format!("no scorer for {variant}")))?;
+        let record = score_input_until(scorer, &pgn.input, pgn.problem.clone())?;
+        Ok((pgn, record))
+    }
+}
+
+/// The variant a PGN `Variant` tag names.
+fn tag_variant(tag: &str) -> Result<Variant, ScoreError> {
+    match tag.trim().to_ascii_lowercase().as_str() {
+        "" | "from position" | "normal" => Ok(Variant::Chess),
+        _ => Variant::from_id(tag).map_err(|_| {
+            ScoreError::game(format!(
+                "unknown variant '{tag}' in the Variant tag (give --variant to score it anyway)"
+            ))
+        }),
+    }
+}
+
+fn render(
+    out: &mut String,
+    format: Format,
+    number: usize,
+    prefix: &str,
+    pgn: Option<&PgnGame>,
+    record: &ScoreRecord,
+) {
+    let players = pgn
+        .map(|g| {
+            format!(
+                "{} - {}",
+                g.white.as_deref().unwrap_or("?"),
+                g.black.as_deref().unwrap_or("?")
+            )
+        })
+        .unwrap_or_default();
+    match format {
+        Format::Json => {
+            out.push_str(&record.to_json(Some(number)));
+            out.push('\n');
+        }
+        Format::Summary => {
+            let ending = record.ending.map_or("running", |e| e.kind());
+            out.push_str(&format!(
+                "{prefix}game {number}: {} {players} {} plies, {ending}: white {}, black {}\n",
+                record.variant,
+                record.plies.len(),
+                record.total.white,
+                record.total.black
+            ));
+        }
+        Format::Table => {
+            out.push_str(&format!(
+                "{prefix}game {number}: {} {players}\nstart:   {}\n",
+                record.variant, record.start_fen
+            ));
+            out.push_str(&record.to_table());
+            out.push('\n');
+        }
+    }
+}

@@ -1,0 +1,502 @@
+//! The referee: a game in, points out, for any variant.
+//!
+//! What lives here: the typed input of a game ([`GameInput`]: a start
+//! position, the actions as SAN or action text, clocks, the recorded
+//! result), the typed score ([`ScoreRecord`]: per-ply awards with their
+//! events, the ending, the outcome award and the totals) with its JSON and
+//! table forms, and the two functions that turn one into the other
+//! ([`score_input`], and [`score_game`] for a [`Game`] already played).
+//! PGN reading lives in [`pgn`]. Point values and award rules are not
+//! here: they are the [`Scorer`]'s, the same one the search uses.
+//!
+//! Decisions where the specification is silent:
+//!
+//! - A decisive recorded result on a game the board has not ended is the
+//!   loser's resignation; a draw or unknown result there is ignored. When
+//!   the board has ended the game (mate, repetition, a move-count rule...)
+//!   the board's ending stands whatever the recorded result says.
+//! - Actions after the board ended the game (a PGN that goes on past a
+//!   threefold repetition, which the specification ends automatically) are
+//!   not scored; [`ScoreRecord::ignored`] counts them.
+
+pub mod pgn;
+
+use std::fmt;
+use std::fmt::Write as _;
+
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Serialize, Serializer};
+use shakmaty::san::{San, SanPlus};
+use shakmaty::{Color, KnownOutcome};
+
+use crate::rules::{Action, Ending, Game, Pos, Rules, RulesError, Variant};
+use crate::scoring::{Award, EndContext, Events, Memo, Points, Scorer};
+use crate::with_rules;
+
+/// One action of a game as it was written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlyInput {
+    /// A move in SAN (from a PGN).
+    San(SanPlus),
+    /// A UCI move or a special word (`disk`, `swap`, `restore`, `claim`).
+    Text(String),
+}
+
+impl fmt::Display for PlyInput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlyInput::San(s) => write!(f, "{s}"),
+            PlyInput::Text(t) => f.write_str(t),
+        }
+    }
+}
+
+/// A game to score: where it starts, what was played, the clocks and the
+/// recorded result.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameInput {
+    /// The start position (FEN); the standard position when `None`.
+    pub fen: Option<String>,
+    /// The actions, in order.
+    pub plies: Vec<PlyInput>,
+    /// The mover's remaining clock time in whole seconds after each ply,
+    /// where known (may be shorter than `plies`).
+    pub clocks: Vec<Option<u64>>,
+    /// The recorded result, if any.
+    pub result: Option<KnownOutcome>,
+}
+
+impl GameInput {
+    /// A game from a FEN (or the standard position) and a space-separated
+    /// list of UCI moves and special words.
+    pub fn from_text(fen: Option<&str>, moves: &str) -> GameInput {
+        GameInput {
+            fen: fen.map(str::to_owned),
+            plies: moves
+                .split_whitespace()
+                .map(|t| PlyInput::Text(t.to_owned()))
+                .collect(),
+            ..GameInput::default()
+        }
+    }
+}
+
+/// Why a game could not be scored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScoreError {
+    /// The 1-based ply at fault, or `None` for the game as a whole (a bad
+    /// FEN, an unknown variant tag).
+    pub ply: Option<usize>,
+    /// The action as written at that ply, with its move number
+    /// (`12... Nf6`), when the ply is known.
+    pub at: Option<String>,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl ScoreError {
+    /// An error about the whole game.
+    pub fn game(reason: impl fmt::Display) -> ScoreError {
+        ScoreError {
+            ply: None,
+            at: None,
+            reason: reason.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for ScoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.ply, &self.at) {
+            (Some(p), Some(at)) => write!(f, "ply {p} ({at}): {}", self.reason),
+            (Some(p), None) => write!(f, "ply {p}: {}", self.reason),
+            _ => f.write_str(&self.reason),
+        }
+    }
+}
+
+impl std::error::Error for ScoreError {}
+
+/// One scored ply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlyScore {
+    /// The action played.
+    pub action: Action,
+    /// Who played it.
+    pub mover: Color,
+    /// The move number it was played at.
+    pub fullmove: u32,
+    /// What it earned: the action award, plus on the last ply what it
+    /// earned by ending the game ([`Scorer::final_ply_award`]).
+    pub award: Award,
+}
+
+/// A scored game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScoreRecord {
+    /// The variant it was scored under.
+    pub variant: Variant,
+    /// The start position's FEN.
+    pub start_fen: String,
+    /// Every ply, in order.
+    pub plies: Vec<PlyScore>,
+    /// How the game ended; `None` while it runs (no outcome award then).
+    pub ending: Option<Ending>,
+    /// The ending's own award.
+    pub outcome: Award,
+    /// The sum of every ply's award and the outcome award.
+    pub total: Award,
+    /// Actions given after the board had ended the game, not scored.
+    pub ignored: usize,
+}
+
+impl ScoreRecord {
+    /// Points to `color` in total.
+    pub fn total_for(&self, color: Color) -> Points {
+        self.total.points(color)
+    }
+
+    /// The record as one line of JSON, with `game` as its first field when
+    /// given.
+    pub fn to_json(&self, game: Option<usize>) -> String {
+        serde_json::to_string(&JsonRecord { record: self, game })
+            .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    }
+
+    /// The human form: one row per ply (move number, action, points to
+    /// White and Black, events), the ending, the outcome and the totals.
+    pub fn to_table(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "{:>4}  {:<8} {:<8} {:>10} {:>10}  events",
+            "ply", "move", "action", "white", "black"
+        );
+        for (i, p) in self.plies.iter().enumerate() {
+            let number = if p.mover.is_white() {
+                format!("{}.", p.fullmove)
+            } else {
+                format!("{}...", p.fullmove)
+            };
+            let _ = writeln!(
+                s,
+                "{:>4}  {:<8} {:<8} {:>10} {:>10}  {}",
+                i + 1,
+                number,
+                p.action.to_string(),
+                p.award.white.to_string(),
+                p.award.black.to_string(),
+                p.award.events
+            );
+        }
+        if self.ignored > 0 {
+            let _ = writeln!(s, "({} actions after the end not scored)", self.ignored);
+        }
+        let ending = self
+            .ending
+            .map_or_else(|| "none (game still running)".to_owned(), |e| e.describe());
+        let _ = writeln!(s, "ending:  {ending}");
+        let _ = writeln!(
+            s,
+            "outcome: white {}, black {}{}",
+            self.outcome.white,
+            self.outcome.black,
+            if self.outcome.events.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", self.outcome.events)
+            }
+        );
+        let _ = writeln!(
+            s,
+            "total:   white {}, black {}",
+            self.total.white, self.total.black
+        );
+        s
+    }
+}
+
+struct JsonRecord<'a> {
+    record: &'a ScoreRecord,
+    game: Option<usize>,
+}
+
+struct JsonTotal<'a>(&'a Award);
+
+impl Serialize for JsonTotal<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(2))?;
+        m.serialize_entry("white", &self.0.white)?;
+        m.serialize_entry("black", &self.0.black)?;
+        m.end()
+    }
+}
+
+struct JsonEvents(Events);
+
+impl Serialize for JsonEvents {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(None)?;
+        for e in self.0.iter() {
+            seq.serialize_element(e.name())?;
+        }
+        seq.end()
+    }
+}
+
+struct JsonAward<'a>(&'a Award);
+
+impl Serialize for JsonAward<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(3))?;
+        m.serialize_entry("white", &self.0.white)?;
+        m.serialize_entry("black", &self.0.black)?;
+        m.serialize_entry("events", &JsonEvents(self.0.events))?;
+        m.end()
+    }
+}
+
+struct JsonEnding(Ending);
+
+impl Serialize for JsonEnding {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(2))?;
+        m.serialize_entry("kind", self.0.kind())?;
+        m.serialize_entry(
+            "winner",
+            &self.0.winner().map(|c| c.fold_wb("white", "black")),
+        )?;
+        m.end()
+    }
+}
+
+struct JsonPly<'a>(&'a PlyScore);
+
+impl Serialize for JsonPly<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let p = self.0;
+        let mut m = s.serialize_map(Some(4))?;
+        m.serialize_entry("action", &p.action.to_string())?;
+        m.serialize_entry("white", &p.award.white)?;
+        m.serialize_entry("black", &p.award.black)?;
+        m.serialize_entry("events", &JsonEvents(p.award.events))?;
+        m.end()
+    }
+}
+
+struct JsonPlies<'a>(&'a [PlyScore]);
+
+impl Serialize for JsonPlies<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for p in self.0 {
+            seq.serialize_element(&JsonPly(p))?;
+        }
+        seq.end()
+    }
+}
+
+impl Serialize for JsonRecord<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let r = self.record;
+        let mut m = s.serialize_map(None)?;
+        if let Some(g) = self.game {
+            m.serialize_entry("game", &g)?;
+        }
+        m.serialize_entry("variant", r.variant.id())?;
+        m.serialize_entry("total", &JsonTotal(&r.total))?;
+        m.serialize_entry("ending", &r.ending.map(JsonEnding))?;
+        m.serialize_entry("outcome", &JsonAward(&r.outcome))?;
+        if r.ignored > 0 {
+            m.serialize_entry("ignored_plies", &r.ignored)?;
+        }
+        m.serialize_entry("plies", &JsonPlies(&r.plies))?;
+        m.end()
+    }
+}
+
+impl Serialize for ScoreRecord {
+    /// The JSON object of `tally score --json` (without `game`).
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        JsonRecord {
+            record: self,
+            game: None,
+        }
+        .serialize(s)
+    }
+}
+
+/// Scores a game already played: every action's award, the end awards
+/// when the game is over, and the totals.
+pub fn score_game<P: Pos>(scorer: &Scorer, game: &Game<P>, ctx: &EndContext) -> ScoreRecord {
+    let nodes = game.nodes();
+    let actions = game.actions();
+    let mut memo = Memo::default();
+    let mut plies = Vec::with_capacity(actions.len());
+    for (pair, &action) in nodes.windows(2).zip(actions) {
+        let [before, after] = pair else { continue };
+        let (award, next) = scorer.action_award(&memo, before, action, after);
+        memo = next;
+        plies.push(PlyScore {
+            action,
+            mover: before.turn(),
+            fullmove: before.pos.fullmoves().get(),
+            award,
+        });
+    }
+    let mut outcome = Award::default();
+    if let Some(ending) = game.ending() {
+        let last = match (
+            nodes.len().checked_sub(2).and_then(|i| nodes.get(i)),
+            actions.last(),
+        ) {
+            (Some(node), Some(&a)) => Some((node, a)),
+            _ => None,
+        };
+        let end = scorer.end_award(&memo, last, game.current(), &ending, ctx);
+        if let (Some(p), Some(_)) = (plies.last_mut(), last) {
+            p.award = scorer.final_ply_award(&p.award, &end);
+        }
+        outcome = end.outcome;
+    }
+    let mut total = Award {
+        events: Events::NONE,
+        ..outcome
+    };
+    for p in &plies {
+        total.white += p.award.white;
+        total.black += p.award.black;
+    }
+    ScoreRecord {
+        variant: scorer.variant(),
+        start_fen: game.start().fen(),
+        plies,
+        ending: game.ending(),
+        outcome,
+        total,
+        ignored: 0,
+    }
+}
+
+/// Scores a game given as text: builds it under the scorer's variant,
+/// applies the recorded result, and scores it.
+///
+/// # Errors
+///
+/// [`ScoreError`] for a bad FEN (no ply) or an action that cannot be
+/// read or is not legal (with its ply).
+pub fn score_input(scorer: &Scorer, input: &GameInput) -> Result<ScoreRecord, ScoreError> {
+    score_input_until(scorer, input, None)
+}
+
+/// As [`score_input`], but fails at ply `stop + 1` with `reason` when the
+/// game gets that far: how the PGN reader reports a token it could not
+/// read, after any earlier error.
+pub(crate) fn score_input_until(
+    scorer: &Scorer,
+    input: &GameInput,
+    stop: Option<(usize, String)>,
+) -> Result<ScoreRecord, ScoreError> {
+    with_rules!(scorer.variant(), |rules| {
+        let (game, ignored, ctx) = build(rules, input, stop)?;
+        let mut record = score_game(scorer, &game, &ctx);
+        record.ignored = ignored;
+        Ok(record)
+    })
+}
+
+/// The move number text of the action at a node (`12.` or `12...`).
+fn move_number<P: Pos>(node: &crate::rules::Node<P>) -> String {
+    let n = node.pos.fullmoves().get();
+    if node.turn().is_white() {
+        format!("{n}. ")
+    } else {
+        format!("{n}... ")
+    }
+}
+
+fn resolve<P: Pos>(
+    rules: &Rules<P>,
+    node: &crate::rules::Node<P>,
+    ply: &PlyInput,
+) -> Result<Action, String> {
+    match ply {
+        PlyInput::Text(t) => rules.parse_action(node, t).map_err(|e| e.to_string()),
+        PlyInput::San(sp) => {
+            if sp.san == San::Null {
+                return Err("null moves ('--') are not actions of any variant".to_owned());
+            }
+            let moves = rules.legal_moves(node);
+            match sp.san.find_move(&moves) {
+                Ok(&m) => Ok(Action::Move(m)),
+                Err(shakmaty::san::SanError::AmbiguousSan) => Err(format!("ambiguous move '{sp}'")),
+                Err(_) => {
+                    let over = moves.is_empty();
+                    Err(if over {
+                        format!("illegal move '{sp}': the game is over")
+                    } else {
+                        format!("illegal move '{sp}'")
+                    })
+                }
+            }
+        }
+    }
+}
+
+fn build<P: Pos>(
+    rules: Rules<P>,
+    input: &GameInput,
+    stop: Option<(usize, String)>,
+) -> Result<(Game<P>, usize, EndContext), ScoreError> {
+    let mut game = Game::new(rules, input.fen.as_deref()).map_err(ScoreError::game)?;
+    let mut clocks: [Option<u64>; 2] = [None, None];
+    let mut ignored = 0;
+    for (i, ply) in input.plies.iter().enumerate() {
+        if game.ending().is_some() {
+            ignored = input.plies.len() - i;
+            break;
+        }
+        let node = game.current();
+        let at = || Some(format!("{}{ply}", move_number(node)));
+        if let Some((k, reason)) = &stop
+            && *k == i
+        {
+            return Err(ScoreError {
+                ply: Some(i + 1),
+                at: None,
+                reason: reason.clone(),
+            });
+        }
+        let mover = node.turn();
+        let action = resolve(&rules, node, ply).map_err(|reason| ScoreError {
+            ply: Some(i + 1),
+            at: at(),
+            reason,
+        })?;
+        let at_text = at();
+        game.play(action).map_err(|e: RulesError| ScoreError {
+            ply: Some(i + 1),
+            at: at_text,
+            reason: e.to_string(),
+        })?;
+        if let Some(c) = input.clocks.get(i).copied().flatten() {
+            clocks[mover as usize] = Some(c);
+        }
+    }
+    // A token the reader could not read, after every ply that could be
+    // played: the game is malformed even if it ended before that token.
+    if let Some((k, reason)) = stop {
+        return Err(ScoreError {
+            ply: Some(k + 1),
+            at: None,
+            reason,
+        });
+    }
+    if let Some(KnownOutcome::Decisive { winner }) = input.result {
+        game.resign(!winner);
+    }
+    let ctx = EndContext {
+        clock_secs: (clocks != [None, None]).then(|| clocks.map(|c| c.unwrap_or(0))),
+    };
+    Ok((game, ignored, ctx))
+}

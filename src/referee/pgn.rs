@@ -1,0 +1,570 @@
+//! PGN for the referee: splitting a stream into games, reading each game
+//! with `pgn-reader`, and Tally's notation for what PGN has no word for.
+//!
+//! What lives here: [`GameSplitter`] (raw game texts from any byte stream,
+//! so that games can be read and scored in parallel and a broken game never
+//! stops the next one), [`read_games`] (tags, moves, clocks and the result
+//! of the games in one text), and the notation helpers. Scoring is in the
+//! parent module.
+//!
+//! Notation:
+//!
+//! - **Special actions** are comments: `{[%action disk]}` (also `swap`,
+//!   `restore`, `claim`) stands for one ply, played where the comment
+//!   stands. `pgn-reader` silently drops movetext tokens that are not SAN,
+//!   so a bare `disk` token cannot be used; it is reported as an error
+//!   naming the comment form. [`action_comment`] writes the form.
+//! - **Clocks**: `[%clk H:MM:SS]` (fractions allowed, dropped) in the
+//!   comment after a ply is the mover's remaining time after it.
+//! - **Tags**: `FEN` gives the start position (with or without `SetUp`);
+//!   `Variant` names the variant when the command line does not (a
+//!   command-line variant overrides it; `Standard` and `From Position` mean
+//!   `chess`); `Result` is used when the movetext has no result token.
+//! - **Malformed movetext**: a token that is not SAN, a move number, a
+//!   result, a NAG or an annotation symbol (`+-`, `=`, `N`, `e.p.`, ...)
+//!   fails the game at the ply where it stands; so does an unterminated
+//!   comment or tag.
+
+use std::io::{self, BufRead};
+use std::ops::ControlFlow;
+
+use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
+use shakmaty::KnownOutcome;
+
+use super::{GameInput, PlyInput};
+use crate::rules::Action;
+
+/// The comment that writes a special action in PGN movetext.
+pub fn action_comment(action: Action) -> Option<String> {
+    action.special_word().map(|w| format!("{{[%action {w}]}}"))
+}
+
+/// Splits a PGN byte stream into the raw text of each game, along the
+/// boundaries `pgn-reader` uses (a tag line or a blank line after
+/// movetext, outside comments).
+#[derive(Debug)]
+pub struct GameSplitter<R> {
+    reader: R,
+    line: Vec<u8>,
+    pending: Vec<u8>,
+    started: bool,
+    done: bool,
+}
+
+impl<R: BufRead> GameSplitter<R> {
+    /// A splitter over `reader`.
+    pub fn new(reader: R) -> GameSplitter<R> {
+        GameSplitter {
+            reader,
+            line: Vec::new(),
+            pending: Vec::new(),
+            started: false,
+            done: false,
+        }
+    }
+
+    fn next_chunk(&mut self) -> io::Result<Option<Vec<u8>>> {
+        let mut chunk = std::mem::take(&mut self.pending);
+        let mut movetext = false;
+        let mut in_comment = false;
+        loop {
+            self.line.clear();
+            if self.reader.read_until(b'\n', &mut self.line)? == 0 {
+                self.done = true;
+                break;
+            }
+            if !self.started {
+                self.started = true;
+                if self.line.starts_with(b"\xef\xbb\xbf") {
+                    self.line.drain(..3);
+                }
+            }
+            let line = &self.line[..];
+            if !in_comment {
+                if movetext && line.first() == Some(&b'[') {
+                    self.pending.extend_from_slice(line);
+                    return Ok(Some(chunk));
+                }
+                if movetext && matches!(line, b"\n" | b"\r\n") {
+                    chunk.extend_from_slice(line);
+                    return Ok(Some(chunk));
+                }
+                let first = line.iter().find(|b| !b.is_ascii_whitespace());
+                if !movetext && matches!(first, None | Some(b'[')) || line.first() == Some(&b'%') {
+                    chunk.extend_from_slice(line);
+                    continue;
+                }
+            }
+            chunk.extend_from_slice(line);
+            movetext = true;
+            for &b in line {
+                if in_comment {
+                    in_comment = b != b'}';
+                } else if b == b'{' {
+                    in_comment = true;
+                } else if b == b';' {
+                    break;
+                }
+            }
+        }
+        if chunk.iter().all(u8::is_ascii_whitespace) {
+            Ok(None)
+        } else {
+            Ok(Some(chunk))
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for GameSplitter<R> {
+    type Item = io::Result<Vec<u8>>;
+
+    fn next(&mut self) -> Option<io::Result<Vec<u8>>> {
+        while !self.done || !self.pending.is_empty() {
+            match self.next_chunk() {
+                Ok(Some(c)) => return Some(Ok(c)),
+                Ok(None) => {}
+                Err(e) => {
+                    self.done = true;
+                    self.pending.clear();
+                    return Some(Err(e));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// A game as read from PGN.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PgnGame {
+    /// The `White` tag.
+    pub white: Option<String>,
+    /// The `Black` tag.
+    pub black: Option<String>,
+    /// The `Variant` tag.
+    pub variant: Option<String>,
+    /// The game to score (FEN, plies, clocks, result).
+    pub input: GameInput,
+    /// The first problem found while reading: the 0-based ply it stands
+    /// before and what it is.
+    pub problem: Option<(usize, String)>,
+}
+
+impl PgnGame {
+    fn flag(&mut self, reason: String) {
+        if self.problem.is_none() {
+            self.problem = Some((self.input.plies.len(), reason));
+        }
+    }
+}
+
+/// One `[%name args]` command of a comment.
+fn commands(comment: &[u8]) -> impl Iterator<Item = (&[u8], &[u8])> {
+    let mut rest = comment;
+    std::iter::from_fn(move || {
+        let start = rest.windows(2).position(|w| w == b"[%")?;
+        let after = &rest[start + 2..];
+        let end = after.iter().position(|&b| b == b']').unwrap_or(after.len());
+        let body = &after[..end];
+        rest = after.get(end + 1..).unwrap_or(&[]);
+        let body = body.trim_ascii();
+        let split = body
+            .iter()
+            .position(u8::is_ascii_whitespace)
+            .unwrap_or(body.len());
+        Some((&body[..split], body[split..].trim_ascii()))
+    })
+}
+
+/// Parses a `[%clk]` value (`H:MM:SS`, `MM:SS` or `SS`, fractions dropped)
+/// into whole seconds.
+pub fn parse_clock(text: &[u8]) -> Option<u64> {
+    let text = std::str::from_utf8(text).ok()?.trim();
+    let whole = text.split('.').next()?;
+    let mut secs: u64 = 0;
+    let mut parts = 0;
+    for part in whole.split(':') {
+        parts += 1;
+        if parts > 3 || part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        secs = secs.checked_mul(60)?.checked_add(part.parse().ok()?)?;
+    }
+    Some(secs)
+}
+
+/// The `pgn-reader` visitor that collects a [`PgnGame`].
+struct Collect;
+
+/// The movetext state of [`Collect`]: the game and a pending long comment.
+struct Movetext {
+    game: PgnGame,
+    result_tag: Option<KnownOutcome>,
+    outcome: Option<Outcome>,
+    comment: Vec<u8>,
+}
+
+fn known(text: &[u8]) -> Option<KnownOutcome> {
+    match text.trim_ascii() {
+        b"1-0" => Some(KnownOutcome::Decisive {
+            winner: shakmaty::Color::White,
+        }),
+        b"0-1" => Some(KnownOutcome::Decisive {
+            winner: shakmaty::Color::Black,
+        }),
+        b"1/2-1/2" => Some(KnownOutcome::Draw),
+        _ => None,
+    }
+}
+
+impl Movetext {
+    fn finish_comment(&mut self) {
+        let text = std::mem::take(&mut self.comment);
+        for (name, arg) in commands(&text) {
+            match name {
+                b"clk" => {
+                    let n = self.game.input.plies.len();
+                    if n > 0 {
+                        let clock = parse_clock(arg);
+                        let clocks = &mut self.game.input.clocks;
+                        clocks.resize(n, None);
+                        if let Some(slot) = clocks.get_mut(n - 1) {
+                            *slot = clock;
+                        }
+                    }
+                }
+                b"action" => {
+                    let word = String::from_utf8_lossy(arg).to_ascii_lowercase();
+                    if matches!(word.as_str(), "disk" | "swap" | "restore" | "claim") {
+                        self.game.input.plies.push(PlyInput::Text(word));
+                    } else {
+                        self.game.flag(format!(
+                            "unknown special action '{word}' (expected disk, swap, restore or claim)"
+                        ));
+                        self.game.input.plies.push(PlyInput::Text(word));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+impl Visitor for Collect {
+    type Tags = (PgnGame, Option<KnownOutcome>);
+    type Movetext = Movetext;
+    type Output = PgnGame;
+
+    fn begin_tags(&mut self) -> ControlFlow<PgnGame, Self::Tags> {
+        ControlFlow::Continue((PgnGame::default(), None))
+    }
+
+    fn tag(
+        &mut self,
+        tags: &mut Self::Tags,
+        name: &[u8],
+        value: RawTag<'_>,
+    ) -> ControlFlow<PgnGame> {
+        let text = || value.decode_utf8_lossy().trim().to_owned();
+        match name {
+            b"White" => tags.0.white = Some(text()),
+            b"Black" => tags.0.black = Some(text()),
+            b"Variant" => tags.0.variant = Some(text()),
+            b"FEN" => tags.0.input.fen = Some(text()),
+            b"Result" => tags.1 = known(value.as_bytes()),
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<PgnGame, Movetext> {
+        ControlFlow::Continue(Movetext {
+            game: tags.0,
+            result_tag: tags.1,
+            outcome: None,
+            comment: Vec::new(),
+        })
+    }
+
+    fn san(&mut self, mt: &mut Movetext, san: SanPlus) -> ControlFlow<PgnGame> {
+        mt.game.input.plies.push(PlyInput::San(san));
+        ControlFlow::Continue(())
+    }
+
+    fn partial_comment(&mut self, mt: &mut Movetext, c: RawComment<'_>) -> ControlFlow<PgnGame> {
+        mt.comment.extend_from_slice(c.as_bytes());
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, mt: &mut Movetext, c: RawComment<'_>) -> ControlFlow<PgnGame> {
+        mt.comment.extend_from_slice(c.as_bytes());
+        mt.finish_comment();
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, _mt: &mut Movetext) -> ControlFlow<PgnGame, Skip> {
+        ControlFlow::Continue(Skip(true))
+    }
+
+    fn outcome(&mut self, mt: &mut Movetext, outcome: Outcome) -> ControlFlow<PgnGame> {
+        mt.outcome = Some(outcome);
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, mut mt: Movetext) -> PgnGame {
+        mt.game.input.result = match mt.outcome {
+            Some(Outcome::Known(k)) => Some(k),
+            Some(Outcome::Unknown) => None,
+            None => mt.result_tag,
+        };
+        mt.game
+    }
+}
+
+/// Reads every game in one raw game text (normally one, as
+/// [`GameSplitter`] cuts them).
+///
+/// # Errors
+///
+/// The reader's error for text it cannot read at all (an unterminated tag
+/// or comment), as one line.
+pub fn read_games(text: &[u8]) -> Result<Vec<PgnGame>, String> {
+    let mut reader = Reader::build(text)
+        .set_supported_comment_length(4096)
+        .set_supported_tag_line_length(4096)
+        .finish();
+    let mut games = Vec::new();
+    loop {
+        match reader.read_game(&mut Collect) {
+            Ok(Some(g)) => games.push(g),
+            Ok(None) => break,
+            Err(e) => return Err(format!("malformed PGN: {e}")),
+        }
+    }
+    if games.len() == 1
+        && let Some(g) = games.first_mut()
+        && let Some(problem) = audit(text)
+        && g.problem.as_ref().is_none_or(|(k, _)| problem.0 < *k)
+    {
+        g.problem = Some(problem);
+    }
+    Ok(games)
+}
+
+/// Whether `b` ends a movetext token, as `pgn-reader` decides.
+fn token_end(b: u8) -> bool {
+    matches!(
+        b,
+        b' ' | b'\t'
+            | b'\n'
+            | b'\r'
+            | b'{'
+            | b'}'
+            | b'('
+            | b')'
+            | b'!'
+            | b'?'
+            | b'$'
+            | b';'
+            | b'.'
+            | b'*'
+    )
+}
+
+/// Finds the first movetext token that `pgn-reader` would silently drop
+/// although it looks like a move: returns the number of plies before it
+/// and a reason. Annotation symbols and other tokens that do not start
+/// with a letter or digit are left alone.
+fn audit(text: &[u8]) -> Option<(usize, String)> {
+    let mut i = 0;
+    let n = text.len();
+    let at = |i: usize| text.get(i).copied();
+    // Skip the tag section: lines that start with '[' (after blanks), blank
+    // lines and escape lines.
+    loop {
+        let line_end = text[i..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(n, |p| i + p + 1);
+        let line = &text[i..line_end];
+        let first = line.iter().find(|b| !b.is_ascii_whitespace());
+        if i < n && (matches!(first, None | Some(b'[')) || line.first() == Some(&b'%')) {
+            i = line_end;
+        } else {
+            break;
+        }
+    }
+    let mut plies = 0usize;
+    let mut line_start = true;
+    while i < n {
+        let b = text[i];
+        match b {
+            b'\n' => {
+                i += 1;
+                line_start = true;
+                continue;
+            }
+            b'%' if line_start => {
+                i = skip_to(text, i, b'\n');
+            }
+            b'{' => {
+                let end = skip_to(text, i, b'}');
+                let body = &text[i + 1..end.min(n)];
+                plies += commands(body).filter(|(c, _)| *c == b"action").count();
+                i = end + 1;
+            }
+            b';' => i = skip_to(text, i, b'\n'),
+            b'(' => i = skip_variation(text, i + 1),
+            b'$' => {
+                i += 1;
+                while at(i).is_some_and(|b| !token_end(b)) {
+                    i += 1;
+                }
+            }
+            _ if token_end(b) => i += 1,
+            _ => {
+                let start = i;
+                while at(i).is_some_and(|b| !token_end(b)) {
+                    i += 1;
+                }
+                if text[start..].starts_with(b"e.p.") {
+                    i = start + 4;
+                } else if let Some(reason) = check_token(&text[start..i], &mut plies) {
+                    return Some((plies, reason));
+                }
+            }
+        }
+        line_start = false;
+    }
+    None
+}
+
+fn skip_to(text: &[u8], from: usize, needle: u8) -> usize {
+    text.get(from..)
+        .and_then(|t| t.iter().position(|&b| b == needle))
+        .map_or(text.len(), |p| from + p)
+}
+
+fn skip_variation(text: &[u8], mut i: usize) -> usize {
+    let mut depth = 0usize;
+    while let Some(&b) = text.get(i) {
+        match b {
+            b'(' => depth += 1,
+            b')' => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return i + 1,
+            },
+            b'{' => i = skip_to(text, i, b'}'),
+            b';' => i = skip_to(text, i, b'\n'),
+            _ => {}
+        }
+        i += 1;
+    }
+    i
+}
+
+/// Classifies one token; counts a move in `plies`; returns why a token
+/// that looks like a move cannot be read.
+fn check_token(token: &[u8], plies: &mut usize) -> Option<String> {
+    const RESULTS: [&[u8]; 4] = [b"1-0", b"0-1", b"1/2-1/2", "½-½".as_bytes()];
+    if RESULTS.contains(&token) {
+        return None;
+    }
+    let castle = token.trim_ascii_end();
+    let castle = castle
+        .strip_suffix(b"+")
+        .or_else(|| castle.strip_suffix(b"#"))
+        .unwrap_or(castle);
+    if castle == b"0-0" || castle == b"0-0-0" {
+        *plies += 1;
+        return None;
+    }
+    // Move numbers ("12", then '.' ends the token); digits glued to a move
+    // ("1e4") are a move number and the move.
+    let rest = match token.iter().position(|b| !b.is_ascii_digit()) {
+        None => return None,
+        Some(0) => token,
+        Some(p) => &token[p..],
+    };
+    if rest.is_empty() {
+        return None;
+    }
+    if SanPlus::from_ascii(rest).is_ok() {
+        *plies += 1;
+        return None;
+    }
+    let word = String::from_utf8_lossy(rest).to_ascii_lowercase();
+    if matches!(word.as_str(), "disk" | "swap" | "restore" | "claim") {
+        return Some(format!(
+            "special action '{word}' must be written as a comment: {{[%action {word}]}}"
+        ));
+    }
+    let first = rest.first().copied().unwrap_or(b' ');
+    if !first.is_ascii_alphanumeric() || rest == b"N" || rest == b"ep" {
+        return None;
+    }
+    Some(format!(
+        "cannot read '{}' as a move",
+        String::from_utf8_lossy(rest)
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(text: &str) -> Vec<String> {
+        GameSplitter::new(text.as_bytes())
+            .map(|c| String::from_utf8(c.unwrap()).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn splits_like_pgn_reader() {
+        let pgn = "\u{feff}[Event \"a\"]\n[Site \"b\"]\n\n1. e4 { a\n[not a tag] } e5 1-0\n\n[Event \"c\"]\n\n1. d4 *\n[Event \"d\"]\n1. c4 *\n";
+        let games = split(pgn);
+        assert_eq!(games.len(), 3, "{games:?}");
+        assert!(games[0].starts_with("[Event \"a\"]"));
+        assert!(games[0].contains("[not a tag]"));
+        assert!(games[1].starts_with("[Event \"c\"]"));
+        assert!(games[2].contains("c4"));
+        assert!(split("").is_empty());
+        assert!(split("\n\n  \n").is_empty());
+    }
+
+    #[test]
+    fn clocks() {
+        assert_eq!(parse_clock(b"1:23:45"), Some(5025));
+        assert_eq!(parse_clock(b"0:00:09.7"), Some(9));
+        assert_eq!(parse_clock(b"05:00"), Some(300));
+        assert_eq!(parse_clock(b"x"), None);
+        assert_eq!(parse_clock(b"1:2:3:4"), None);
+    }
+
+    #[test]
+    fn reads_moves_actions_and_clocks() {
+        let pgn = b"[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n[Result \"0-1\"]\n\n1. e4 {[%clk 0:01:00]} {[%action disk]} e5 {[%clk 0:00:59.5]} *\n";
+        let games = read_games(pgn).unwrap();
+        assert_eq!(games.len(), 1);
+        let g = &games[0];
+        assert_eq!(g.input.plies.len(), 3);
+        assert_eq!(g.input.plies[1], PlyInput::Text("disk".into()));
+        assert_eq!(g.input.clocks, vec![Some(60), None, Some(59)]);
+        // The movetext's '*' wins over the Result tag.
+        assert_eq!(g.input.result, None);
+        assert!(g.problem.is_none());
+    }
+
+    #[test]
+    fn audit_finds_dropped_tokens() {
+        let g = &read_games(b"1. e4 e5 2. Nf9 Nc6 *").unwrap()[0];
+        assert_eq!(g.problem, Some((2, "cannot read 'Nf9' as a move".into())));
+        let g = &read_games(b"1. e4 disk *").unwrap()[0];
+        assert!(g.problem.as_ref().unwrap().1.contains("{[%action disk]}"));
+        let g =
+            &read_games(b"1. e4! e5?! 2. Nf3 $1 (2. f4 exf4) +- 2... Nc6 = N 3. exd6 e.p. 0-0 1-0")
+                .unwrap()[0];
+        assert_eq!(g.problem, None);
+        assert_eq!(g.input.plies.len(), 6);
+    }
+}
