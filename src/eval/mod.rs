@@ -14,7 +14,7 @@ pub mod wdl;
 
 use shakmaty::Color;
 
-use crate::rules::{Node, Pos, Variant};
+use crate::rules::{Disk, Node, Pos, Variant};
 use crate::scoring::{Memo, Points, Scorer};
 
 pub use wdl::Wdl;
@@ -140,7 +140,7 @@ impl Evaluator {
                     loss: -m,
                 }
             }
-            Variant::Dynamic | Variant::Tiebraker => {
+            Variant::Dynamic => {
                 let m = u.from_points(t.dynamic.mate[0] - t.dynamic.mate[1]);
                 ResultMargins {
                     win: m,
@@ -148,6 +148,7 @@ impl Evaluator {
                     loss: -m,
                 }
             }
+            Variant::Tiebraker => self.tiebraker_margins(node),
             Variant::Stylish => {
                 let mate = u.from_points(Points::whole(110));
                 let draw = u.from_points(stylish_draw_margin(node.pos.board(), stm));
@@ -164,6 +165,68 @@ impl Evaluator {
                     win: u.from_points(ours),
                     draw: 0,
                     loss: -u.from_points(theirs),
+                }
+            }
+        }
+    }
+
+    /// Tiebraker: the result margins depend on the disk's phase (spec
+    /// section 7).
+    fn tiebraker_margins<P: Pos>(&self, node: &Node<P>) -> ResultMargins {
+        let stm = node.pos.turn();
+        let u = self.units;
+        let t = self.scorer.tables();
+        let d = &t.dynamic;
+        let tb = &t.tiebraker;
+        let diff = |s: [Points; 2]| u.from_points(s[0] - s[1]);
+        let white_minus_black = |s: [Points; 2]| {
+            let m = diff(s);
+            if stm.is_white() { m } else { -m }
+        };
+        let dynamic = ResultMargins {
+            win: diff(d.mate),
+            draw: white_minus_black(d.draw),
+            loss: -diff(d.mate),
+        };
+        match node.extra.disk {
+            Disk::None | Disk::Offered { .. } => dynamic,
+            Disk::Swapped { plies, .. } if plies <= Disk::SWAP_WINDOW => dynamic,
+            Disk::Swapped { .. } => ResultMargins {
+                win: diff(tb.swapped_mate),
+                draw: white_minus_black(tb.swapped_draw),
+                loss: -diff(tb.swapped_mate),
+            },
+            Disk::Accepted { disk } => {
+                let draw = white_minus_black(tb.accepted_draw);
+                if stm == disk {
+                    ResultMargins {
+                        win: diff(tb.accepted_disk_mates),
+                        draw,
+                        loss: -diff(tb.accepted_other_mates),
+                    }
+                } else {
+                    ResultMargins {
+                        win: diff(tb.accepted_other_mates),
+                        draw,
+                        loss: -diff(tb.accepted_disk_mates),
+                    }
+                }
+            }
+            Disk::Restored { first } => {
+                let other = diff(tb.restored_other);
+                let restorer_mates = diff(tb.restored_restorer_mates);
+                if stm == first {
+                    ResultMargins {
+                        win: other,
+                        draw: other,
+                        loss: -restorer_mates,
+                    }
+                } else {
+                    ResultMargins {
+                        win: restorer_mates,
+                        draw: -other,
+                        loss: -other,
+                    }
                 }
             }
         }

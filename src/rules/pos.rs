@@ -6,7 +6,7 @@ use std::fmt::Debug;
 use shakmaty::fen::Fen;
 use shakmaty::{
     Bitboard, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Position,
-    PositionErrorKinds, Setup, Square,
+    PositionErrorKinds, Role, Setup, Square,
 };
 
 use super::RulesError;
@@ -102,6 +102,61 @@ impl Pos for Chess {
     fn key_ep_square(&self) -> Option<Square> {
         self.legal_ep_square()
     }
+
+    /// Direct and discovered checks from attack tables, without playing
+    /// the move.
+    fn gives_check(&self, m: Move) -> bool {
+        let board = self.board();
+        let us = self.turn();
+        let Some(king) = board.king_of(!us) else {
+            return false;
+        };
+        let ours = board.by_color(us);
+        let occupied = board.occupied();
+        // The squares that empty and fill, and the piece that lands where.
+        let (vacated, filled, landing) = match m {
+            Move::Normal {
+                role,
+                from,
+                to,
+                promotion,
+                ..
+            } => (
+                Bitboard::from_square(from),
+                Bitboard::from_square(to),
+                Some((to, promotion.unwrap_or(role))),
+            ),
+            Move::EnPassant { from, to } => (
+                Bitboard::from_square(from)
+                    | Bitboard::from_square(Square::from_coords(to.file(), from.rank())),
+                Bitboard::from_square(to),
+                Some((to, Role::Pawn)),
+            ),
+            Move::Castle { king: k, rook } => {
+                let side = shakmaty::CastlingSide::from_queen_side(rook < k);
+                let rook_to = Square::from_coords(side.rook_to_file(), rook.rank());
+                let king_to = Square::from_coords(side.king_to_file(), k.rank());
+                (
+                    Bitboard::from_square(k) | Bitboard::from_square(rook),
+                    Bitboard::from_square(rook_to) | Bitboard::from_square(king_to),
+                    Some((rook_to, Role::Rook)),
+                )
+            }
+            Move::Put { .. } => return false,
+        };
+        let after = (occupied & !vacated) | filled;
+        if let Some((sq, role)) = landing
+            && shakmaty::attacks::attacks(sq, role.of(us), after).contains(king)
+        {
+            return true;
+        }
+        // Discovered: one of our other sliders now sees the king.
+        let movers = vacated | filled;
+        let rooks = (board.rooks() | board.queens()) & ours & !movers;
+        let bishops = (board.bishops() | board.queens()) & ours & !movers;
+        (shakmaty::attacks::rook_attacks(king, after) & rooks).any()
+            || (shakmaty::attacks::bishop_attacks(king, after) & bishops).any()
+    }
 }
 
 /// A readable list of what shakmaty found wrong with a setup.
@@ -142,6 +197,42 @@ pub(crate) fn describe_position_errors(kinds: PositionErrorKinds) -> String {
         "invalid position".to_owned()
     } else {
         parts.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gives_check_agrees_with_playing() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "5k2/8/8/8/8/8/8/4K2R w K - 0 1",
+            "8/8/8/2k5/3Pp3/8/8/4K2B b - d3 0 1",
+        ];
+        for fen in fens {
+            let pos = chess(fen);
+            let mut stack = vec![(pos, 3)];
+            while let Some((p, d)) = stack.pop() {
+                for m in p.legal_moves() {
+                    let mut after = p.clone();
+                    after.play_unchecked(m);
+                    assert_eq!(
+                        Pos::gives_check(&p, m),
+                        after.is_check(),
+                        "{} {m:?}",
+                        p.fen()
+                    );
+                    if d > 1 {
+                        stack.push((after, d - 1));
+                    }
+                }
+            }
+        }
     }
 }
 

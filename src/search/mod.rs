@@ -60,6 +60,9 @@ pub trait Scoring: Send + Sync {
     fn decisive_band(&self) -> bool;
     /// Whether the memo changes future awards and belongs in the key.
     fn memo_in_key(&self) -> bool;
+    /// The most a quiet move (no capture, promotion or check) can earn by
+    /// itself; widens futility margins.
+    fn quiet_award_bound(&self) -> crate::scoring::Points;
 }
 
 impl Scoring for Scorer {
@@ -98,6 +101,14 @@ impl Scoring for Scorer {
 
     fn memo_in_key(&self) -> bool {
         self.variant() == crate::rules::Variant::Wacky
+    }
+
+    fn quiet_award_bound(&self) -> crate::scoring::Points {
+        match self.variant() {
+            // Castling: 500 and the king's two squares at 180 each.
+            crate::rules::Variant::Wacky => crate::scoring::Points::whole(900),
+            _ => crate::scoring::Points::ZERO,
+        }
     }
 }
 

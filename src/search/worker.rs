@@ -75,6 +75,8 @@ pub(super) struct Worker<'a, P: Pos, S: Scoring, E: Evaluate<P>> {
     stopped: bool,
     band: bool,
     awards: bool,
+    quiet_margin: i32,
+    root_depth: i32,
     memo_key: bool,
 }
 
@@ -126,6 +128,8 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             stopped: false,
             band: job.scorer.decisive_band(),
             awards: job.scorer.has_action_awards(),
+            quiet_margin: job.units.from_points(job.scorer.quiet_award_bound()),
+            root_depth: 1,
             memo_key: job.scorer.memo_in_key(),
         }
     }
@@ -146,6 +150,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             if self.id > 0 && depth > 2 && (depth + self.id as i32) % 4 == 0 {
                 continue;
             }
+            self.root_depth = depth;
             for rm in &mut self.root_moves {
                 rm.prev_value = rm.value;
             }
@@ -644,14 +649,24 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             let quiet = is_quiet(action);
             let is_killer = self.stack[ply].killers.contains(&Some(action));
 
-            // Shallow-depth pruning of late quiet moves.
-            if !PV && !in_check && quiet && best > -value::DECIDED && !risky && !self.awards {
+            // Shallow-depth pruning of late quiet moves that do not check.
+            if !PV
+                && !in_check
+                && quiet
+                && best > -value::DECIDED
+                && !risky
+                && depth <= LMP_DEPTH.max(FUTILITY_DEPTH)
+                && !self.stack[ply]
+                    .node
+                    .pos
+                    .gives_check(action.as_move().unwrap_or_else(|| unreachable!()))
+            {
                 if depth <= LMP_DEPTH && searched >= LMP_BASE + (depth * depth) as usize {
                     continue;
                 }
                 if depth <= FUTILITY_DEPTH
                     && !is_killer
-                    && eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
+                    && eval + self.quiet_margin + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
                 {
                     continue;
                 }
@@ -659,7 +674,10 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
 
             let m = self.make(ply, action);
             let gives_check = self.stack[ply + 1].node.check;
-            let ext = i32::from(gives_check && !P::KINGS_CAPTURABLE);
+            // Check extensions, bounded so check sequences cannot run away.
+            let ext = i32::from(
+                gives_check && !P::KINGS_CAPTURABLE && (ply as i32) < 2 * self.root_depth,
+            );
             let new_depth = depth - 1 + ext;
             let mut v;
             if searched == 0 {
@@ -760,7 +778,10 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         }
         match a {
             Action::Claim => 1 << 25,
-            Action::Disk | Action::Swap | Action::Restore => 1 << 18,
+            // A disk is rarely right: after the quiet moves, unless the
+            // table says otherwise. Answers to one rank with good captures.
+            Action::Disk => -(1 << 21),
+            Action::Swap | Action::Restore => 1 << 18,
             Action::Move(m) => {
                 if m.is_capture() {
                     let good = P::KINGS_CAPTURABLE || see_ge(board, turn, m, 0);
@@ -856,18 +877,13 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             if !in_check && !forced {
                 if let Action::Move(m) = action {
                     // Skip captures that lose material, and hopeless ones.
-                    if !self.awards
-                        && !P::KINGS_CAPTURABLE
-                        && m.is_capture()
-                        && !see_ge(&board, turn, m, 0)
-                    {
+                    if !P::KINGS_CAPTURABLE && m.is_capture() && !see_ge(&board, turn, m, 0) {
                         continue;
                     }
                     let gain =
                         m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
-                    if !self.awards
-                        && !P::KINGS_CAPTURABLE
-                        && stand_pat + gain + DELTA_MARGIN <= alpha
+                    if !P::KINGS_CAPTURABLE
+                        && stand_pat + gain + DELTA_MARGIN + self.quiet_margin <= alpha
                     {
                         continue;
                     }
