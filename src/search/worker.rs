@@ -524,13 +524,13 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let rules = self.job.rules;
         let in_check = self.stack[ply].node.check;
 
-        // Endings. A legal-move check is needed before history endings,
-        // since mate and stalemate take precedence.
+        // Endings that need the history come first (the table knows
+        // nothing of them); mate and stalemate take precedence over them.
         let mut actions = ActionList::new();
-        if let Some(ending) = rules.generate(&self.stack[ply].node, &mut actions) {
-            return self.end_value(ply, &ending);
-        }
         if let Some(ending) = self.history_ending(ply) {
+            let ending = rules
+                .generate(&self.stack[ply].node, &mut actions)
+                .unwrap_or(ending);
             return self.end_value(ply, &ending);
         }
 
@@ -561,6 +561,12 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                     return v;
                 }
             }
+        }
+
+        // Position endings (mate, stalemate, extinction...) are never
+        // stored, so a table hit above was not one.
+        if let Some(ending) = rules.generate(&self.stack[ply].node, &mut actions) {
+            return self.end_value(ply, &ending);
         }
 
         let eval = if in_check {
@@ -650,23 +656,14 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             let is_killer = self.stack[ply].killers.contains(&Some(action));
 
             // Shallow-depth pruning of late quiet moves that do not check.
-            if !PV
-                && !in_check
-                && quiet
-                && best > -value::DECIDED
-                && !risky
-                && depth <= LMP_DEPTH.max(FUTILITY_DEPTH)
-                && !self.stack[ply]
-                    .node
-                    .pos
-                    .gives_check(action.as_move().unwrap_or_else(|| unreachable!()))
-            {
-                if depth <= LMP_DEPTH && searched >= LMP_BASE + (depth * depth) as usize {
-                    continue;
-                }
-                if depth <= FUTILITY_DEPTH
+            if !PV && !in_check && quiet && best > -value::DECIDED && !risky {
+                let late = depth <= LMP_DEPTH && searched >= LMP_BASE + (depth * depth) as usize;
+                let futile = depth <= FUTILITY_DEPTH
                     && !is_killer
-                    && eval + self.quiet_margin + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
+                    && eval + self.quiet_margin + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha;
+                if (late || futile)
+                    && let Action::Move(m) = action
+                    && !self.stack[ply].node.pos.gives_check(m)
                 {
                     continue;
                 }
