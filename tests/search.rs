@@ -302,3 +302,49 @@ fn node_limit_stops() {
     assert!(r.best.is_some());
     assert!(r.nodes < 5000 + 2048, "{}", r.nodes);
 }
+
+#[test]
+fn two_threads_find_the_mate() {
+    let mut e = Engine::with_options(
+        Variant::Chess,
+        EngineOptions {
+            threads: 2,
+            hash_mb: 8,
+            ..EngineOptions::default()
+        },
+    );
+    let fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
+    e.set_position(Some(fen), &[]).unwrap();
+    let r = search(&mut e, 7);
+    assert_eq!(best(&r), "d5f6");
+    assert_eq!(plies_to_end(value(&r)), 3);
+}
+
+#[test]
+fn stop_ends_an_infinite_search() {
+    use std::sync::Arc;
+    use std::sync::mpsc;
+    let mut e = engine(
+        Variant::Chess,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        &[],
+    );
+    let (tx, rx) = mpsc::channel();
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    e.go(
+        limits,
+        Arc::new(Silent),
+        Box::new(move |r| tx.send(r.best).unwrap()),
+    )
+    .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    assert!(e.is_searching());
+    let t = std::time::Instant::now();
+    e.stop();
+    let best = rx.recv_timeout(std::time::Duration::from_secs(2)).unwrap();
+    assert!(t.elapsed() < std::time::Duration::from_millis(500));
+    assert!(best.is_some());
+}

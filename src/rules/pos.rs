@@ -200,6 +200,17 @@ pub(crate) fn describe_position_errors(kinds: PositionErrorKinds) -> String {
     }
 }
 
+// The test-only position helper lives here so every module's tests share it.
+#[cfg(test)]
+pub(crate) fn chess(fen: &str) -> Chess {
+    Chess::from_fen(fen).expect("test FEN")
+}
+
+#[cfg(test)]
+pub(crate) fn extinction(fen: &str) -> super::Extinction {
+    super::Extinction::from_fen(fen).expect("test FEN")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -234,15 +245,4 @@ mod tests {
             }
         }
     }
-}
-
-// The test-only position helper lives here so every module's tests share it.
-#[cfg(test)]
-pub(crate) fn chess(fen: &str) -> Chess {
-    Chess::from_fen(fen).expect("test FEN")
-}
-
-#[cfg(test)]
-pub(crate) fn extinction(fen: &str) -> super::Extinction {
-    super::Extinction::from_fen(fen).expect("test FEN")
 }

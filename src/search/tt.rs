@@ -89,7 +89,7 @@ impl Tt {
 
     /// Size in mebibytes.
     pub fn size_mb(&self) -> usize {
-        self.entries.len() * std::mem::size_of::<Entry>() >> 20
+        (self.entries.len() * std::mem::size_of::<Entry>()) >> 20
     }
 
     /// Empties the table.

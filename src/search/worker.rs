@@ -161,7 +161,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                     break;
                 }
                 // Sort the searched part: best first.
-                self.root_moves[pv_idx..].sort_by(|a, b| b.value.cmp(&a.value));
+                self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.value));
             }
             if self.stopped {
                 break;
@@ -236,7 +236,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let limits = &self.job.limits;
         if let Some(mate) = limits.mate {
             let v = self.root_moves[0].value;
-            if is_decided(v) && v > 0 && value::plies_to_end(v) <= 2 * mate as i32 - 1 {
+            if is_decided(v) && v > 0 && value::plies_to_end(v) < 2 * mate as i32 {
                 return true;
             }
         }
@@ -277,7 +277,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         if self.stopped {
             return true;
         }
-        if self.nodes % CHECK_EVERY == 0 {
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
             self.publish_nodes();
             if self.shared.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
@@ -868,22 +868,21 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 (s, a)
             })
             .collect();
-        list.sort_by(|a, b| b.0.cmp(&a.0));
+        list.sort_by_key(|e| std::cmp::Reverse(e.0));
         let mut best = stand_pat;
         for (_, action) in list {
-            if !in_check && !forced {
-                if let Action::Move(m) = action {
-                    // Skip captures that lose material, and hopeless ones.
-                    if !P::KINGS_CAPTURABLE && m.is_capture() && !see_ge(&board, turn, m, 0) {
-                        continue;
-                    }
-                    let gain =
-                        m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
-                    if !P::KINGS_CAPTURABLE
-                        && stand_pat + gain + DELTA_MARGIN + self.quiet_margin <= alpha
-                    {
-                        continue;
-                    }
+            // Skip captures that lose material, and hopeless ones.
+            if !in_check
+                && !forced
+                && !P::KINGS_CAPTURABLE
+                && let Action::Move(m) = action
+            {
+                if m.is_capture() && !see_ge(&board, turn, m, 0) {
+                    continue;
+                }
+                let gain = m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
+                if stand_pat + gain + DELTA_MARGIN + self.quiet_margin <= alpha {
+                    continue;
                 }
             }
             let m = self.make(ply, action);
