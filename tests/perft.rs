@@ -1,0 +1,220 @@
+//! Perft through Tally's rules layer against the data files in `positions/`:
+//! standard chess, extinction, tiebraker (special actions count) and sets
+//! (`claim` counts).
+//!
+//! One harness reads every file (shakmaty's `id` / `epd` / `perft` format,
+//! plus Tally's optional `variant` and `moves` lines) and checks each
+//! (position, depth) pair. Counts above [`NODE_LIMIT`] are checked only by the
+//! ignored `deep_perft` test (`cargo test --test perft -- --ignored`).
+
+use std::path::PathBuf;
+
+use tally::rules::{Game, Pos, Rules, Variant, perft, perft_divide};
+use tally::with_rules;
+
+/// The largest count the normal run checks.
+const NODE_LIMIT: u64 = 3_000_000;
+
+const FILES: [&str; 4] = [
+    "standard.perft",
+    "extinction.perft",
+    "tiebraker.perft",
+    "sets.perft",
+];
+
+/// One `perft DEPTH NODES` line with the position it belongs to.
+#[derive(Clone, Debug)]
+struct Case {
+    file: String,
+    id: String,
+    fen: String,
+    moves: Vec<String>,
+    depth: u32,
+    nodes: u64,
+}
+
+/// The variant of a file: its `variant` line, or else its name.
+fn variant_from_name(file: &str) -> Variant {
+    match file.trim_end_matches(".perft") {
+        "standard" => Variant::Chess,
+        other => Variant::from_id(other).expect("a variant named by the file"),
+    }
+}
+
+fn read_positions(file: &str) -> String {
+    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "positions", file]
+        .iter()
+        .collect();
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Parses one perft file. Panics on any line it does not understand, so a
+/// typo cannot silently drop a case.
+fn parse(file: &str, text: &str) -> (Variant, Vec<Case>) {
+    let mut variant = None;
+    let mut cases = Vec::new();
+    let mut id = String::new();
+    let mut fen: Option<String> = None;
+    let mut moves: Vec<String> = Vec::new();
+    for (n, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
+        let rest = rest.trim();
+        match key {
+            "variant" => {
+                assert!(
+                    cases.is_empty() && fen.is_none(),
+                    "{file}:{}: late variant",
+                    n + 1
+                );
+                variant = Some(Variant::from_id(rest).expect("variant id"));
+            }
+            "id" => {
+                id = rest.to_owned();
+                fen = None;
+                moves.clear();
+            }
+            "epd" => fen = Some(rest.to_owned()),
+            "moves" => moves = rest.split_whitespace().map(str::to_owned).collect(),
+            "perft" => {
+                let (depth, nodes) = rest
+                    .split_once(' ')
+                    .unwrap_or_else(|| panic!("{file}:{}: perft DEPTH NODES", n + 1));
+                cases.push(Case {
+                    file: file.to_owned(),
+                    id: id.clone(),
+                    fen: fen
+                        .clone()
+                        .unwrap_or_else(|| panic!("{file}:{}: perft before epd", n + 1)),
+                    moves: moves.clone(),
+                    depth: depth.trim().parse().expect("depth"),
+                    nodes: nodes.trim().parse().expect("node count"),
+                });
+            }
+            _ => panic!("{file}:{}: unknown line '{line}'", n + 1),
+        }
+    }
+    (variant.unwrap_or_else(|| variant_from_name(file)), cases)
+}
+
+fn load(file: &str) -> (Variant, Vec<Case>) {
+    parse(file, &read_positions(file))
+}
+
+/// The count of one case through the rules layer: the epd, then its moves
+/// played through a [`Game`] (so they are checked for legality), then perft
+/// (split across threads when `parallel`).
+fn count<P: Pos>(rules: Rules<P>, case: &Case, parallel: bool) -> u64 {
+    let mut game = Game::new(rules, Some(&case.fen))
+        .unwrap_or_else(|e| panic!("{} {}: {e}", case.file, case.id));
+    for m in &case.moves {
+        game.play_text(m)
+            .unwrap_or_else(|e| panic!("{} {}: {m}: {e}", case.file, case.id));
+    }
+    if parallel {
+        perft_divide(&rules, game.current(), case.depth)
+            .iter()
+            .map(|e| e.nodes)
+            .sum()
+    } else {
+        perft(&rules, game.current(), case.depth)
+    }
+}
+
+fn check(variant: Variant, cases: &[Case], keep: impl Fn(&Case) -> bool, parallel: bool) -> usize {
+    let mut checked = 0;
+    for case in cases.iter().filter(|c| keep(c)) {
+        let got = with_rules!(variant, |rules| count(rules, case, parallel));
+        assert_eq!(
+            got, case.nodes,
+            "{} {} ({variant}) depth {}",
+            case.file, case.id, case.depth
+        );
+        checked += 1;
+    }
+    checked
+}
+
+fn check_file(file: &str) -> usize {
+    let (variant, cases) = load(file);
+    check(variant, &cases, |c| c.nodes <= NODE_LIMIT, false)
+}
+
+#[test]
+fn standard_perft() {
+    assert_eq!(check_file("standard.perft"), 27);
+}
+
+#[test]
+fn extinction_perft() {
+    assert_eq!(check_file("extinction.perft"), 39);
+}
+
+#[test]
+fn tiebraker_perft() {
+    assert_eq!(check_file("tiebraker.perft"), 33);
+}
+
+#[test]
+fn sets_perft() {
+    assert_eq!(check_file("sets.perft"), 12);
+}
+
+/// Every file parses to the variant it is named after, with cases in it.
+#[test]
+fn files_name_their_variant() {
+    let expected = [
+        Variant::Chess,
+        Variant::Extinction,
+        Variant::Tiebraker,
+        Variant::Sets,
+    ];
+    for (file, want) in FILES.into_iter().zip(expected) {
+        let (variant, cases) = load(file);
+        assert_eq!(variant, want, "{file}");
+        assert_eq!(variant, variant_from_name(file), "{file}");
+        assert!(!cases.is_empty(), "{file}");
+    }
+}
+
+/// The standard data agree with shakmaty's own perft, so a wrong count in
+/// the file cannot pass as a Tally bug or hide one.
+#[test]
+fn standard_data_match_shakmaty() {
+    let (_, cases) = load("standard.perft");
+    for case in cases.iter().filter(|c| c.nodes <= NODE_LIMIT) {
+        let pos: shakmaty::Chess = Pos::from_fen(&case.fen).expect("standard FEN");
+        assert_eq!(shakmaty::perft(&pos, case.depth), case.nodes, "{}", case.id);
+    }
+}
+
+/// Stylish, wacky and dynamic play on the chess move tree exactly; sets too
+/// where no side can be bared within the depth.
+#[test]
+fn standard_board_variants_share_the_chess_tree() {
+    let (_, cases) = load("standard.perft");
+    for variant in [
+        Variant::Stylish,
+        Variant::Wacky,
+        Variant::Dynamic,
+        Variant::Sets,
+    ] {
+        let checked = check(variant, &cases, |c| c.nodes <= 100_000, false);
+        assert_eq!(checked, 22, "{variant}");
+    }
+}
+
+/// The counts above the node limit, each perft split across threads.
+#[test]
+#[ignore = "deep perft: the counts above the node limit"]
+fn deep_perft() {
+    let mut checked = 0;
+    for file in FILES {
+        let (variant, cases) = load(file);
+        checked += check(variant, &cases, |c| c.nodes > NODE_LIMIT, true);
+    }
+    assert_eq!(checked, 15);
+}
