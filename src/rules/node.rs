@@ -302,6 +302,34 @@ impl<P: Pos> Rules<P> {
         }
     }
 
+    /// Plays a legal action without maintaining what only the search and
+    /// game records need: the keys are left as they were, and outside
+    /// tiebraker (where legality depends on it) the check flag is not
+    /// computed. For perft, which only counts.
+    #[inline]
+    pub fn play_light(&self, node: &Node<P>, action: Action) -> Node<P> {
+        let Action::Move(m) = action else {
+            return self.play_special(node, action);
+        };
+        let mover = node.pos.turn();
+        let mut pos = node.pos.clone();
+        pos.play_move(m);
+        let mut extra = node.extra;
+        if self.variant.has_disk() {
+            extra.disk = extra.disk.after_move(mover);
+        }
+        if self.variant.has_claim() {
+            extra.bare = self.bare_after(node, m, &pos);
+        }
+        Node {
+            check: self.variant.has_disk() && pos.in_check(),
+            pos,
+            extra,
+            key: node.key,
+            key_ep: None,
+        }
+    }
+
     fn bare_after(&self, before: &Node<P>, m: Move, after: &P) -> Bare {
         let mover = before.pos.turn();
         match before.extra.bare {

@@ -22,7 +22,7 @@ pub fn perft<P: Pos>(rules: &Rules<P>, node: &Node<P>, depth: u32) -> u64 {
             rules.legal_actions(node, &mut actions);
             actions
                 .iter()
-                .map(|&a| perft(rules, &rules.play(node, a), depth - 1))
+                .map(|&a| perft(rules, &rules.play_light(node, a), depth - 1))
                 .sum()
         }
     }
@@ -49,7 +49,7 @@ pub fn perft_divide<P: Pos>(rules: &Rules<P>, node: &Node<P>, depth: u32) -> Vec
         .par_iter()
         .map(|&action| DivideEntry {
             action,
-            nodes: perft(rules, &rules.play(node, action), depth - 1),
+            nodes: perft(rules, &rules.play_light(node, action), depth - 1),
         })
         .collect()
 }

@@ -100,6 +100,13 @@ impl Pos for Chess {
 
     #[inline]
     fn key_ep_square(&self) -> Option<Square> {
+        let ep = self.maybe_ep_square()?;
+        // Most double pushes have no pawn beside them: skip the legality
+        // test then.
+        let ours = self.board().pawns() & self.board().by_color(self.turn());
+        if (shakmaty::attacks::pawn_attacks(!self.turn(), ep) & ours).is_empty() {
+            return None;
+        }
         self.legal_ep_square()
     }
 
