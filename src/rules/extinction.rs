@@ -480,6 +480,19 @@ impl Pos for Extinction {
         Extinction::extinct(self, color)
     }
 
+    fn threatened(&self) -> bool {
+        let us = self.turn;
+        let ours = self.board.by_color(us);
+        let occupied = self.board.occupied();
+        Role::ALL.iter().any(|&r| {
+            let pieces = self.board.by_role(r) & ours;
+            pieces.count() == 1
+                && pieces
+                    .first()
+                    .is_some_and(|sq| self.board.attacks_to(sq, !us, occupied).any())
+        })
+    }
+
     #[inline]
     fn key_ep_square(&self) -> Option<Square> {
         let ep = self.ep_square?;
@@ -553,6 +566,19 @@ mod tests {
         assert_eq!(promos, 5);
         let two_kings = extinction("8/4k3/8/8/8/8/8/K3K3 w - - 0 1");
         assert_eq!(two_kings.legal_moves().len(), 3 + 5);
+    }
+
+    #[test]
+    fn threats_to_a_last_piece() {
+        use crate::rules::Pos;
+        // Black's only queen is attacked by two pawns: Black to move is
+        // threatened; White to move is not (the queen hits only pawns).
+        let black = extinction("rnb1kbnr/pppppppp/8/8/8/3q4/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+        assert!(black.threatened());
+        let white = extinction("rnb1kbnr/pppppppp/8/8/8/3q4/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        assert!(!white.threatened());
+        let quiet = Extinction::default();
+        assert!(!quiet.threatened());
     }
 
     #[test]

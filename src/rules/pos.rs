@@ -36,6 +36,14 @@ pub trait Pos: Position + FromSetup + Clone + Debug + Send + Sync + 'static {
         self.checkers_bb().any()
     }
 
+    /// Whether the side to move must answer a threat at once: in check
+    /// (standard rules), or with a piece attacked whose capture would end
+    /// the game (extinction: the last piece of its type). The search treats
+    /// it like check: no standing pat, no null move, an extension.
+    fn threatened(&self) -> bool {
+        self.in_check()
+    }
+
     /// Whether `color` has lost every piece of some type (extinction only).
     fn extinct(&self, color: Color) -> bool;
 

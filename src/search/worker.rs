@@ -369,8 +369,8 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         for i in pv_idx..n {
             let action = self.root_moves[i].action;
             let m = self.make(0, action);
-            let child_check = self.stack[1].node.check;
-            let ext = i32::from(child_check && !P::KINGS_CAPTURABLE);
+            let child = &self.stack[1].node;
+            let ext = i32::from(child.check);
             let new_depth = depth - 1 + ext;
             let v = if i == pv_idx {
                 m - self.search::<true>(new_depth, m - beta, m - alpha, 1)
@@ -522,7 +522,10 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             self.seldepth = ply as i32;
         }
         let rules = self.job.rules;
-        let in_check = self.stack[ply].node.check;
+        let in_check = {
+            let n = &self.stack[ply].node;
+            n.check || (P::KINGS_CAPTURABLE && n.pos.threatened())
+        };
 
         // Endings that need the history come first (the table knows
         // nothing of them); mate and stalemate take precedence over them.
@@ -670,10 +673,14 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             }
 
             let m = self.make(ply, action);
-            let gives_check = self.stack[ply + 1].node.check;
-            // Check extensions, bounded so check sequences cannot run away.
+            let gives_check = {
+                let n = &self.stack[ply + 1].node;
+                n.check || (P::KINGS_CAPTURABLE && n.pos.threatened())
+            };
+            // Check (and extinction-threat) extensions, bounded so such
+            // sequences cannot run away.
             let ext = i32::from(
-                gives_check && !P::KINGS_CAPTURABLE && (ply as i32) < 2 * self.root_depth,
+                self.stack[ply + 1].node.check && (ply as i32) < 2 * self.root_depth,
             );
             let new_depth = depth - 1 + ext;
             let mut v;
@@ -814,7 +821,9 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         }
         let rules = self.job.rules;
         let node = &self.stack[ply].node;
-        let in_check = node.check;
+        // An extinction threat counts as check only at the horizon's first
+        // ply: deeper, quiescence stands pat as usual.
+        let in_check = node.check || (P::KINGS_CAPTURABLE && qply == 0 && node.pos.threatened());
         let compulsory = rules.variant().has_disk() && node.extra.disk.compulsory();
 
         // In check, or bound by capture-or-check: every legal action (and
