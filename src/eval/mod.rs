@@ -10,12 +10,14 @@
 
 pub mod base;
 pub mod params;
+pub mod variants;
 pub mod wdl;
 
 use shakmaty::Color;
 
 use crate::rules::{Disk, Node, Pos, Variant};
 use crate::scoring::{Memo, Points, Scorer};
+use params::{MOVE_RULE_DRIFT, WACKY_CHECK_TEMPO};
 
 pub use wdl::Wdl;
 
@@ -247,10 +249,65 @@ impl Evaluator {
     }
 }
 
+impl Evaluator {
+    /// The variant evaluation: the base value with what the variant pays
+    /// beyond the board result (see [`variants`]).
+    pub fn variant_value<P: Pos>(&self, node: &Node<P>, memo: &Memo) -> i32 {
+        let board = node.pos.board();
+        let stm = node.pos.turn();
+        let bd = base::breakdown(board);
+        let phase = bd.phase;
+        let mut cp = bd.cp_for(stm);
+        let u = self.units;
+        match self.variant {
+            Variant::Chess => return cp,
+            Variant::Extinction => return cp + variants::extinction(board, stm, phase),
+            Variant::Tiebraker => {
+                if let Some(holder) = node.extra.disk.disk_holder() {
+                    let frozen = variants::frozen_king(board, holder).taper(phase);
+                    cp += if holder == stm { frozen } else { -frozen };
+                }
+            }
+            _ => {}
+        }
+        let r = self.result_margins(node, memo);
+        let w = Wdl::from_cp(cp, phase);
+        let mut v = w.expect(r) + cp.clamp(-3000, 3000) / 32;
+        match self.variant {
+            Variant::Stylish => {
+                let t = &self.scorer.tables().stylish;
+                let ours = u.from_points(variants::stylish_captures(t, board, stm));
+                let theirs = u.from_points(variants::stylish_captures(t, board, !stm));
+                // The side to move takes its best capture more often than
+                // the other side gets to take its own.
+                v += ours * 6 / 10 - theirs * 3 / 10;
+            }
+            Variant::Wacky => {
+                if variants::wacky_check_available(board, stm) {
+                    v += u.from_points(Points::whole(WACKY_CHECK_TEMPO));
+                }
+            }
+            _ => {}
+        }
+        // Near the move-count rule the expected result drifts to the draw.
+        let rule = self.variant.move_rule_plies() as i32;
+        let h = node.pos.halfmoves() as i32;
+        let near = rule - MOVE_RULE_DRIFT;
+        if h > near {
+            let f = (h - near).min(MOVE_RULE_DRIFT);
+            v = (v * (MOVE_RULE_DRIFT - f) + r.draw * f) / MOVE_RULE_DRIFT;
+        }
+        v
+    }
+}
+
 impl<P: Pos> Evaluate<P> for Evaluator {
     #[inline]
     fn evaluate(&self, node: &Node<P>, memo: &Memo) -> i32 {
-        self.base_value(node, memo)
+        match self.mode {
+            EvalMode::Base => self.base_value(node, memo),
+            EvalMode::Variant => self.variant_value(node, memo),
+        }
     }
 }
 

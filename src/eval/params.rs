@@ -118,3 +118,28 @@ const fn build_pst() -> [[Score; 64]; 6] {
 
 /// Piece-square tables by role, from White's side (a1 = 0).
 pub const PST: [[Score; 64]; 6] = build_pst();
+
+/// Extinction: a side's lone knight, bishop or rook (one capture from
+/// losing the game).
+pub const EXT_LAST_PIECE: Score = s(-45, -55);
+/// Extinction: one, two or three pawns left.
+pub const EXT_LAST_PAWNS: [Score; 3] = [s(-160, -200), s(-60, -80), s(-20, -30)];
+/// Extinction: a second queen.
+pub const EXT_SPARE_QUEEN: Score = s(120, 120);
+/// Extinction: a second king.
+pub const EXT_SPARE_KING: Score = s(300, 300);
+/// Extinction: a last piece of its type where an enemy pawn push would
+/// attack it.
+pub const EXT_LAST_PIECE_PAWN_THREAT: Score = s(-40, -40);
+
+/// Tiebraker: a frozen king on the wing / in the centre.
+pub const TB_FROZEN_KING: Score = s(-15, -10);
+/// See [`TB_FROZEN_KING`].
+pub const TB_FROZEN_CENTRAL_KING: Score = s(-45, -15);
+
+/// Wacky: the part of a check's 5000 points the side to move is counted to
+/// collect when a check is available.
+pub const WACKY_CHECK_TEMPO: i64 = 3500;
+/// Plies before the move-count rule over which the expected result drifts
+/// to the draw's points.
+pub const MOVE_RULE_DRIFT: i32 = 20;

@@ -82,16 +82,26 @@ impl Default for CaptureTable {
 impl CaptureTable {
     /// The award for `m` capturing `captured`.
     fn award(&self, m: Move, captured: Role) -> Points {
-        let r = match m.role() {
+        match m.from() {
+            Some(from) => self.value(m.role(), from, m.to(), captured),
+            None => Points::ZERO,
+        }
+    }
+
+    /// The award for a `capturer` moving from `from` to `to` and taking
+    /// `captured` (the queen's row depends on the direction).
+    pub fn value(&self, capturer: Role, from: Square, to: Square, captured: Role) -> Points {
+        let r = match capturer {
             Role::Pawn => &self.pawn,
             Role::Knight | Role::Bishop => &self.minor,
             Role::Rook => &self.rook,
-            Role::Queen => match m.from() {
-                Some(from) if from.file() == m.to().file() || from.rank() == m.to().rank() => {
+            Role::Queen => {
+                if from.file() == to.file() || from.rank() == to.rank() {
                     &self.queen_orthogonal
+                } else {
+                    &self.queen_diagonal
                 }
-                _ => &self.queen_diagonal,
-            },
+            }
             Role::King => &self.king,
         };
         match captured {

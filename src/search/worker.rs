@@ -679,9 +679,8 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             };
             // Check (and extinction-threat) extensions, bounded so such
             // sequences cannot run away.
-            let ext = i32::from(
-                self.stack[ply + 1].node.check && (ply as i32) < 2 * self.root_depth,
-            );
+            let ext =
+                i32::from(self.stack[ply + 1].node.check && (ply as i32) < 2 * self.root_depth);
             let new_depth = depth - 1 + ext;
             let mut v;
             if searched == 0 {
