@@ -282,10 +282,8 @@ impl Evaluator {
                 // the other side gets to take its own.
                 v += ours * 6 / 10 - theirs * 3 / 10;
             }
-            Variant::Wacky => {
-                if variants::wacky_check_available(board, stm) {
-                    v += u.from_points(Points::whole(WACKY_CHECK_TEMPO));
-                }
+            Variant::Wacky if variants::wacky_check_available(board, stm) => {
+                v += u.from_points(Points::whole(WACKY_CHECK_TEMPO));
             }
             _ => {}
         }
