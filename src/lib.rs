@@ -10,7 +10,7 @@
 //!   (`tally score`, and later `match` and `analyse`);
 //! - `eval`: the expected future point margin of a position;
 //! - `search`: alpha-beta over the three;
-//! - `uci` and the command line: protocol and commands.
+//! - [`uci`] and the command line: protocol and commands.
 
 pub mod bench;
 pub mod cli;
@@ -20,3 +20,4 @@ pub mod referee;
 pub mod rules;
 pub mod scoring;
 pub mod search;
+pub mod uci;

@@ -30,6 +30,8 @@ enum Command {
     Score(score::ScoreArgs),
     /// Search the fixed bench positions; prints "<nodes> nodes <nps> nps".
     Bench(bench::BenchArgs),
+    /// Speak UCI on stdin and stdout (what no arguments do too).
+    Uci,
 }
 
 /// Parses the process arguments, runs the command, and returns the exit code.
@@ -46,9 +48,8 @@ pub fn run() -> i32 {
         Some(Command::Perft(args)) => perft::run(&args).map(|()| 0),
         Some(Command::Score(args)) => score::run(&args),
         Some(Command::Bench(args)) => bench::run(&args).map(|()| 0),
-        None => {
-            use clap::CommandFactory;
-            let _ = Cli::command().print_help();
+        Some(Command::Uci) | None => {
+            crate::uci::run(std::io::BufReader::new(std::io::stdin()), std::io::stdout());
             Ok(0)
         }
     };

@@ -1,0 +1,736 @@
+//! The UCI protocol: the command loop, generic over its reader and writer so
+//! tests drive it in-process, and `tally` with no arguments runs it on
+//! stdin and stdout.
+//!
+//! What lives here: reading lines ([`input`](self) thread and channel),
+//! option declarations and checks (`options`), output formatting
+//! (`output`), the `d` and `eval` texts (`display`) and the points of a
+//! game so far (`points`). The search, the rules and the scoring are only
+//! driven through [`Engine`]; this module formats and parses, nothing else.
+//!
+//! Threads: a reader thread feeds lines into a channel; the loop handles
+//! them one by one; a search runs on the engine's own thread, and its
+//! reporter and done-callback (which prints `bestmove`) share the writer
+//! with the loop, one lock per group of lines.
+//!
+//! The user guide follows.
+//!
+#![doc = include_str!("../../docs/uci.md")]
+
+mod display;
+mod input;
+mod options;
+mod output;
+mod points;
+
+use std::io::{BufRead, Write};
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::mpsc::Receiver;
+use std::time::Duration;
+
+use crate::engine::{AnyGame, Engine, EngineOptions};
+use crate::eval::{EvalMode, base};
+use crate::rules::{Ending, ParsedAction, RulesError, Variant};
+use crate::scoring::{DrawAdvantage, Tables};
+use crate::search::{Limits, SearchResult};
+
+pub use input::MAX_LINE;
+pub use output::CP_LIMIT;
+
+use input::Input;
+use options::{Spec, Value, VariantChoice, clip, name};
+use output::{Out, UciReporter};
+
+/// The deepest `go perft`.
+pub const MAX_PERFT_DEPTH: u32 = 10;
+
+/// The words that start a command.
+const COMMANDS: &[&str] = &[
+    "uci",
+    "debug",
+    "isready",
+    "setoption",
+    "register",
+    "ucinewgame",
+    "position",
+    "go",
+    "stop",
+    "ponderhit",
+    "quit",
+    "d",
+    "eval",
+    "bench",
+];
+
+/// Runs the UCI loop until `quit` or the end of `input`, writing to
+/// `output`.
+///
+/// At the end of input, a running search with a limit (depth, nodes, time)
+/// is allowed to finish and print its `bestmove`; an open-ended one
+/// (`infinite`, `ponder`, or no limit at all) is stopped first. After
+/// `quit`, a running search is stopped and prints its `bestmove`.
+pub fn run<R, W>(input: R, output: W)
+where
+    R: BufRead + Send + 'static,
+    W: Write + Send + 'static,
+{
+    let lines = input::spawn_reader(input);
+    let mut session = Session::new(Arc::new(Out::new(output)));
+    session.serve(&lines);
+}
+
+/// What the loop does after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// The loop's state: the engine and what only the protocol knows.
+struct Session<W: Write + Send + 'static> {
+    engine: Engine,
+    out: Arc<Out<W>>,
+    variants: VariantChoice,
+    show_wdl: bool,
+    rules_file: String,
+    debug: bool,
+    /// Whether the search last started has no limit of its own (it runs
+    /// until `stop`): `infinite`, or no depth, nodes, mate or time.
+    unbounded: bool,
+    /// Whether the search last started is pondering (no `ponderhit` yet).
+    pondering: bool,
+}
+
+impl<W: Write + Send + 'static> Session<W> {
+    fn new(out: Arc<Out<W>>) -> Session<W> {
+        let options = EngineOptions {
+            specials: false,
+            ..EngineOptions::default()
+        };
+        Session {
+            engine: Engine::with_options(Variant::Chess, options),
+            out,
+            variants: VariantChoice::default(),
+            show_wdl: false,
+            rules_file: String::new(),
+            debug: false,
+            unbounded: false,
+            pondering: false,
+        }
+    }
+
+    fn serve(&mut self, lines: &Receiver<Input>) {
+        loop {
+            match lines.recv().unwrap_or(Input::Eof) {
+                Input::Line(line) => {
+                    if self.handle(&line) == Flow::Quit {
+                        break;
+                    }
+                }
+                Input::TooLong(len) => self.out.error(&format!(
+                    "a line of {len} bytes is longer than {MAX_LINE}; ignored"
+                )),
+                Input::Eof => {
+                    if self.unbounded || self.pondering {
+                        self.engine.stop();
+                    }
+                    break;
+                }
+            }
+        }
+        // Waits for the bestmove of a search still running (stopped above
+        // or by `quit`, or finishing by its limits).
+        let _ = self.engine.wait();
+    }
+
+    /// Handles one line.
+    fn handle(&mut self, line: &str) -> Flow {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        if tokens.is_empty() {
+            return Flow::Continue;
+        }
+        // Unknown tokens before a command are skipped, as the protocol asks
+        // ("joho debug on" switches debug on).
+        let Some(at) = tokens.iter().position(|t| COMMANDS.contains(t)) else {
+            self.out
+                .error(&format!("unknown command '{}'", clip(tokens[0])));
+            return Flow::Continue;
+        };
+        if at > 0 {
+            self.out.error(&format!(
+                "ignored unknown tokens before '{}': '{}'",
+                tokens[at],
+                clip(&tokens[..at].join(" "))
+            ));
+        }
+        let args = &tokens[at + 1..];
+        match tokens[at] {
+            "uci" => self.uci(),
+            "debug" => match args.first() {
+                Some(&"on") => self.debug = true,
+                Some(&"off") => self.debug = false,
+                _ => self.out.error("debug: expected 'on' or 'off'"),
+            },
+            "isready" => self.out.line("readyok"),
+            "setoption" => self.setoption(rest_after(line, tokens[at])),
+            "register" => {}
+            "ucinewgame" => self.engine.new_game(),
+            "position" => self.position(args),
+            "go" => self.go(args),
+            "stop" => self.engine.stop(),
+            "ponderhit" => {
+                self.pondering = false;
+                self.engine.ponderhit();
+            }
+            "quit" => {
+                self.engine.stop();
+                return Flow::Quit;
+            }
+            "d" => self.out.lines(&display::position(&self.engine)),
+            "eval" => self.out.lines(&display::evaluation(&self.engine)),
+            "bench" => self.bench(args),
+            _ => {}
+        }
+        Flow::Continue
+    }
+
+    fn uci(&self) {
+        let mut lines = vec![
+            format!("id name Tally {}", env!("CARGO_PKG_VERSION")),
+            "id author the Tally authors".to_owned(),
+        ];
+        lines.extend(options::SPECS.iter().map(Spec::declaration));
+        lines.push("uciok".to_owned());
+        self.out.lines(&lines);
+    }
+
+    fn setoption(&mut self, args: &str) {
+        let Some((name, value)) = options::split_setoption(args) else {
+            self.out
+                .error("setoption: expected 'setoption name <name> [value <value>]'");
+            return;
+        };
+        match options::parse(&name, value.as_deref()) {
+            Ok((spec, value)) => self.apply(spec, value),
+            Err(e) => self.out.error(&e),
+        }
+    }
+
+    /// Applies a checked option value.
+    fn apply(&mut self, spec: &Spec, value: Value) {
+        let e = &mut self.engine;
+        match (spec.name, value) {
+            (name::HASH, Value::Int(n)) => e.set_hash(n as usize),
+            (name::CLEAR_HASH, _) => e.clear_hash(),
+            (name::THREADS, Value::Int(n)) => e.set_threads(n as usize),
+            (name::MULTIPV, Value::Int(n)) => e.set_multipv(n as usize),
+            (name::MOVE_OVERHEAD, Value::Int(n)) => {
+                e.set_move_overhead(Duration::from_millis(n as u64));
+            }
+            // The GUI's business: Tally ponders whenever it gets `go ponder`.
+            (name::PONDER, _) => {}
+            (name::SHOW_WDL, Value::Bool(b)) => self.show_wdl = b,
+            (name::UCI_VARIANT, Value::Choice(v)) => {
+                if let Ok(v) = Variant::from_id(v) {
+                    self.variants.uci_variant = v;
+                    self.sync_variant();
+                }
+            }
+            (name::SCORING, Value::Choice(v)) => {
+                if let Ok(v) = Variant::from_id(v) {
+                    self.variants.scoring = v;
+                    self.sync_variant();
+                }
+            }
+            (name::SPECIAL_ACTIONS, Value::Bool(b)) => {
+                if b != e.options().specials {
+                    e.set_specials(b);
+                }
+            }
+            (name::DRAW_ADVANTAGE, Value::Choice(v)) => {
+                if let Ok(a) = DrawAdvantage::parse(v)
+                    && a != e.options().draw_advantage
+                {
+                    e.set_draw_advantage(a);
+                    e.clear_hash();
+                }
+            }
+            (name::EVAL_MODE, Value::Choice(v)) => {
+                let mode = if v == "base" {
+                    EvalMode::Base
+                } else {
+                    EvalMode::Variant
+                };
+                if mode != e.options().eval_mode {
+                    e.set_eval_mode(mode);
+                    e.clear_hash();
+                }
+            }
+            (name::RULES_FILE, Value::Text(path)) => self.load_rules(path),
+            (n, v) => self.out.error(&format!("option {n}: cannot apply {v:?}")),
+        }
+    }
+
+    /// Makes the engine play the variant the options select (a change
+    /// resets the position to the start and clears the table).
+    fn sync_variant(&mut self) {
+        let v = self.variants.variant();
+        if v != self.engine.variant() {
+            self.engine.set_variant(v);
+            self.engine.clear_hash();
+        }
+        if self.debug {
+            self.out.info(&format!("debug: variant {v}"));
+        }
+    }
+
+    /// Loads a rules file (empty: the specification's tables).
+    fn load_rules(&mut self, path: String) {
+        let tables = if path.is_empty() {
+            Ok(Tables::default())
+        } else {
+            Tables::from_file(Path::new(&path))
+        };
+        match tables {
+            Ok(t) => {
+                self.engine.set_tables(t);
+                self.engine.clear_hash();
+                if !path.is_empty() {
+                    self.out.info(&format!("rules file {path} loaded"));
+                }
+                self.rules_file = path;
+            }
+            Err(err) => {
+                let kept = if self.rules_file.is_empty() {
+                    "the default tables".to_owned()
+                } else {
+                    self.rules_file.clone()
+                };
+                self.out
+                    .error(&format!("option RulesFile: {err} (kept {kept})"));
+            }
+        }
+    }
+
+    fn position(&mut self, args: &[&str]) {
+        let moves_at = args.iter().position(|&t| t == "moves");
+        let setup = &args[..moves_at.unwrap_or(args.len())];
+        let moves = moves_at.map_or(&[][..], |i| &args[i + 1..]);
+        let fen = match setup.split_first() {
+            Some((&"startpos", rest)) => {
+                if !rest.is_empty() {
+                    self.out.error(&format!(
+                        "position: ignored '{}' after startpos",
+                        clip(&rest.join(" "))
+                    ));
+                }
+                None
+            }
+            Some((&"fen", rest)) if !rest.is_empty() => Some(rest.join(" ")),
+            _ => {
+                self.out.error(
+                    "position: expected 'startpos' or 'fen <FEN>', then optionally 'moves ...'; kept the previous position",
+                );
+                return;
+            }
+        };
+        self.set_position(fen, moves);
+        if self.debug {
+            self.out.info(&format!(
+                "debug: position {} after {} actions",
+                self.engine.fen(),
+                self.engine.position_text().1.len()
+            ));
+        }
+    }
+
+    /// Sets the position, playing on past an ending of Tally's rules that
+    /// the GUI's rules do not have (see [`Session::can_play_on`]).
+    fn set_position(&mut self, fen: Option<String>, moves: &[&str]) {
+        let mut fen = fen;
+        let mut from = 0;
+        let mut restarted_at = None;
+        loop {
+            let Err(e) = self.engine.set_position(fen.as_deref(), &moves[from..]) else {
+                return;
+            };
+            if e.bad_fen {
+                self.out.error(&format!(
+                    "position: {}; kept the previous position",
+                    e.error
+                ));
+                return;
+            }
+            let at = from + e.applied;
+            if matches!(e.error, RulesError::GameOver(_))
+                && restarted_at != Some(at)
+                && self.can_play_on()
+            {
+                self.play_on_notice(&format!("before move {} ({})", at + 1, clip(moves[at])));
+                fen = Some(fresh_fen(&self.engine.fen()));
+                from = at;
+                restarted_at = Some(at);
+                continue;
+            }
+            self.out.error(&format!(
+                "position: move {} '{}' refused: {}; the position is set after the {at} moves before it",
+                at + 1,
+                clip(moves[at]),
+                e.error
+            ));
+            return;
+        }
+    }
+
+    /// Whether the game is over by Tally's rules only, while the GUI (with
+    /// special actions off, a client of standard or extinction rules) goes
+    /// on: every ending but checkmate, stalemate and extinction.
+    fn can_play_on(&self) -> bool {
+        !self.engine.options().specials
+            && self.engine.ending().is_some_and(|e| {
+                !matches!(
+                    e,
+                    Ending::Checkmate { .. } | Ending::Stalemate { .. } | Ending::Extinction { .. }
+                )
+            })
+    }
+
+    fn play_on_notice(&self, when: &str) {
+        let why = self
+            .engine
+            .ending()
+            .map_or_else(String::new, |e| e.describe());
+        self.out.info(&format!(
+            "the game is over by {} rules ({why}) {when}; the GUI plays on, so Tally plays on from this position as a new game",
+            self.engine.variant()
+        ));
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        let mut parsed = parse_go(args);
+        for e in &parsed.errors {
+            self.out.error(e);
+        }
+        if parsed.perft_asked {
+            // A bad depth was reported: neither perft nor a search runs.
+            if let Some(depth) = parsed.perft {
+                self.perft(depth);
+            }
+            return;
+        }
+        // A search still running ends first (and prints its bestmove).
+        self.engine.stop_and_wait();
+        if self.can_play_on() {
+            self.play_on_notice("here");
+            let fen = fresh_fen(&self.engine.fen());
+            let _ = self.engine.set_position(Some(&fen), &[]);
+        }
+        if let Some(ending) = self.engine.ending() {
+            self.out.lines(&[
+                format!("info string the game is over: {}", ending.describe()),
+                "bestmove 0000".to_owned(),
+            ]);
+            return;
+        }
+        let legal = self.engine.legal_actions();
+        let asked = parsed.limits.searchmoves.len();
+        parsed.limits.searchmoves.retain(|text| {
+            let ok = text
+                .parse::<ParsedAction>()
+                .ok()
+                .and_then(|p| p.resolve(&legal))
+                .is_some();
+            if !ok {
+                self.out.error(&format!(
+                    "go: searchmoves '{}' is not legal here; ignored",
+                    clip(text)
+                ));
+            }
+            ok
+        });
+        if asked > 0 && parsed.limits.searchmoves.is_empty() {
+            self.out
+                .error("go: no legal searchmoves left; searching every action");
+        }
+        let l = &parsed.limits;
+        self.pondering = l.ponder;
+        self.unbounded = l.infinite
+            || (l.depth.is_none()
+                && l.nodes.is_none()
+                && l.movetime.is_none()
+                && l.mate.is_none()
+                && l.time.iter().all(Option::is_none));
+        if self.debug {
+            self.out.info(&format!("debug: go {:?}", parsed.limits));
+        }
+        let variant = self.engine.variant();
+        let game = self.engine.game().clone();
+        let wdl_phase = (self.show_wdl && matches!(variant, Variant::Chess | Variant::Extinction))
+            .then(|| root_phase(&game));
+        let reporter = Arc::new(UciReporter {
+            out: self.out.clone(),
+            wdl_phase,
+        });
+        let done = self.finisher(game);
+        if let Err(e) = self.engine.go(parsed.limits, reporter, done) {
+            self.out.lines(&[
+                format!("info string error: go: {e}"),
+                "bestmove 0000".to_owned(),
+            ]);
+        }
+    }
+
+    /// The callback that ends a search: the margin line and `bestmove`.
+    fn finisher(&self, game: AnyGame) -> Box<dyn FnOnce(&SearchResult) + Send> {
+        let out = self.out.clone();
+        let scorer = self.engine.scorer();
+        let units = self.engine.units();
+        let variant = self.engine.variant();
+        let memo = points::tally_any(&game, &scorer).memo;
+        Box::new(move |r: &SearchResult| {
+            let Some(best) = r.best else {
+                out.lines(&["info string no legal action to search", "bestmove 0000"]);
+                return;
+            };
+            let margin = r
+                .lines
+                .first()
+                .filter(|l| l.depth > 0)
+                .map(|l| output::margin_points(units, l.value));
+            let mover = points::turn(&game);
+            let award = points::award_of(&game, &scorer, &memo, best)
+                .map(|a| output::award_parts(&a, mover));
+            let info = output::margin_line(variant, margin, &best.to_string(), award);
+            let ponder = r
+                .ponder
+                .map_or_else(String::new, |p| format!(" ponder {p}"));
+            out.lines(&[
+                format!("info string {info}"),
+                format!("bestmove {best}{ponder}"),
+            ]);
+        })
+    }
+
+    fn perft(&mut self, depth: u32) {
+        if depth > MAX_PERFT_DEPTH {
+            self.out.error(&format!(
+                "go perft: depth {depth} is out of range 0..{MAX_PERFT_DEPTH}"
+            ));
+            return;
+        }
+        self.engine.stop_and_wait();
+        let mut lines = Vec::new();
+        let total = if depth == 0 {
+            1
+        } else {
+            let entries = self.engine.perft(depth);
+            for e in &entries {
+                lines.push(format!("{}: {}", e.action, e.nodes));
+            }
+            entries.iter().map(|e| e.nodes).sum()
+        };
+        lines.push(String::new());
+        lines.push(format!("Nodes searched: {total}"));
+        self.out.lines(&lines);
+    }
+
+    fn bench(&mut self, args: &[&str]) {
+        let depth = match args.first() {
+            None => crate::bench::DEFAULT_DEPTH,
+            Some(t) => match t.parse::<i32>() {
+                Ok(d) if (1..=64).contains(&d) => d,
+                _ => {
+                    self.out
+                        .error(&format!("bench: depth '{}' is not in 1..64", clip(t)));
+                    return;
+                }
+            },
+        };
+        self.engine.stop_and_wait();
+        let out = self.out.clone();
+        let result = crate::bench::run(depth, |i, line| {
+            out.info(&format!(
+                "position {:>2}: {:<10} {:>10} nodes bestmove {:<7} {}",
+                i + 1,
+                line.variant.id(),
+                line.nodes,
+                line.best,
+                line.fen
+            ));
+        });
+        match result {
+            Ok((nodes, time)) => {
+                let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
+                self.out.line(&format!("{nodes} nodes {nps} nps"));
+            }
+            Err(e) => self.out.error(&format!("bench: {e}")),
+        }
+    }
+}
+
+/// The text of `line` after the token `command` (a subslice of it).
+fn rest_after<'a>(line: &'a str, command: &'a str) -> &'a str {
+    let start = command.as_ptr() as usize - line.as_ptr() as usize + command.len();
+    line.get(start..).unwrap_or("")
+}
+
+/// The FEN with its halfmove clock set to 0, so a game restarted from it is
+/// not over by the move-count rule at once.
+fn fresh_fen(fen: &str) -> String {
+    let mut fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.len() >= 5 {
+        fields[4] = "0";
+    }
+    fields.join(" ")
+}
+
+/// The game phase of the current position (for `wdl`).
+fn root_phase(game: &AnyGame) -> i32 {
+    use shakmaty::Position;
+    match game {
+        AnyGame::Standard(g) => base::phase(g.current().pos.board()),
+        AnyGame::Extinction(g) => base::phase(g.current().pos.board()),
+    }
+}
+
+/// A parsed `go` command.
+#[derive(Debug, Default)]
+struct Go {
+    limits: Limits,
+    /// Whether `perft` was given (with a good depth in `perft`, or not).
+    perft_asked: bool,
+    perft: Option<u32>,
+    errors: Vec<String>,
+}
+
+/// The words of `go`.
+const GO_WORDS: &[&str] = &[
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+    "perft",
+];
+
+/// Parses the arguments of `go`. Lenient: an unknown word or a bad number
+/// is reported and skipped, the rest still counts. Negative times count
+/// as 0 (some GUIs send them when a clock ran out); a depth is at least 1.
+fn parse_go(args: &[&str]) -> Go {
+    let mut go = Go::default();
+    let mut i = 0;
+    while i < args.len() {
+        let word = args[i];
+        i += 1;
+        go.perft_asked |= word == "perft";
+        match word {
+            "ponder" => go.limits.ponder = true,
+            "infinite" => go.limits.infinite = true,
+            "searchmoves" => {
+                while i < args.len() && !GO_WORDS.contains(&args[i]) {
+                    go.limits.searchmoves.push(args[i].to_owned());
+                    i += 1;
+                }
+            }
+            "wtime" | "btime" | "winc" | "binc" | "movestogo" | "depth" | "nodes" | "mate"
+            | "movetime" | "perft" => {
+                let n = match args.get(i).map(|t| t.parse::<i64>()) {
+                    Some(Ok(n)) => {
+                        i += 1;
+                        n
+                    }
+                    Some(Err(_)) => {
+                        go.errors.push(format!(
+                            "go: '{}' after {word} is not an integer; {word} ignored",
+                            clip(args[i])
+                        ));
+                        i += 1;
+                        continue;
+                    }
+                    None => {
+                        go.errors.push(format!("go: {word} needs a value; ignored"));
+                        continue;
+                    }
+                };
+                let ms = || Some(Duration::from_millis(n.max(0) as u64));
+                let l = &mut go.limits;
+                match word {
+                    "wtime" => l.time[0] = ms(),
+                    "btime" => l.time[1] = ms(),
+                    "winc" => l.inc[0] = ms(),
+                    "binc" => l.inc[1] = ms(),
+                    "movetime" => l.movetime = ms(),
+                    "movestogo" => l.movestogo = (n > 0).then(|| n.min(1000) as u32),
+                    "depth" => l.depth = Some(n.clamp(1, 1000) as i32),
+                    "nodes" => l.nodes = Some(n.max(1) as u64),
+                    "mate" => l.mate = Some(n.clamp(1, 1000) as u32),
+                    _ => go.perft = Some(n.clamp(0, i64::from(u32::MAX)) as u32),
+                }
+            }
+            other => go
+                .errors
+                .push(format!("go: unknown word '{}' ignored", clip(other))),
+        }
+    }
+    go
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_words() {
+        let g = parse_go(&[
+            "wtime",
+            "-5",
+            "btime",
+            "1000",
+            "winc",
+            "10",
+            "movestogo",
+            "0",
+            "depth",
+            "x",
+            "searchmoves",
+            "e2e4",
+            "d2d4",
+            "nodes",
+            "5",
+            "bogus",
+        ]);
+        assert_eq!(
+            g.limits.time,
+            [Some(Duration::ZERO), Some(Duration::from_millis(1000))]
+        );
+        assert_eq!(g.limits.inc[0], Some(Duration::from_millis(10)));
+        assert_eq!(g.limits.movestogo, None);
+        assert_eq!(g.limits.depth, None);
+        assert_eq!(g.limits.searchmoves, vec!["e2e4", "d2d4"]);
+        assert_eq!(g.limits.nodes, Some(5));
+        assert_eq!(g.errors.len(), 2);
+        assert_eq!(parse_go(&["perft", "3"]).perft, Some(3));
+        let bad = parse_go(&["perft", "x"]);
+        assert!(bad.perft_asked && bad.perft.is_none());
+        assert_eq!(parse_go(&["depth"]).errors.len(), 1);
+    }
+
+    #[test]
+    fn fens_and_rest() {
+        assert_eq!(
+            fresh_fen("8/8/8/8/8/8/8/K1k5 w - - 77 120"),
+            "8/8/8/8/8/8/8/K1k5 w - - 0 120"
+        );
+        let line = "  setoption name Hash value 8";
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(rest_after(line, tokens[0]), " name Hash value 8");
+    }
+}

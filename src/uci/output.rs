@@ -1,0 +1,228 @@
+//! Output: the shared writer and the formatting of `info` lines, scores and
+//! point margins.
+//!
+//! Scores: a search value is an expected point margin in internal units
+//! (100 per pawn of material, see [`Units`]). A decided value (a proven
+//! checkmate or extinction, [`is_decided`]) is printed as `score mate N`,
+//! `N` in moves, negative when losing; every other value as `score cp V`
+//! with `V` the value itself clamped to `±CP_LIMIT`, so the graph of a GUI
+//! rises and falls with the expected margin in every variant.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+use crate::eval::{Units, Wdl};
+use crate::rules::Variant;
+use crate::scoring::{Award, Points};
+use crate::search::{Bound, MATE, MATE_STEP, PvLine, Reporter, Stats, is_decided, plies_to_end};
+
+/// The largest `score cp` printed (values beyond are clamped).
+pub const CP_LIMIT: i32 = 20_000;
+
+/// The writer shared by the loop and the search's callbacks. Every call
+/// writes whole lines under one lock and flushes; write errors are ignored
+/// (a closed pipe means the GUI is gone, and the loop ends at end of input).
+#[derive(Debug)]
+pub(super) struct Out<W> {
+    w: Mutex<W>,
+}
+
+impl<W: Write> Out<W> {
+    /// Wraps a writer.
+    pub fn new(w: W) -> Out<W> {
+        Out { w: Mutex::new(w) }
+    }
+
+    /// Writes one line.
+    pub fn line(&self, s: &str) {
+        self.lines(std::slice::from_ref(&s));
+    }
+
+    /// Writes lines together (no other output comes between them).
+    pub fn lines<S: AsRef<str>>(&self, lines: &[S]) {
+        let mut w = self.w.lock().unwrap_or_else(|e| e.into_inner());
+        for l in lines {
+            let _ = w.write_all(l.as_ref().as_bytes());
+            let _ = w.write_all(b"\n");
+        }
+        let _ = w.flush();
+    }
+
+    /// Writes `info string <text>`.
+    pub fn info(&self, text: &str) {
+        self.line(&format!("info string {text}"));
+    }
+
+    /// Writes `info string error: <text>`.
+    pub fn error(&self, text: &str) {
+        self.line(&format!("info string error: {text}"));
+    }
+}
+
+/// A decided value's distance in moves: positive when winning, negative
+/// when losing, never 0.
+pub fn mate_moves(value: i32) -> i32 {
+    let moves = ((plies_to_end(value) + 1) / 2).max(1);
+    if value > 0 { moves } else { -moves }
+}
+
+/// `cp V` or `mate N` for a search value.
+pub fn score(value: i32) -> String {
+    if is_decided(value) {
+        format!("mate {}", mate_moves(value))
+    } else {
+        format!("cp {}", value.clamp(-CP_LIMIT, CP_LIMIT))
+    }
+}
+
+/// The point margin inside a value, in internal units: the value itself,
+/// or for a decided value what remains after removing the band.
+pub fn margin_units(value: i32) -> i32 {
+    if is_decided(value) {
+        let band = MATE - plies_to_end(value) * MATE_STEP;
+        if value > 0 {
+            value - band
+        } else {
+            value + band
+        }
+    } else {
+        value
+    }
+}
+
+/// A number of points with a sign: `+1.25`, `-3`, `0`.
+pub fn signed(p: Points) -> String {
+    if p > Points::ZERO {
+        format!("+{p}")
+    } else {
+        p.to_string()
+    }
+}
+
+/// The margin of a value in the variant's points, rounded to thousandths.
+pub fn margin_points(units: Units, value: i32) -> Points {
+    Points::from_f64(units.to_points(margin_units(value))).unwrap_or_default()
+}
+
+/// The `info string` that closes a search: the expected margin in the
+/// variant's points for the side to move and the best action's own award:
+/// `margin +0.35 chess award e2e4 0:0 none`, the award as the mover's
+/// points, a colon, the opponent's points, then the events (`none` when
+/// there are none).
+pub fn margin_line(
+    variant: Variant,
+    margin: Option<Points>,
+    action: &str,
+    award: Option<(Points, Points, String)>,
+) -> String {
+    let m = margin.map_or_else(|| "unknown".to_owned(), signed);
+    let a = match award {
+        Some((own, other, events)) => format!("{own}:{other} {events}"),
+        None => "unknown".to_owned(),
+    };
+    format!("margin {m} {variant} award {action} {a}")
+}
+
+/// The mover's points, the opponent's and the events of an award.
+pub fn award_parts(award: &Award, mover: shakmaty::Color) -> (Points, Points, String) {
+    let events = if award.events.is_empty() {
+        "none".to_owned()
+    } else {
+        award.events.to_string()
+    };
+    (award.points(mover), award.points(!mover), events)
+}
+
+/// Prints the search's progress as UCI `info` lines.
+pub(super) struct UciReporter<W> {
+    /// Where to write.
+    pub out: Arc<Out<W>>,
+    /// The game phase of the root when `wdl` is printed (`None`: not
+    /// printed).
+    pub wdl_phase: Option<i32>,
+}
+
+/// The `wdl W D L` part for a value: decided values are certain, others go
+/// through the win/draw/loss model at the root's phase.
+pub fn wdl(value: i32, phase: i32) -> String {
+    let w = if is_decided(value) {
+        if value > 0 {
+            Wdl {
+                win: 1000,
+                draw: 0,
+                loss: 0,
+            }
+        } else {
+            Wdl {
+                win: 0,
+                draw: 0,
+                loss: 1000,
+            }
+        }
+    } else {
+        Wdl::from_cp(value, phase)
+    };
+    format!("wdl {} {} {}", w.win, w.draw, w.loss)
+}
+
+/// The `info` line of one principal variation.
+pub fn info_line(line: &PvLine, stats: &Stats, wdl_phase: Option<i32>) -> String {
+    let ms = stats.time.as_millis();
+    let nps = u128::from(stats.nodes) * 1000 / ms.max(1);
+    let bound = match line.bound {
+        Some(Bound::Lower) => " lowerbound",
+        Some(Bound::Upper) => " upperbound",
+        _ => "",
+    };
+    let wdl = wdl_phase.map_or_else(String::new, |p| format!(" {}", wdl(line.value, p)));
+    let pv: Vec<String> = line.pv.iter().map(ToString::to_string).collect();
+    format!(
+        "info depth {} seldepth {} multipv {} score {}{bound}{wdl} nodes {} nps {nps} hashfull {} time {ms} pv {}",
+        line.depth,
+        line.seldepth,
+        line.multipv,
+        score(line.value),
+        stats.nodes,
+        stats.hashfull,
+        pv.join(" ")
+    )
+}
+
+impl<W: Write + Send> Reporter for UciReporter<W> {
+    fn line(&self, line: &PvLine, stats: &Stats) {
+        self.out.line(&info_line(line, stats, self.wdl_phase));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::DECIDED;
+
+    #[test]
+    fn scores() {
+        assert_eq!(score(35), "cp 35");
+        assert_eq!(score(-1_000_000), "cp -20000");
+        // Mate in 3 (5 plies) with a margin of 100 units.
+        let v = MATE - 5 * MATE_STEP + 100;
+        assert_eq!(score(v), "mate 3");
+        assert_eq!(margin_units(v), 100);
+        let l = -(MATE - 4 * MATE_STEP) - 100;
+        assert_eq!(score(l), "mate -2");
+        assert_eq!(margin_units(l), -100);
+        assert_eq!(score(-(MATE - MATE_STEP)), "mate -1");
+        assert!(!is_decided(DECIDED));
+    }
+
+    #[test]
+    fn wdl_and_margin() {
+        assert_eq!(wdl(MATE - MATE_STEP, 24), "wdl 1000 0 0");
+        let even = wdl(0, 24);
+        let parts: Vec<i32> = even[4..].split(' ').map(|x| x.parse().unwrap()).collect();
+        assert_eq!(parts.iter().sum::<i32>(), 1000);
+        assert_eq!(parts[0], parts[2]);
+        assert_eq!(signed(Points::from_milli(1250)), "+1.25");
+        assert_eq!(signed(Points::whole(-3)), "-3");
+        assert_eq!(signed(Points::ZERO), "0");
+    }
+}

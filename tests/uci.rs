@@ -1,0 +1,881 @@
+//! The UCI loop driven in-process over a pipe-like reader and a capturing
+//! writer: every command, every option, every variant, hostile input.
+
+use std::io::{BufReader, Cursor, Read, Write};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use tally::engine::{Engine, EngineOptions};
+use tally::rules::Variant;
+
+/// A reader fed by a channel: blocks until bytes come, ends when the
+/// sender is dropped.
+struct Pipe {
+    rx: Receiver<Vec<u8>>,
+    cur: Vec<u8>,
+    pos: usize,
+}
+
+impl Read for Pipe {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        while self.pos == self.cur.len() {
+            match self.rx.recv() {
+                Ok(v) => {
+                    self.cur = v;
+                    self.pos = 0;
+                }
+                Err(_) => return Ok(0),
+            }
+        }
+        let n = buf.len().min(self.cur.len() - self.pos);
+        buf[..n].copy_from_slice(&self.cur[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+/// A writer whose bytes tests can wait on.
+#[derive(Clone, Default)]
+struct Capture(Arc<(Mutex<Vec<u8>>, Condvar)>);
+
+impl Write for Capture {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let (m, c) = &*self.0;
+        m.lock().unwrap().extend_from_slice(buf);
+        c.notify_all();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Capture {
+    fn lines(&self) -> Vec<String> {
+        let text = String::from_utf8(self.0.0.lock().unwrap().clone()).unwrap();
+        text.lines().map(str::to_owned).collect()
+    }
+}
+
+/// A running UCI loop.
+struct Client {
+    tx: Option<Sender<Vec<u8>>>,
+    out: Capture,
+    seen: usize,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Client {
+    fn start() -> Client {
+        let (tx, rx) = mpsc::channel();
+        let out = Capture::default();
+        let w = out.clone();
+        let reader = BufReader::new(Pipe {
+            rx,
+            cur: Vec::new(),
+            pos: 0,
+        });
+        let thread = std::thread::spawn(move || tally::uci::run(reader, w));
+        Client {
+            tx: Some(tx),
+            out,
+            seen: 0,
+            thread: Some(thread),
+        }
+    }
+
+    fn send(&self, line: &str) {
+        self.send_raw(format!("{line}\n").as_bytes());
+    }
+
+    fn send_raw(&self, bytes: &[u8]) {
+        if let Some(tx) = &self.tx {
+            tx.send(bytes.to_vec()).unwrap();
+        }
+    }
+
+    /// Lines after the last wait, up to and including the first that
+    /// matches; panics after `secs` seconds.
+    fn wait_for(&mut self, secs: u64, pred: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        let (m, c) = &*self.out.0;
+        let mut guard = m.lock().unwrap();
+        loop {
+            let text = String::from_utf8_lossy(&guard[self.seen..]).into_owned();
+            let mut consumed = 0;
+            let mut lines = Vec::new();
+            for piece in text.split_inclusive('\n') {
+                if !piece.ends_with('\n') {
+                    break;
+                }
+                consumed += piece.len();
+                let line = piece.trim_end_matches('\n').to_owned();
+                let hit = pred(&line);
+                lines.push(line);
+                if hit {
+                    self.seen += consumed;
+                    return lines;
+                }
+            }
+            let now = Instant::now();
+            assert!(
+                now < deadline,
+                "timed out; output so far:\n{}",
+                String::from_utf8_lossy(&guard)
+            );
+            guard = c.wait_timeout(guard, deadline - now).unwrap().0;
+        }
+    }
+
+    /// Sends `isready` and returns the lines before `readyok`.
+    fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut lines = self.wait_for(20, |l| l == "readyok");
+        lines.pop();
+        lines
+    }
+
+    /// Runs `go ...` and returns its lines, the bestmove last.
+    fn go(&mut self, args: &str) -> Vec<String> {
+        self.send(&format!("go {args}"));
+        self.wait_for(60, |l| l.starts_with("bestmove"))
+    }
+
+    /// Ends the input and waits for the loop to return.
+    fn finish(mut self) -> Vec<String> {
+        self.tx = None;
+        self.thread.take().unwrap().join().unwrap();
+        let all = self.out.lines();
+        let skip = String::from_utf8_lossy(&self.out.0.0.lock().unwrap()[..self.seen])
+            .lines()
+            .count();
+        all[skip..].to_vec()
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        self.tx = None;
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Runs a whole script to the end of input and returns the output lines.
+fn script(input: &str) -> Vec<String> {
+    let out = Capture::default();
+    tally::uci::run(Cursor::new(input.as_bytes().to_vec()), out.clone());
+    out.lines()
+}
+
+fn bestmove(lines: &[String]) -> String {
+    let l = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("bestmove"))
+        .unwrap_or_else(|| panic!("no bestmove in {lines:#?}"));
+    l.split_whitespace().nth(1).unwrap().to_owned()
+}
+
+fn errors(lines: &[String]) -> Vec<&String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info string error"))
+        .collect()
+}
+
+/// Whether `action` is legal for `variant` after `fen` and `moves`.
+fn is_legal(
+    variant: Variant,
+    specials: bool,
+    fen: Option<&str>,
+    moves: &[&str],
+    action: &str,
+) -> bool {
+    let mut e = Engine::with_options(
+        variant,
+        EngineOptions {
+            specials,
+            ..EngineOptions::default()
+        },
+    );
+    e.set_position(fen, moves).unwrap();
+    e.legal_actions().iter().any(|a| a.to_string() == action)
+}
+
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let mut it = line.split_whitespace();
+    while let Some(t) = it.next() {
+        if t == key {
+            return it.next();
+        }
+    }
+    None
+}
+
+const OPTION_NAMES: [&str; 13] = [
+    "Hash",
+    "Clear Hash",
+    "Threads",
+    "MultiPV",
+    "Move Overhead",
+    "Ponder",
+    "UCI_ShowWDL",
+    "UCI_Variant",
+    "Scoring",
+    "SpecialActions",
+    "DrawAdvantage",
+    "EvalMode",
+    "RulesFile",
+];
+
+#[test]
+fn handshake_and_ready() {
+    let out = script(
+        "uci\nisready\nregister later\nregister name x code y\ndebug on\ndebug off\nucinewgame\nisready\nquit\n",
+    );
+    assert!(out[0].starts_with("id name Tally "));
+    assert!(out[1].starts_with("id author "));
+    for name in OPTION_NAMES {
+        assert!(
+            out.iter()
+                .any(|l| l.starts_with(&format!("option name {name} type "))),
+            "{name} missing"
+        );
+    }
+    let uciok = out.iter().position(|l| l == "uciok").unwrap();
+    assert_eq!(uciok, 2 + OPTION_NAMES.len());
+    assert_eq!(&out[uciok + 1..], &["readyok", "readyok"]);
+}
+
+#[test]
+fn every_option_valid_and_invalid() {
+    let dir = std::env::temp_dir().join(format!("tally-uci-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.toml");
+    std::fs::write(&good, "[dynamic]\nstalemate = [70, 30]\n").unwrap();
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "[no_such_table]\nx = 1\n").unwrap();
+    let mut c = Client::start();
+    let valid = [
+        ("Hash", "8"),
+        ("Threads", "2"),
+        ("MultiPV", "2"),
+        ("Move Overhead", "50"),
+        ("Ponder", "true"),
+        ("UCI_ShowWDL", "true"),
+        ("UCI_Variant", "chess"),
+        ("Scoring", "dynamic"),
+        ("SpecialActions", "true"),
+        ("DrawAdvantage", "white"),
+        ("EvalMode", "base"),
+        ("RulesFile", good.to_str().unwrap()),
+    ];
+    for (name, value) in valid {
+        c.send(&format!("setoption name {name} value {value}"));
+    }
+    c.send("setoption name Clear Hash");
+    let lines = c.sync();
+    assert!(errors(&lines).is_empty(), "{lines:#?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("rules file") && l.contains("loaded"))
+    );
+    c.send("position startpos");
+    c.send("d");
+    let d = c.sync();
+    assert!(
+        d.iter()
+            .any(|l| l.starts_with("Variant: dynamic") && l.contains("special actions: on")),
+        "{d:#?}"
+    );
+    let go = c.go("depth 4");
+    let infos: Vec<&String> = go
+        .iter()
+        .filter(|l| field(l, "depth") == Some("4"))
+        .collect();
+    assert_eq!(infos.len(), 2, "MultiPV 2: {go:#?}");
+    assert_eq!(field(infos[1], "multipv"), Some("2"));
+    // No wdl outside chess and extinction.
+    assert!(go.iter().all(|l| !l.contains(" wdl ")));
+
+    // Invalid values: refused, each with an error, the old value kept.
+    let invalid = [
+        ("Hash", "0"),
+        ("Hash", "999999999"),
+        ("Threads", "-1"),
+        ("MultiPV", "many"),
+        ("Move Overhead", "5001"),
+        ("Ponder", "maybe"),
+        ("UCI_ShowWDL", ""),
+        ("UCI_Variant", "atomic"),
+        ("Scoring", "extinction"),
+        ("SpecialActions", "1"),
+        ("DrawAdvantage", "grey"),
+        ("EvalMode", "nnue"),
+        ("RulesFile", bad.to_str().unwrap()),
+        ("RulesFile", "/no/such/file.toml"),
+        ("NoSuchOption", "1"),
+    ];
+    for (name, value) in invalid {
+        c.send(&format!("setoption name {name} value {value}"));
+    }
+    c.send("setoption name Hash");
+    c.send("setoption Hash value 3");
+    let lines = c.sync();
+    assert_eq!(errors(&lines).len(), invalid.len() + 2, "{lines:#?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("RulesFile") && l.contains("kept"))
+    );
+    c.send("d");
+    let d = c.sync();
+    assert!(d.iter().any(|l| l.starts_with("Variant: dynamic")));
+    // MultiPV still 2.
+    let go = c.go("depth 3");
+    assert!(go.iter().any(|l| field(l, "multipv") == Some("2")));
+
+    // Back to defaults; WDL shows in chess.
+    for (name, value) in [
+        ("Scoring", "chess"),
+        ("MultiPV", "1"),
+        ("RulesFile", ""),
+        ("RulesFile", "<empty>"),
+        ("EvalMode", "variant"),
+        ("SpecialActions", "false"),
+        ("Threads", "1"),
+    ] {
+        c.send(&format!("setoption name {name} value {value}"));
+    }
+    assert!(errors(&c.sync()).is_empty());
+    c.send("position startpos moves e2e4");
+    let go = c.go("depth 5");
+    let last = go
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    let w: Vec<i32> = last
+        .split_whitespace()
+        .skip_while(|t| *t != "wdl")
+        .skip(1)
+        .take(3)
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert_eq!(w.iter().sum::<i32>(), 1000, "{last}");
+    assert!(is_legal(
+        Variant::Chess,
+        false,
+        None,
+        &["e2e4"],
+        &bestmove(&go)
+    ));
+    drop(c);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_variant_plays_legal_moves() {
+    let mut c = Client::start();
+    for v in Variant::ALL {
+        let set = if v.is_extinction() {
+            "setoption name UCI_Variant value extinction".to_owned()
+        } else {
+            format!("setoption name UCI_Variant value chess\nsetoption name Scoring value {v}")
+        };
+        c.send(&set);
+        c.send("ucinewgame");
+        c.send("position startpos moves e2e4 e7e5");
+        c.send("d");
+        let d = c.sync();
+        assert!(
+            d.iter().any(|l| l.starts_with(&format!("Variant: {v} "))),
+            "{v}: {d:#?}"
+        );
+        let go = c.go("depth 4");
+        let best = bestmove(&go);
+        assert!(
+            is_legal(v, false, None, &["e2e4", "e7e5"], &best),
+            "{v}: {best}"
+        );
+        let margin = go
+            .iter()
+            .find(|l| l.starts_with("info string margin"))
+            .unwrap();
+        assert!(margin.contains(&format!(" {v} award {best} ")), "{margin}");
+        assert!(go.iter().any(|l| l.starts_with("info depth 4 ")));
+    }
+    // A scoring variant picked directly through UCI_Variant wins over Scoring.
+    c.send("setoption name Scoring value sets");
+    c.send("setoption name UCI_Variant value wacky");
+    c.send("d");
+    assert!(c.sync().iter().any(|l| l.starts_with("Variant: wacky ")));
+    c.send("setoption name UCI_Variant value standard");
+    c.send("d");
+    assert!(c.sync().iter().any(|l| l.starts_with("Variant: sets ")));
+}
+
+#[test]
+fn position_errors_keep_what_they_should() {
+    let mut c = Client::start();
+    c.send("position startpos moves e2e4 e7e5 e2e4 g1f3");
+    let lines = c.sync();
+    let e = errors(&lines);
+    assert_eq!(e.len(), 1);
+    assert!(e[0].contains("move 3 'e2e4'"), "{}", e[0]);
+    c.send("d");
+    let d = c.sync();
+    assert!(
+        d.iter()
+            .any(|l| l == "Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"),
+        "{d:#?}"
+    );
+    // A bad FEN keeps the previous position.
+    for bad in [
+        "position fen not/a/fen w - - 0 1",
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "position fen",
+        "position",
+        "position moves e2e4",
+    ] {
+        c.send(bad);
+        let lines = c.sync();
+        assert_eq!(errors(&lines).len(), 1, "{bad}: {lines:#?}");
+        c.send("d");
+        assert!(
+            c.sync().iter().any(|l| l.ends_with("w KQkq - 0 2")),
+            "{bad}"
+        );
+    }
+    // Garbage moves, special words while special actions are off.
+    c.send("position startpos moves e2e4 zz9 e7e5");
+    assert!(errors(&c.sync())[0].contains("move 2 'zz9'"));
+    c.send("setoption name Scoring value tiebraker");
+    c.send("position startpos moves disk");
+    assert!(errors(&c.sync())[0].contains("move 1 'disk'"));
+    let best = bestmove(&c.go("depth 3"));
+    assert!(is_legal(Variant::Tiebraker, false, None, &[], &best));
+    // A FEN with moves.
+    c.send("setoption name Scoring value chess");
+    c.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1 moves g1f1");
+    c.send("d");
+    assert!(
+        c.sync()
+            .iter()
+            .any(|l| l == "Fen: 6k1/5ppp/8/8/8/8/5PPP/3R1K2 b - - 1 1")
+    );
+}
+
+#[test]
+fn go_limits() {
+    let mut c = Client::start();
+    // Mate in one, found and reported as such.
+    c.send("position fen r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4");
+    let go = c.go("mate 1");
+    assert_eq!(bestmove(&go), "h5f7");
+    assert!(go.iter().any(|l| l.contains("score mate 1 ")), "{go:#?}");
+    let margin = go
+        .iter()
+        .find(|l| l.starts_with("info string margin"))
+        .unwrap();
+    assert_eq!(margin, "info string margin +1 chess award h5f7 1:0 mate");
+    // Depth, nodes, searchmoves.
+    c.send("position startpos");
+    let go = c.go("depth 3");
+    assert!(go.iter().any(|l| l.starts_with("info depth 3 ")));
+    assert!(!go.iter().any(|l| l.starts_with("info depth 4 ")));
+    let go = c.go("nodes 2000");
+    let nodes: u64 = go
+        .iter()
+        .filter_map(|l| field(l, "nodes"))
+        .map(|n| n.parse().unwrap())
+        .max()
+        .unwrap_or(0);
+    assert!(nodes <= 2000 + 2048, "{nodes}");
+    let go = c.go("searchmoves a2a3 h2h4 depth 5");
+    let best = bestmove(&go);
+    assert!(best == "a2a3" || best == "h2h4", "{best}");
+    let go = c.go("searchmoves e2e5 depth 2");
+    assert_eq!(errors(&go).len(), 2, "{go:#?}");
+    // Clocks: answered well within the time left.
+    for args in [
+        "wtime 1000 btime 1000 winc 10 binc 10",
+        "wtime 300 btime 5000 movestogo 1",
+        "wtime -20 btime 100",
+        "wtime 500 btime 500 winc 0 binc 0 movestogo 40",
+    ] {
+        let t = Instant::now();
+        let go = c.go(args);
+        let ms = t.elapsed().as_millis();
+        assert!(is_legal(Variant::Chess, false, None, &[], &bestmove(&go)));
+        assert!(ms < 700, "{args}: {ms} ms");
+    }
+    let t = Instant::now();
+    c.go("movetime 300");
+    let ms = t.elapsed().as_millis();
+    assert!((200..800).contains(&ms), "movetime 300: {ms} ms");
+    // Bad numbers are reported, the rest still counts.
+    let go = c.go("depth x nodes 500 bogus");
+    assert_eq!(errors(&go).len(), 2);
+}
+
+#[test]
+fn infinite_stop_ponder_and_isready_during_search() {
+    let mut c = Client::start();
+    c.send("position startpos moves d2d4");
+    c.send("go infinite");
+    c.wait_for(10, |l| l.starts_with("info depth 3 "));
+    // isready is answered while the search runs; no bestmove yet.
+    let lines = c.sync();
+    assert!(!lines.iter().any(|l| l.starts_with("bestmove")));
+    std::thread::sleep(Duration::from_millis(100));
+    let t = Instant::now();
+    c.send("stop");
+    let lines = c.wait_for(10, |l| l.starts_with("bestmove"));
+    let latency = t.elapsed();
+    assert!(
+        latency < Duration::from_millis(250),
+        "stop took {latency:?}"
+    );
+    assert!(is_legal(
+        Variant::Chess,
+        false,
+        None,
+        &["d2d4"],
+        &bestmove(&lines)
+    ));
+    // A second stop prints nothing more.
+    c.send("stop");
+    assert!(!c.sync().iter().any(|l| l.starts_with("bestmove")));
+
+    // Ponder, then ponderhit: the clock starts at ponderhit.
+    c.send("position startpos moves e2e4 e7e5");
+    c.send("go ponder wtime 3000 btime 3000");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!c.sync().iter().any(|l| l.starts_with("bestmove")));
+    let t = Instant::now();
+    c.send("ponderhit");
+    let lines = c.wait_for(10, |l| l.starts_with("bestmove"));
+    assert!(
+        t.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(is_legal(
+        Variant::Chess,
+        false,
+        None,
+        &["e2e4", "e7e5"],
+        &bestmove(&lines)
+    ));
+    // Ponder, then stop (a ponder miss).
+    c.send("go ponder wtime 3000 btime 3000");
+    std::thread::sleep(Duration::from_millis(100));
+    c.send("stop");
+    c.wait_for(10, |l| l.starts_with("bestmove"));
+    // go while searching: the first search ends with its bestmove first.
+    c.send("go infinite");
+    c.send("go depth 2");
+    let lines = c.wait_for(10, |l| l.starts_with("bestmove"));
+    assert!(lines.iter().filter(|l| l.starts_with("bestmove")).count() == 1);
+    c.wait_for(10, |l| l.starts_with("bestmove"));
+    // quit during a search: bestmove, then the loop returns.
+    c.send("go infinite");
+    c.wait_for(10, |l| l.starts_with("info depth 2 "));
+    c.send("quit");
+    let rest = c.finish();
+    assert_eq!(rest.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
+}
+
+#[test]
+fn end_of_input_stops_open_searches_and_finishes_limited_ones() {
+    let out = script("position startpos\ngo depth 6\n");
+    assert!(out.iter().any(|l| l.starts_with("info depth 6 ")));
+    assert_eq!(out.last().map(|l| l.starts_with("bestmove")), Some(true));
+    let mut c = Client::start();
+    c.send("go infinite");
+    c.wait_for(10, |l| l.starts_with("info depth 1 "));
+    let rest = c.finish();
+    assert!(rest.iter().any(|l| l.starts_with("bestmove")));
+}
+
+#[test]
+fn finished_positions() {
+    let cases = [
+        // Checkmate, stalemate: chess.
+        (
+            "chess",
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            "checkmate",
+        ),
+        ("chess", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "stalemate"),
+        // A type missing in the FEN: over on arrival.
+        (
+            "extinction",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1",
+            "extinction",
+        ),
+    ];
+    for (variant, fen, why) in cases {
+        let out = script(&format!(
+            "setoption name UCI_Variant value {variant}\nposition fen {fen}\ngo wtime 1000 btime 1000\ngo infinite\n"
+        ));
+        let n = out.len();
+        assert!(
+            out[n - 4].starts_with("info string the game is over: ") && out[n - 4].contains(why),
+            "{out:#?}"
+        );
+        assert_eq!(out[n - 3], "bestmove 0000");
+        assert_eq!(out[n - 1], "bestmove 0000");
+    }
+}
+
+#[test]
+fn tally_endings_unknown_to_the_gui_play_on() {
+    let rep = "position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8";
+    // Special actions off: the GUI's game goes on, so does Tally.
+    let mut c = Client::start();
+    c.send(rep);
+    let go = c.go("depth 3");
+    assert!(
+        go.iter()
+            .any(|l| l.contains("threefold repetition") && l.contains("plays on")),
+        "{go:#?}"
+    );
+    assert!(is_legal(Variant::Chess, false, None, &[], &bestmove(&go)));
+    c.send(&format!("{rep} e2e4 e7e5"));
+    c.send("d");
+    let d = c.sync();
+    assert!(d.iter().any(|l| l.contains("plays on")));
+    assert!(
+        d.iter()
+            .any(|l| l == "Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 6"),
+        "{d:#?}"
+    );
+    // Sets' 30-move rule.
+    c.send("setoption name Scoring value sets");
+    c.send("position fen 8/8/4k3/8/8/3K4/8/R7 w - - 60 80");
+    let go = c.go("depth 3");
+    assert!(go.iter().any(|l| l.contains("move-count rule")), "{go:#?}");
+    assert!(is_legal(
+        Variant::Sets,
+        false,
+        Some("8/8/4k3/8/8/3K4/8/R7 w - - 0 80"),
+        &[],
+        &bestmove(&go)
+    ));
+    // Special actions on: the client knows the variant's endings.
+    c.send("setoption name Scoring value chess");
+    c.send("setoption name SpecialActions value true");
+    c.send(rep);
+    let go = c.go("depth 3");
+    assert_eq!(bestmove(&go), "0000");
+    assert!(
+        go.iter()
+            .any(|l| l.contains("the game is over: threefold repetition"))
+    );
+    c.send(&format!("{rep} e2e4"));
+    let e = c.sync();
+    assert!(errors(&e)[0].contains("move 9 'e2e4'"), "{e:#?}");
+}
+
+#[test]
+fn special_actions_when_enabled() {
+    let mut c = Client::start();
+    c.send("setoption name Scoring value tiebraker");
+    c.send("setoption name SpecialActions value true");
+    c.send("position startpos moves e2e4 disk");
+    c.send("d");
+    let d = c.sync();
+    assert!(errors(&d).is_empty(), "{d:#?}");
+    assert!(
+        d.iter().any(|l| l.starts_with("Disk: offered by Black")),
+        "{d:#?}"
+    );
+    assert!(d.iter().any(|l| l.contains(" | d | ")));
+    let best = bestmove(&c.go("depth 3"));
+    assert!(
+        is_legal(Variant::Tiebraker, true, None, &["e2e4", "disk"], &best),
+        "{best}"
+    );
+    c.send("position startpos moves e2e4 disk swap");
+    assert!(errors(&c.sync()).is_empty());
+    // Sets: a claim after baring the king.
+    c.send("setoption name Scoring value sets");
+    // K+N cannot mate: the claim's 1 point beats a draw.
+    let fen = "8/8/4k3/8/8/2p1K3/8/1N6 w - - 0 1";
+    c.send(&format!("position fen {fen} moves b1c3 e6d6"));
+    c.send("d");
+    let d = c.sync();
+    assert!(
+        d.iter()
+            .any(|l| l.starts_with("Bare king: White may claim")),
+        "{d:#?}"
+    );
+    let go = c.go("depth 3");
+    assert_eq!(bestmove(&go), "claim", "{go:#?}");
+    c.send(&format!("position fen {fen} moves b1c3 e6d6 claim"));
+    let go = c.go("depth 3");
+    assert_eq!(bestmove(&go), "0000");
+    assert!(go.iter().any(|l| l.contains("claimed")), "{go:#?}");
+}
+
+#[test]
+fn display_eval_perft_bench() {
+    let mut c = Client::start();
+    c.send("setoption name Scoring value dynamic");
+    c.send("position startpos moves e2e4 d7d5 e4d5");
+    c.send("d");
+    let d = c.sync();
+    for prefix in [
+        "Fen: rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2",
+        "Key: ",
+        "Variant: dynamic (rules: standard, special actions: off)",
+        "Side to move: Black",
+        "Legal actions: 28 (3 plies played)",
+        "Ending: none",
+        "Points so far: White 0 Black 0",
+    ] {
+        assert!(d.iter().any(|l| l.starts_with(prefix)), "{prefix}: {d:#?}");
+    }
+    assert!(
+        d.iter()
+            .any(|l| l == " | r | n | b | q | k | b | n | r | 8")
+    );
+    c.send("eval");
+    let e = c.sync();
+    for prefix in [
+        "     Material |    90",
+        "Phase: 24 of 24",
+        "Base evaluation: ",
+        "Expected margin: -",
+    ] {
+        assert!(e.iter().any(|l| l.starts_with(prefix)), "{prefix}: {e:#?}");
+    }
+    c.send("position startpos");
+    c.send("go perft 3");
+    let p = c.wait_for(30, |l| l.starts_with("Nodes searched"));
+    assert_eq!(p.last().unwrap(), "Nodes searched: 8902");
+    assert_eq!(p.len(), 22);
+    assert!(p.contains(&"e2e4: 600".to_owned()));
+    c.send("setoption name UCI_Variant value extinction");
+    c.send("position fen rnb1kbnr/pppppppp/8/8/8/3q4/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    c.send("go perft 2");
+    let p = c.wait_for(30, |l| l.starts_with("Nodes searched"));
+    assert_eq!(p.last().unwrap(), "Nodes searched: 707");
+    c.send("go perft 11");
+    assert_eq!(errors(&c.sync()).len(), 1);
+    c.send("bench 1");
+    let b = c.wait_for(60, |l| l.ends_with(" nps"));
+    let last = b.last().unwrap();
+    let parts: Vec<&str> = last.split(' ').collect();
+    assert_eq!(parts.len(), 4, "{last}");
+    assert!(parts[0].parse::<u64>().unwrap() > 0);
+    assert_eq!(parts[1], "nodes");
+    assert_eq!(
+        b.iter()
+            .filter(|l| l.starts_with("info string position"))
+            .count(),
+        tally::bench::positions().unwrap().len()
+    );
+    c.send("bench 0");
+    assert_eq!(errors(&c.sync()).len(), 1);
+}
+
+/// A small deterministic generator for hostile bytes.
+fn noise(seed: u64, n: usize) -> Vec<u8> {
+    let mut x = seed;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
+#[test]
+fn hostile_input() {
+    let mut c = Client::start();
+    // Random bytes, with and without newlines.
+    let mut junk = noise(0x9e37_79b9_7f4a_7c15, 200_000);
+    // Keep words that would be real commands out of the noise.
+    for b in &mut junk {
+        if b.is_ascii_alphabetic() {
+            *b = b'#';
+        }
+    }
+    c.send_raw(&junk);
+    c.send_raw(b"\n\xff\xfe\xfd garbage \x00\x01\n");
+    for line in [
+        "",
+        "   ",
+        "xyzzy",
+        "go go go depth 2",
+        "setoption",
+        "setoption name",
+        "position startpos moves",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e4 e7e5 e1e8",
+        "go perft x",
+        "go searchmoves",
+        "debug maybe",
+        "bench x",
+        "joho debug on",
+    ] {
+        c.send(line);
+    }
+    // A 1 MB line is read and refused as an unknown command; a 2 MB one is
+    // skipped unread.
+    let mut long = vec![b'a'; 1_000_000];
+    long.push(b'\n');
+    c.send_raw(&long);
+    let mut longer = b"position startpos moves ".to_vec();
+    longer.extend(std::iter::repeat_n(b"e2e4 ".as_slice(), 400_000).flatten());
+    longer.push(b'\n');
+    c.send_raw(&longer);
+    // `go searchmoves` with nothing else started an open-ended search:
+    // it ends with the second bestmove (the first ended `go go go`; `go
+    // perft x` starts nothing).
+    c.send("stop");
+    let mut lines = c.wait_for(20, |l| l.starts_with("bestmove"));
+    if lines.iter().filter(|l| l.starts_with("bestmove")).count() < 2 {
+        lines.extend(c.wait_for(20, |l| l.starts_with("bestmove")));
+    }
+    lines.extend(c.sync());
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+        2
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("unknown command 'aaaaaaaa"))
+    );
+    assert!(lines.iter().any(|l| l.contains("a line of 2000024 bytes")));
+    assert!(lines.iter().any(|l| l.contains("move 3 'e1e8'")));
+    assert!(lines.iter().all(|l| l.len() < 400), "a long echo");
+    // Still plays legal moves, from the position the bad command left.
+    let best = bestmove(&c.go("depth 4"));
+    assert!(is_legal(
+        Variant::Chess,
+        false,
+        None,
+        &["e2e4", "e7e5"],
+        &best
+    ));
+    c.send("position startpos moves e2e4");
+    let go = c.go("wtime 500 btime 500");
+    assert!(
+        is_legal(Variant::Chess, false, None, &["e2e4"], &bestmove(&go)),
+        "{go:#?}"
+    );
+    c.send("quit");
+    c.finish();
+}
