@@ -4,7 +4,7 @@
 use shakmaty::{Color, File, Rank, Square};
 
 use super::output::signed;
-use super::points::tally;
+use super::points::{memo, so_far};
 use crate::engine::{AnyGame, Engine};
 use crate::eval::{Evaluate, Evaluator, Units, base};
 use crate::rules::{Bare, Disk, Game, Pos};
@@ -125,11 +125,8 @@ fn position_of<P: Pos>(engine: &Engine, game: &Game<P>, scorer: &Scorer) -> Vec<
         game.ending()
             .map_or_else(|| "none (the game runs)".to_owned(), |e| e.describe())
     ));
-    let t = tally(game, scorer);
-    out.push(format!(
-        "Points so far: White {} Black {}",
-        t.white, t.black
-    ));
+    let (white, black) = so_far(game, scorer);
+    out.push(format!("Points so far: White {white} Black {black}"));
     out
 }
 
@@ -176,7 +173,7 @@ fn evaluation_of<P: Pos>(engine: &Engine, game: &Game<P>, scorer: &Scorer) -> Ve
         b.cp_for(turn),
         side(turn)
     ));
-    let memo = tally(game, scorer).memo;
+    let memo = memo(game);
     let evaluator = Evaluator::new(scorer, engine.options().eval_mode);
     let units = Units::of(scorer);
     let v = evaluator.evaluate(node, &memo);

@@ -5,7 +5,7 @@
 //! What lives here: reading lines ([`input`](self) thread and channel),
 //! option declarations and checks (`options`), output formatting
 //! (`output`), the `d` and `eval` texts (`display`) and the points of a
-//! game so far (`points`). The search, the rules and the scoring are only
+//! game so far, from the referee (`points`). The search, the rules and the scoring are only
 //! driven through [`Engine`]; this module formats and parses, nothing else.
 //!
 //! Threads: a reader thread feeds lines into a channel; the loop handles
@@ -487,7 +487,7 @@ impl<W: Write + Send + 'static> Session<W> {
         let scorer = self.engine.scorer();
         let units = self.engine.units();
         let variant = self.engine.variant();
-        let memo = points::tally_any(&game, &scorer).memo;
+        let memo = points::memo_any(&game);
         Box::new(move |r: &SearchResult| {
             let Some(best) = r.best else {
                 out.lines(&["info string no legal action to search", "bestmove 0000"]);
