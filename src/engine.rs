@@ -483,6 +483,12 @@ impl Engine {
     pub fn units(&self) -> Units {
         Units::of(&self.scorer())
     }
+
+    /// The scoring memo after the game's actions (what the search starts
+    /// from).
+    pub fn memo(&self) -> Memo {
+        with_game!(&self.game, |g| Self::memo_of(g))
+    }
 }
 
 impl Drop for Engine {

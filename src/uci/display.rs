@@ -4,7 +4,7 @@
 use shakmaty::{Color, File, Rank, Square};
 
 use super::output::signed;
-use super::points::{memo, so_far};
+use super::points::so_far;
 use crate::engine::{AnyGame, Engine};
 use crate::eval::{Evaluate, Evaluator, Units, base};
 use crate::rules::{Bare, Disk, Game, Pos};
@@ -173,7 +173,7 @@ fn evaluation_of<P: Pos>(engine: &Engine, game: &Game<P>, scorer: &Scorer) -> Ve
         b.cp_for(turn),
         side(turn)
     ));
-    let memo = memo(game);
+    let memo = engine.memo();
     let evaluator = Evaluator::new(scorer, engine.options().eval_mode);
     let units = Units::of(scorer);
     let v = evaluator.evaluate(node, &memo);

@@ -487,7 +487,8 @@ impl<W: Write + Send + 'static> Session<W> {
         let scorer = self.engine.scorer();
         let units = self.engine.units();
         let variant = self.engine.variant();
-        let memo = points::memo_any(&game);
+        let memo = self.engine.memo();
+        let mover = self.engine.turn();
         Box::new(move |r: &SearchResult| {
             let Some(best) = r.best else {
                 out.lines(&["info string no legal action to search", "bestmove 0000"]);
@@ -498,7 +499,6 @@ impl<W: Write + Send + 'static> Session<W> {
                 .first()
                 .filter(|l| l.depth > 0)
                 .map(|l| output::margin_points(units, l.value));
-            let mover = points::turn(&game);
             let award = points::award_of(&game, &scorer, &memo, best)
                 .map(|a| output::award_parts(&a, mover));
             let info = output::margin_line(variant, margin, &best.to_string(), award);

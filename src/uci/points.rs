@@ -1,28 +1,10 @@
 //! Points of the game so far (from the referee) and the award of one more
 //! action, for `d`, `eval` and the closing `info string` of a search.
 
-use shakmaty::Position;
-
 use crate::engine::AnyGame;
 use crate::referee::score_game;
 use crate::rules::{Action, Game, Pos};
 use crate::scoring::{Award, EndContext, Memo, Points, Scorer};
-
-/// The scoring memo after the game's actions.
-pub(super) fn memo<P: Pos>(game: &Game<P>) -> Memo {
-    game.nodes()
-        .iter()
-        .zip(game.actions())
-        .fold(Memo::default(), |m, (node, &a)| m.after(node, a))
-}
-
-/// The scoring memo of either kind of game.
-pub(super) fn memo_any(game: &AnyGame) -> Memo {
-    match game {
-        AnyGame::Standard(g) => memo(g),
-        AnyGame::Extinction(g) => memo(g),
-    }
-}
 
 /// The game's points so far, `(white, black)`, as the referee counts them:
 /// every action's award, and the ending's once the game is over.
@@ -67,61 +49,49 @@ fn award_in<P: Pos>(game: &Game<P>, scorer: &Scorer, memo: &Memo, action: Action
     })
 }
 
-/// The side to move in a game.
-pub(super) fn turn(game: &AnyGame) -> shakmaty::Color {
-    match game {
-        AnyGame::Standard(g) => g.current().pos.turn(),
-        AnyGame::Extinction(g) => g.current().pos.turn(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Rules, Variant};
-    use shakmaty::Chess;
+    use crate::engine::Engine;
+    use crate::rules::Variant;
+    use crate::scoring::Event;
+
+    /// The award `award_of` gives the move `mv` after `moves`, and the
+    /// points the referee adds when it is played.
+    fn both(variant: Variant, moves: &[&str], mv: &str) -> (Award, (Points, Points)) {
+        let mut e = Engine::new(variant);
+        e.set_position(None, moves).unwrap();
+        let scorer = e.scorer();
+        let action = e
+            .legal_actions()
+            .into_iter()
+            .find(|a| a.to_string() == mv)
+            .unwrap();
+        let award = award_of(e.game(), &scorer, &e.memo(), action).unwrap();
+        let AnyGame::Standard(before) = e.game().clone() else {
+            panic!("standard rules")
+        };
+        e.play(mv).unwrap();
+        let AnyGame::Standard(after) = e.game() else {
+            panic!("standard rules")
+        };
+        let (w0, b0) = so_far(&before, &scorer);
+        let (w1, b1) = so_far(after, &scorer);
+        (award, (w1 - w0, b1 - b0))
+    }
 
     #[test]
     fn chess_mate_counts() {
-        let rules = Rules::<Chess>::new(Variant::Chess);
-        let mut g = Game::new(rules, None).unwrap();
-        for m in ["f2f3", "e7e5", "g2g4"] {
-            g.play_text(m).unwrap();
-        }
-        let scorer = Scorer::new(Variant::Chess);
-        assert_eq!(so_far(&g, &scorer), (Points::ZERO, Points::ZERO));
-        let mate = g
-            .legal_actions()
-            .into_iter()
-            .find(|a| a.to_string() == "d8h4")
-            .unwrap();
-        let any = AnyGame::Standard(g.clone());
-        let award = award_of(&any, &scorer, &memo_any(&any), mate).unwrap();
-        assert_eq!(award.black, Points::whole(1));
-        g.play(mate).unwrap();
-        assert_eq!(so_far(&g, &scorer), (Points::ZERO, Points::whole(1)));
+        let (award, added) = both(Variant::Chess, &["f2f3", "e7e5", "g2g4"], "d8h4");
+        assert_eq!((award.white, award.black), (Points::ZERO, Points::whole(1)));
+        assert_eq!(added, (Points::ZERO, Points::whole(1)));
     }
 
     #[test]
     fn wacky_mate_replaces_check() {
-        let rules = Rules::<Chess>::new(Variant::Wacky);
-        let mut g = Game::new(rules, None).unwrap();
-        for m in ["f2f3", "e7e5", "g2g4"] {
-            g.play_text(m).unwrap();
-        }
-        let scorer = Scorer::new(Variant::Wacky);
-        let any = AnyGame::Standard(g.clone());
-        let mate = g
-            .legal_actions()
-            .into_iter()
-            .find(|a| a.to_string() == "d8h4")
-            .unwrap();
-        let award = award_of(&any, &scorer, &memo_any(&any), mate).unwrap();
-        let (white, black) = so_far(&g, &scorer);
-        g.play(mate).unwrap();
-        let (white2, black2) = so_far(&g, &scorer);
-        // The award is exactly what the referee adds for the mating ply.
-        assert_eq!((award.white, award.black), (white2 - white, black2 - black));
-        assert!(!award.events.contains(crate::scoring::Event::Check));
+        let (award, added) = both(Variant::Wacky, &["f2f3", "e7e5", "g2g4"], "d8h4");
+        assert_eq!((award.white, award.black), added);
+        assert!(award.events.contains(Event::Mate));
+        assert!(!award.events.contains(Event::Check));
     }
 }
