@@ -171,10 +171,27 @@ impl Engine {
     }
 
     /// Resizes the hash table (cleared).
-    pub fn set_hash(&mut self, mb: usize) {
+    ///
+    /// # Errors
+    ///
+    /// A message when that much memory cannot be had; a table of the old
+    /// size stays.
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
         self.stop_and_wait();
-        self.options.hash_mb = mb.max(1);
-        self.tt = Arc::new(Tt::new(self.options.hash_mb));
+        let mb = mb.max(1);
+        // Free the old table first so its memory can be reused.
+        self.tt = Arc::new(Tt::new(1));
+        match Tt::try_new(mb) {
+            Ok(tt) => {
+                self.tt = Arc::new(tt);
+                self.options.hash_mb = mb;
+                Ok(())
+            }
+            Err(e) => {
+                self.tt = Arc::new(Tt::new(self.options.hash_mb));
+                Err(e)
+            }
+        }
     }
 
     /// Empties the hash table.

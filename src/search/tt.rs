@@ -68,8 +68,18 @@ fn pack(action: u16, value: i32, depth: i32, bound: Bound, generation: u8) -> u6
 const KEY_MASK: u64 = !0xffff;
 
 impl Tt {
-    /// A table of about `mb` mebibytes (at least one bucket).
+    /// A table of about `mb` mebibytes (at least one bucket); a tiny table
+    /// if that much memory cannot be had.
     pub fn new(mb: usize) -> Tt {
+        Tt::try_new(mb).unwrap_or_else(|_| Tt::with_len(4 * BUCKET))
+    }
+
+    /// A table of about `mb` mebibytes.
+    ///
+    /// # Errors
+    ///
+    /// A message when the memory cannot be reserved.
+    pub fn try_new(mb: usize) -> Result<Tt, String> {
         let bytes = mb.max(1).saturating_mul(1 << 20);
         let n = (bytes / std::mem::size_of::<Entry>() / BUCKET).max(1);
         let buckets = if n.is_power_of_two() {
@@ -78,11 +88,24 @@ impl Tt {
             n.next_power_of_two() / 2
         };
         let len = buckets * BUCKET;
+        let mut entries: Vec<Entry> = Vec::new();
+        entries
+            .try_reserve_exact(len)
+            .map_err(|_| format!("cannot allocate {mb} MiB for the hash table"))?;
+        entries.resize_with(len, Entry::default);
+        Ok(Tt {
+            entries,
+            mask: buckets - 1,
+            generation: AtomicU8::new(0),
+        })
+    }
+
+    fn with_len(len: usize) -> Tt {
         let mut entries = Vec::with_capacity(len);
         entries.resize_with(len, Entry::default);
         Tt {
             entries,
-            mask: buckets - 1,
+            mask: len / BUCKET - 1,
             generation: AtomicU8::new(0),
         }
     }
@@ -231,6 +254,12 @@ mod tests {
         assert!(tt.probe(key ^ (1 << 40)).is_none());
         tt.clear();
         assert!(tt.probe(key).is_none());
+    }
+
+    #[test]
+    fn impossible_size_is_an_error() {
+        assert!(Tt::try_new(usize::MAX >> 10).is_err());
+        assert!(Tt::new(usize::MAX >> 10).size_mb() <= 1);
     }
 
     #[test]

@@ -221,7 +221,13 @@ impl<W: Write + Send + 'static> Session<W> {
     fn apply(&mut self, spec: &Spec, value: Value) {
         let e = &mut self.engine;
         match (spec.name, value) {
-            (name::HASH, Value::Int(n)) => e.set_hash(n as usize),
+            (name::HASH, Value::Int(n)) => {
+                if let Err(msg) = e.set_hash(n as usize) {
+                    let kept = e.options().hash_mb;
+                    self.out
+                        .error(&format!("option Hash: {msg} (kept {kept} MiB)"));
+                }
+            }
             (name::CLEAR_HASH, _) => e.clear_hash(),
             (name::THREADS, Value::Int(n)) => e.set_threads(n as usize),
             (name::MULTIPV, Value::Int(n)) => e.set_multipv(n as usize),
