@@ -80,7 +80,7 @@ impl Tt {
     ///
     /// A message when the memory cannot be reserved.
     pub fn try_new(mb: usize) -> Result<Tt, String> {
-        let bytes = mb.max(1).saturating_mul(1 << 20);
+        let bytes = mb.clamp(1, 1 << 30).saturating_mul(1 << 20);
         let n = (bytes / std::mem::size_of::<Entry>() / BUCKET).max(1);
         let buckets = if n.is_power_of_two() {
             n
