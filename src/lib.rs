@@ -10,12 +10,18 @@
 //!   (`tally score`, and later `match` and `analyse`);
 //! - `eval`: the expected future point margin of a position;
 //! - `search`: alpha-beta over the three;
+//! - [`analyse`] and [`matches`](mod@matches): the analysis and experiment
+//!   tools (`tally analyse`, `tally match`), over the engine facade and the
+//!   referee; [`notation`]: PGN output for both;
 //! - [`uci`] and the command line: protocol and commands.
 
+pub mod analyse;
 pub mod bench;
 pub mod cli;
 pub mod engine;
 pub mod eval;
+pub mod matches;
+pub mod notation;
 pub mod referee;
 pub mod rules;
 pub mod scoring;

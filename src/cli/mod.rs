@@ -4,8 +4,12 @@
 //! Errors are one clear line on stderr and exit code 2 (bad input) or 1
 //! (some items of a batch failed).
 
+mod analyse;
 mod bench;
+mod chart;
+mod matches;
 mod perft;
+mod progress;
 mod score;
 
 use clap::{Parser, Subcommand};
@@ -32,6 +36,12 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Speak UCI on stdin and stdout (what no arguments do too).
     Uci,
+    /// Rank every legal action by expected point margin, or annotate a
+    /// whole game with the points won and given away.
+    Analyse(analyse::AnalyseArgs),
+    /// Play engine-versus-engine games scored in points (Tally settings or
+    /// external UCI engines); `match merge` combines result files.
+    Match(matches::MatchArgs),
 }
 
 /// Parses the process arguments, runs the command, and returns the exit code.
@@ -48,6 +58,8 @@ pub fn run() -> i32 {
         Some(Command::Perft(args)) => perft::run(&args).map(|()| 0),
         Some(Command::Score(args)) => score::run(&args),
         Some(Command::Bench(args)) => bench::run(&args).map(|()| 0),
+        Some(Command::Analyse(args)) => analyse::run(&args).map(|()| 0),
+        Some(Command::Match(args)) => matches::run(&args),
         Some(Command::Uci) | None => {
             crate::uci::run(std::io::BufReader::new(std::io::stdin()), std::io::stdout());
             Ok(0)

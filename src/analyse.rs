@@ -1,0 +1,482 @@
+//! Analysis: which actions score the most points.
+//!
+//! What lives here: [`analyse_position`] ranks every legal action of the
+//! engine's current position by its expected point margin (a full-width
+//! MultiPV: the engine reports as many lines as there are root actions),
+//! each with the award it earns at once (broken into events, as the
+//! referee scores it) and its principal line; [`analyse_game`] walks a
+//! whole game and says, for every ply, what it earned, what the best
+//! action was worth and how many points the played one gave away. No
+//! printing: `tally analyse` formats (PGN, SVG, JSON, text).
+//!
+//! Values:
+//!
+//! - A value is the margin (own points minus the opponent's) that the side
+//!   to move can expect from here on, counting the action's own award and
+//!   nothing banked before it, in the variant's points
+//!   ([`Units::to_points`]).
+//! - Where the search proved a checkmate or an extinction (every variant
+//!   but stylish, which has no decisive band), [`Value::mate`] gives the
+//!   moves to it (negative when the side to move is the one mated) and
+//!   [`Value::points`] the margin at that end.
+//!
+//! Whole-game mode searches each position twice at the given limits: once
+//! for the best action and, when the game went another way, once more for
+//! the played action alone (UCI `searchmoves`), which is much cheaper than
+//! a full-width search per ply. "Missed points" is the best value minus the
+//! played value, never below zero; when the played action's own search
+//! comes out above the best line's (search instability at low depth) the
+//! played action counts as the best and nothing is missed.
+
+use std::time::Duration;
+
+use serde::Serialize;
+use shakmaty::Color;
+
+use crate::engine::{AnyGame, Engine};
+use crate::eval::Units;
+use crate::notation::san;
+use crate::referee::{GameInput, ScoreError, ScoreRecord, score_input};
+use crate::rules::{Action, Ending, Game, Pos, RulesError};
+use crate::scoring::{Award, EndContext, Memo, Points, Scorer};
+use crate::search::{Bound, Limits, MATE, MATE_STEP, Reporter, is_decided, plies_to_end};
+
+/// A search value in points, from the side to move's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Value {
+    /// The expected point margin (for a proven end: the margin at it).
+    pub points: f64,
+    /// Moves to a proven checkmate or extinction: positive when the side to
+    /// move wins, negative when it loses; `None` when nothing is proven.
+    pub mate: Option<i32>,
+    /// `"lower"` or `"upper"` when the value is only a bound (a search cut
+    /// short inside an aspiration window).
+    pub bound: Option<&'static str>,
+}
+
+impl Value {
+    /// A search value (internal units, decisive band included) in points.
+    pub fn from_units(v: i32, units: Units, bound: Option<Bound>) -> Value {
+        let bound = bound.map(|b| match b {
+            Bound::Lower => "lower",
+            Bound::Upper => "upper",
+            Bound::Exact => "exact",
+        });
+        let bound = bound.filter(|b| *b != "exact");
+        if is_decided(v) {
+            let plies = plies_to_end(v);
+            let band = MATE - plies * MATE_STEP;
+            let margin = if v > 0 { v - band } else { v + band };
+            let moves = (plies + 1) / 2;
+            Value {
+                points: units.to_points(margin),
+                mate: Some(if v > 0 { moves } else { -moves }),
+                bound,
+            }
+        } else {
+            Value {
+                points: units.to_points(v),
+                mate: None,
+                bound,
+            }
+        }
+    }
+
+    /// The value for ranking: a proven win above every estimate, a faster
+    /// one first; a proven loss below every estimate, a slower one first.
+    pub fn rank_key(&self) -> (i32, f64) {
+        match self.mate {
+            Some(m) if m > 0 => (2000 - m, self.points),
+            Some(m) => (-2000 - m, self.points),
+            None => (0, self.points),
+        }
+    }
+}
+
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let points = fmt_points(self.points);
+        match self.mate {
+            Some(m) if m > 0 => write!(f, "mate in {m} ({points})"),
+            Some(m) => write!(f, "mated in {} ({points})", -m),
+            None => f.write_str(&points),
+        }
+    }
+}
+
+/// A signed point value with up to three decimals, trailing zeros dropped.
+pub fn fmt_points(p: f64) -> String {
+    let s = format!("{p:+.3}");
+    let s = s.trim_end_matches('0').trim_end_matches('.').to_owned();
+    if s == "-0" || s == "+0" {
+        "0".to_owned()
+    } else {
+        s
+    }
+}
+
+/// What an action earns the moment it is played.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Immediate {
+    /// The ply's award as the referee shows it: the action's own award
+    /// plus what it earns by ending the game (a stylish mate).
+    pub award: Award,
+    /// The ending it brings about, if any.
+    pub ending: Option<Ending>,
+    /// The ending's own award (zero when the game goes on).
+    pub outcome: Award,
+}
+
+impl Immediate {
+    /// The mover's margin of the award and the outcome together.
+    pub fn margin(&self, mover: Color) -> Points {
+        let all = self.award.plus(self.outcome);
+        all.points(mover) - all.points(!mover)
+    }
+}
+
+/// One root action of a ranked position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RankedAction {
+    /// 1-based rank; actions the search did not reach come last.
+    pub rank: usize,
+    /// The action.
+    pub action: Action,
+    /// The action in SAN (the word for a special action).
+    pub san: String,
+    /// Its value, `None` if the search stopped before reaching it.
+    pub value: Option<Value>,
+    /// What it earns at once.
+    pub immediate: Immediate,
+    /// The principal line, the action first (UCI text).
+    pub pv: Vec<String>,
+    /// The depth the value comes from.
+    pub depth: i32,
+}
+
+/// A ranked position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PositionAnalysis {
+    /// The position (FEN).
+    pub fen: String,
+    /// The side to move.
+    pub turn: Color,
+    /// Every legal action, best first.
+    pub actions: Vec<RankedAction>,
+    /// The depth completed.
+    pub depth: i32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time spent.
+    pub time: Duration,
+}
+
+/// Why an analysis could not be made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnalyseError {
+    /// The game is over: nothing to rank.
+    GameOver(String),
+    /// The rules refused something (a bad `searchmoves` entry).
+    Rules(RulesError),
+    /// The game could not be scored.
+    Score(ScoreError),
+}
+
+impl std::fmt::Display for AnalyseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AnalyseError::GameOver(e) => write!(f, "the game is over ({e}): nothing to analyse"),
+            AnalyseError::Rules(e) => write!(f, "{e}"),
+            AnalyseError::Score(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for AnalyseError {}
+
+impl From<RulesError> for AnalyseError {
+    fn from(e: RulesError) -> AnalyseError {
+        AnalyseError::Rules(e)
+    }
+}
+
+/// The memo after a game's actions.
+fn memo_of<P: Pos>(game: &Game<P>) -> Memo {
+    game.nodes()
+        .iter()
+        .zip(game.actions())
+        .fold(Memo::default(), |m, (node, &a)| m.after(node, a))
+}
+
+/// What `action` earns when played now in `game`, and its SAN.
+fn immediate_in<P: Pos>(scorer: &Scorer, game: &Game<P>, action: Action) -> (Immediate, String) {
+    let memo = memo_of(game);
+    let before = game.current().clone();
+    let mut next = game.clone();
+    if next.play(action).is_err() {
+        return (Immediate::default(), action.to_string());
+    }
+    let after = next.current();
+    let (award, memo_after) = scorer.action_award(&memo, &before, action, after);
+    let ending = next.ending();
+    let mut imm = Immediate {
+        award,
+        ending,
+        outcome: Award::default(),
+    };
+    if let Some(e) = ending {
+        let end = scorer.end_award(
+            &memo_after,
+            Some((&before, action)),
+            after,
+            &e,
+            &EndContext::default(),
+        );
+        imm.award = scorer.final_ply_award(&award, &end);
+        imm.outcome = end.outcome;
+    }
+    let mate = matches!(ending, Some(Ending::Checkmate { .. }));
+    (imm, san(&before, action, after, mate))
+}
+
+/// What `action` earns when played now in the engine's position, and its
+/// SAN.
+pub fn immediate(engine: &Engine, action: Action) -> (Immediate, String) {
+    let scorer = engine.scorer();
+    match engine.game() {
+        AnyGame::Standard(g) => immediate_in(&scorer, g, action),
+        AnyGame::Extinction(g) => immediate_in(&scorer, g, action),
+    }
+}
+
+/// Ranks every legal action of the engine's current position by expected
+/// point margin, searching to `limits` with as many lines as actions.
+/// Special actions are allowed (the engine's own tools always allow them).
+/// The engine's MultiPV setting is changed.
+///
+/// # Errors
+///
+/// [`AnalyseError::GameOver`] when the position has no legal action.
+pub fn analyse_position(
+    engine: &mut Engine,
+    limits: Limits,
+    reporter: &dyn Reporter,
+) -> Result<PositionAnalysis, AnalyseError> {
+    if !engine.options().specials {
+        engine.set_specials(true);
+    }
+    if let Some(e) = engine.ending() {
+        return Err(AnalyseError::GameOver(e.describe()));
+    }
+    let legal = engine.legal_actions();
+    if legal.is_empty() {
+        return Err(AnalyseError::GameOver("no legal action".to_owned()));
+    }
+    engine.set_multipv(legal.len());
+    let result = engine.search(limits, reporter)?;
+    let units = engine.units();
+    let mut actions: Vec<RankedAction> = Vec::with_capacity(legal.len());
+    for line in &result.lines {
+        let Some(&action) = line.pv.first() else {
+            continue;
+        };
+        if actions.iter().any(|r| r.action == action) {
+            continue;
+        }
+        let (imm, text) = immediate(engine, action);
+        actions.push(RankedAction {
+            rank: 0,
+            action,
+            san: text,
+            value: Some(Value::from_units(line.value, units, line.bound)),
+            immediate: imm,
+            pv: line.pv.iter().map(|a| a.to_string()).collect(),
+            depth: line.depth,
+        });
+    }
+    // The search ranks by value; ties and bounds keep its order. Actions it
+    // did not reach (stopped early) follow in generation order.
+    actions.sort_by(|a, b| {
+        let ka = a.value.map(|v| v.rank_key());
+        let kb = b.value.map(|v| v.rank_key());
+        kb.partial_cmp(&ka).unwrap_or(std::cmp::Ordering::Equal)
+    });
+    for &action in &legal {
+        if !actions.iter().any(|r| r.action == action) {
+            let (imm, text) = immediate(engine, action);
+            actions.push(RankedAction {
+                rank: 0,
+                action,
+                san: text,
+                value: None,
+                immediate: imm,
+                pv: vec![action.to_string()],
+                depth: 0,
+            });
+        }
+    }
+    for (i, r) in actions.iter_mut().enumerate() {
+        r.rank = i + 1;
+    }
+    Ok(PositionAnalysis {
+        fen: engine.fen(),
+        turn: engine.turn(),
+        actions,
+        depth: result.depth,
+        nodes: result.nodes,
+        time: result.time,
+    })
+}
+
+/// One analysed ply of a game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlyAnalysis {
+    /// 1-based ply number.
+    pub ply: usize,
+    /// Who played it.
+    pub mover: Color,
+    /// The move number.
+    pub fullmove: u32,
+    /// The action played.
+    pub action: Action,
+    /// The action in SAN.
+    pub san: String,
+    /// What it earned (the referee's award for the ply).
+    pub earned: Award,
+    /// The played action's value.
+    pub played: Value,
+    /// The best action found, its SAN and value.
+    pub best: (Action, String, Value),
+    /// Points given away: best value minus played value, never negative.
+    pub missed: f64,
+    /// Each side's points after this ply, `[white, black]` (the outcome
+    /// award included on the last ply).
+    pub cumulative: [f64; 2],
+}
+
+/// A whole game, analysed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameAnalysis {
+    /// The referee's score of the game.
+    pub record: ScoreRecord,
+    /// Every ply.
+    pub plies: Vec<PlyAnalysis>,
+    /// Nodes searched in all.
+    pub nodes: u64,
+}
+
+impl GameAnalysis {
+    /// Points missed by `color` over the game.
+    pub fn missed_by(&self, color: Color) -> f64 {
+        self.plies
+            .iter()
+            .filter(|p| p.mover == color)
+            .map(|p| p.missed)
+            .sum()
+    }
+}
+
+/// One searched line's action and value.
+fn best_of(
+    engine: &mut Engine,
+    limits: Limits,
+) -> Result<Option<(Action, Value, u64)>, RulesError> {
+    let units = engine.units();
+    let r = engine.search(limits, &crate::search::Silent)?;
+    Ok(r.lines.first().and_then(|l| {
+        l.pv.first()
+            .map(|&a| (a, Value::from_units(l.value, units, l.bound), r.nodes))
+    }))
+}
+
+/// Analyses every ply of a game: scores it with the referee, then
+/// searches each position before a ply to `limits` (see the module docs).
+/// `progress` is called after each ply with `(done, total)`; returning
+/// `false` from `keep_going` stops early (the plies so far are returned).
+///
+/// # Errors
+///
+/// [`AnalyseError::Score`] when the game cannot be scored (bad FEN,
+/// illegal action), [`AnalyseError::Rules`] if a position cannot be set.
+pub fn analyse_game(
+    engine: &mut Engine,
+    input: &GameInput,
+    limits: &Limits,
+    progress: &mut dyn FnMut(usize, usize),
+    keep_going: &dyn Fn() -> bool,
+) -> Result<GameAnalysis, AnalyseError> {
+    engine.set_specials(true);
+    engine.set_multipv(1);
+    let scorer = engine.scorer();
+    let record = score_input(&scorer, input).map_err(AnalyseError::Score)?;
+    let texts: Vec<String> = record.plies.iter().map(|p| p.action.to_string()).collect();
+    let n = texts.len();
+    let mut plies = Vec::with_capacity(n);
+    let mut cumulative = [0.0f64; 2];
+    let mut nodes = 0;
+    for (i, p) in record.plies.iter().enumerate() {
+        if !keep_going() {
+            break;
+        }
+        let moves: Vec<&str> = texts[..i].iter().map(String::as_str).collect();
+        engine
+            .set_position(Some(&record.start_fen), &moves)
+            .map_err(|e| AnalyseError::Rules(e.error))?;
+        let (_, played_san) = immediate(engine, p.action);
+        let best = best_of(engine, limits.clone())?;
+        let Some((best_action, best_value, n1)) = best else {
+            break;
+        };
+        nodes += n1;
+        let (played, best) = if best_action == p.action {
+            (best_value, (best_action, best_value))
+        } else {
+            let only = Limits {
+                searchmoves: vec![p.action.to_string()],
+                ..limits.clone()
+            };
+            let played = match best_of(engine, only)? {
+                Some((_, v, n2)) => {
+                    nodes += n2;
+                    v
+                }
+                None => best_value,
+            };
+            if played.rank_key() > best_value.rank_key() {
+                (played, (p.action, played))
+            } else {
+                (played, (best_action, best_value))
+            }
+        };
+        let (_, best_san) = immediate(engine, best.0);
+        let missed = if best.0 == p.action {
+            0.0
+        } else {
+            (best.1.points - played.points).max(0.0)
+        };
+        cumulative[0] += p.award.white.as_f64();
+        cumulative[1] += p.award.black.as_f64();
+        if i + 1 == n {
+            cumulative[0] += record.outcome.white.as_f64();
+            cumulative[1] += record.outcome.black.as_f64();
+        }
+        plies.push(PlyAnalysis {
+            ply: i + 1,
+            mover: p.mover,
+            fullmove: p.fullmove,
+            action: p.action,
+            san: played_san,
+            earned: p.award,
+            played,
+            best: (best.0, best_san, best.1),
+            missed,
+            cumulative: [cumulative[0], cumulative[1]],
+        });
+        progress(i + 1, n);
+    }
+    Ok(GameAnalysis {
+        record,
+        plies,
+        nodes,
+    })
+}

@@ -1,0 +1,596 @@
+//! `tally analyse`: every legal action ranked by expected point margin, or
+//! a whole game annotated with the points won and given away.
+//!
+//! Position mode (`--fen`/`--moves`, or `--pgn FILE --ply K`): a table of
+//! every legal action, best first, with its value, what it earns at once
+//! (points and events) and its principal line; `--json` prints one JSON
+//! object instead. Whole-game mode (`--pgn FILE` without `--ply`): the
+//! annotated PGN (to `--output` or standard output; one JSON object with
+//! `--json`) and, with `--svg FILE`, the chart of both players' points.
+//! Without a limit the search goes to depth 6. A progress bar on standard
+//! error appears after a second unless `--quiet` or `--json`.
+
+use std::fs;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::Args;
+use serde_json::{Value as Json, json};
+use shakmaty::Color;
+
+use super::CliError;
+use super::progress::Progress;
+use crate::analyse::{
+    GameAnalysis, PositionAnalysis, RankedAction, analyse_game, analyse_position, fmt_points,
+};
+use crate::engine::{Engine, EngineOptions};
+use crate::eval::EvalMode;
+use crate::notation::{PgnOut, PgnPly, STANDARD_FEN, write_pgn};
+use crate::referee::pgn::{GameSplitter, PgnGame, read_games};
+use crate::referee::{GameInput, score_input};
+use crate::rules::Variant;
+use crate::scoring::{Award, DrawAdvantage, Events, Scorer, Tables};
+use crate::search::{Limits, PvLine, Reporter, Stats};
+
+/// The depth searched when no limit is given.
+pub const DEFAULT_DEPTH: i32 = 6;
+
+/// Arguments of `tally analyse`.
+#[derive(Debug, Args)]
+pub struct AnalyseArgs {
+    /// Variant id: chess, extinction, stylish, wacky, sets, dynamic,
+    /// tiebraker. Overrides a PGN's Variant tag; without either, chess.
+    #[arg(long, short = 'v')]
+    pub variant: Option<String>,
+    /// The position to rank (FEN); the standard position by default.
+    #[arg(long, conflicts_with = "pgn")]
+    pub fen: Option<String>,
+    /// Actions to play before ranking (UCI moves and special words, space
+    /// separated).
+    #[arg(long, conflicts_with = "pgn")]
+    pub moves: Option<String>,
+    /// A PGN file. With --ply: rank the position after that many plies of
+    /// game --game. Without: analyse the whole game (annotated PGN, --svg).
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// Which game of the PGN file (1-based).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub game: usize,
+    /// With --pgn: rank the position after this many plies instead of
+    /// analysing the whole game.
+    #[arg(long, value_name = "K", requires = "pgn")]
+    pub ply: Option<usize>,
+    /// Search depth per position (the default when no limit is given: 6).
+    #[arg(long)]
+    pub depth: Option<i32>,
+    /// Search time per position, in milliseconds.
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// Search nodes per position.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Hash table size in MiB.
+    #[arg(long, default_value_t = 64, value_name = "MB")]
+    pub hash: usize,
+    /// Evaluator: variant or base.
+    #[arg(long, default_value = "variant")]
+    pub eval: String,
+    /// A TOML rules file overriding any point value of the built-in tables.
+    #[arg(long, value_name = "FILE")]
+    pub rules: Option<PathBuf>,
+    /// Sets: who gets 1/2 for a plain draw (black, white or none).
+    #[arg(long, default_value = "black", value_name = "SIDE")]
+    pub draw_advantage: String,
+    /// Print JSON (one object) instead of a table or PGN.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Whole-game mode: write the annotated PGN to FILE instead of
+    /// standard output.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Whole-game mode: draw both players' cumulative points to an SVG
+    /// file.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// Whole-game mode: missed points that count as a big miss (a marker
+    /// on the chart, "big miss" in the PGN); default: two pawns' worth in
+    /// the variant's points.
+    #[arg(long, value_name = "POINTS")]
+    pub big_miss: Option<f64>,
+}
+
+/// The variant a PGN `Variant` tag names.
+fn tag_variant(tag: &str) -> Result<Variant, CliError> {
+    match tag.trim().to_ascii_lowercase().as_str() {
+        "" | "from position" | "normal" => Ok(Variant::Chess),
+        _ => Variant::from_id(tag).map_err(|_| {
+            CliError::bad_input(format!(
+                "unknown variant '{tag}' in the Variant tag (give --variant)"
+            ))
+        }),
+    }
+}
+
+fn limits_of(args: &AnalyseArgs) -> Result<Limits, CliError> {
+    if let Some(d) = args.depth
+        && !(1..=64).contains(&d)
+    {
+        return Err(CliError::bad_input(format!(
+            "--depth {d} is out of range (1 to 64)"
+        )));
+    }
+    let mut limits = Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        movetime: args.movetime.map(std::time::Duration::from_millis),
+        ..Limits::default()
+    };
+    if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
+        limits.depth = Some(DEFAULT_DEPTH);
+    }
+    Ok(limits)
+}
+
+fn read_pgn_game(path: &PathBuf, n: usize) -> Result<PgnGame, CliError> {
+    let bytes = fs::read(path)
+        .map_err(|e| CliError::bad_input(format!("cannot read {}: {e}", path.display())))?;
+    let mut seen = 0;
+    for chunk in GameSplitter::new(&bytes[..]) {
+        let chunk = chunk.map_err(|e| CliError::bad_input(format!("{}: {e}", path.display())))?;
+        let games = read_games(&chunk)
+            .map_err(|e| CliError::bad_input(format!("{}: {e}", path.display())))?;
+        for g in games {
+            seen += 1;
+            if seen == n {
+                if let Some((ply, problem)) = &g.problem {
+                    return Err(CliError::bad_input(format!(
+                        "{} game {n}, ply {}: {problem}",
+                        path.display(),
+                        ply + 1
+                    )));
+                }
+                return Ok(g);
+            }
+        }
+    }
+    Err(CliError::bad_input(format!(
+        "{} has {seen} games: no game {n}",
+        path.display()
+    )))
+}
+
+/// Runs `tally analyse`.
+///
+/// # Errors
+///
+/// Bad input (exit code 2): variant, FEN, actions, PGN, limits, files.
+pub fn run(args: &AnalyseArgs) -> Result<(), CliError> {
+    let limits = limits_of(args)?;
+    let tables = match &args.rules {
+        Some(path) => Tables::from_file(path).map_err(CliError::bad_input)?,
+        None => Tables::default(),
+    };
+    let advantage = DrawAdvantage::parse(&args.draw_advantage).map_err(CliError::bad_input)?;
+    let eval_mode = match args.eval.trim().to_ascii_lowercase().as_str() {
+        "variant" => EvalMode::Variant,
+        "base" => EvalMode::Base,
+        other => {
+            return Err(CliError::bad_input(format!(
+                "--eval '{other}': expected variant or base"
+            )));
+        }
+    };
+    if args.threads == 0 || args.hash == 0 {
+        return Err(CliError::bad_input(
+            "--threads and --hash must be at least 1",
+        ));
+    }
+    let pgn = match &args.pgn {
+        Some(path) => Some(read_pgn_game(path, args.game)?),
+        None => None,
+    };
+    let variant = match (
+        &args.variant,
+        pgn.as_ref().and_then(|g| g.variant.as_deref()),
+    ) {
+        (Some(v), _) => Variant::from_id(v)?,
+        (None, Some(tag)) => tag_variant(tag)?,
+        (None, None) => Variant::Chess,
+    };
+    let options = EngineOptions {
+        hash_mb: args.hash,
+        threads: args.threads,
+        specials: true,
+        draw_advantage: advantage,
+        eval_mode,
+        tables,
+        ..EngineOptions::default()
+    };
+    let mut engine = Engine::with_options(variant, options);
+    match (pgn, args.ply) {
+        (Some(g), None) => whole_game(args, &mut engine, &g, &limits),
+        (Some(g), Some(k)) => {
+            let record = score_input(&engine.scorer(), &without_result(&g.input))
+                .map_err(|e| CliError::bad_input(format!("game {}: {e}", args.game)))?;
+            if k > record.plies.len() {
+                return Err(CliError::bad_input(format!(
+                    "--ply {k}: game {} has {} plies",
+                    args.game,
+                    record.plies.len()
+                )));
+            }
+            let moves: Vec<String> = record.plies[..k]
+                .iter()
+                .map(|p| p.action.to_string())
+                .collect();
+            let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+            set(&mut engine, Some(&record.start_fen), &moves)?;
+            position(args, &mut engine, limits)
+        }
+        (None, _) => {
+            let moves: Vec<&str> = args
+                .moves
+                .as_deref()
+                .unwrap_or("")
+                .split_whitespace()
+                .collect();
+            set(&mut engine, args.fen.as_deref(), &moves)?;
+            position(args, &mut engine, limits)
+        }
+    }
+}
+
+fn without_result(input: &GameInput) -> GameInput {
+    GameInput {
+        result: None,
+        ..input.clone()
+    }
+}
+
+fn set(engine: &mut Engine, fen: Option<&str>, moves: &[&str]) -> Result<(), CliError> {
+    engine.set_position(fen, moves).map_err(|e| {
+        if e.bad_fen {
+            CliError::bad_input(e.error)
+        } else {
+            CliError::bad_input(format!(
+                "action {} ('{}'): {}",
+                e.applied + 1,
+                moves.get(e.applied).unwrap_or(&""),
+                e.error
+            ))
+        }
+    })
+}
+
+/// Shows the depth reached on the progress bar.
+struct DepthReporter(Arc<Progress>);
+
+impl Reporter for DepthReporter {
+    fn line(&self, line: &PvLine, stats: &Stats) {
+        if line.multipv == 1 {
+            self.0
+                .message(format!("depth {} ({} nodes)", line.depth, stats.nodes));
+        }
+    }
+}
+
+fn position(args: &AnalyseArgs, engine: &mut Engine, limits: Limits) -> Result<(), CliError> {
+    let progress = Arc::new(Progress::new(None, !args.quiet && !args.json, ""));
+    progress.message("searching".to_owned());
+    let reporter = DepthReporter(progress.clone());
+    let analysis = analyse_position(engine, limits, &reporter).map_err(CliError::bad_input)?;
+    progress.finish();
+    if args.json {
+        println!("{}", position_json(engine.variant(), &analysis));
+    } else {
+        print!("{}", position_table(engine.variant(), &analysis));
+    }
+    Ok(())
+}
+
+fn color_name(c: Color) -> &'static str {
+    c.fold_wb("white", "black")
+}
+
+fn award_json(a: &Award) -> Json {
+    json!({
+        "white": a.white,
+        "black": a.black,
+        "events": events_json(a.events),
+    })
+}
+
+fn events_json(e: Events) -> Json {
+    Json::Array(e.iter().map(|e| Json::from(e.name())).collect())
+}
+
+fn ranked_json(r: &RankedAction) -> Json {
+    json!({
+        "rank": r.rank,
+        "action": r.action.to_string(),
+        "san": r.san,
+        "value": r.value,
+        "award": award_json(&r.immediate.award),
+        "ending": r.immediate.ending.map(|e| e.kind()),
+        "outcome": award_json(&r.immediate.outcome),
+        "pv": r.pv,
+        "depth": r.depth,
+    })
+}
+
+fn position_json(variant: Variant, a: &PositionAnalysis) -> Json {
+    json!({
+        "variant": variant.id(),
+        "fen": a.fen,
+        "turn": color_name(a.turn),
+        "depth": a.depth,
+        "nodes": a.nodes,
+        "time_ms": a.time.as_millis() as u64,
+        "actions": a.actions.iter().map(ranked_json).collect::<Vec<_>>(),
+    })
+}
+
+/// The mover's share of an award and the opponent's, as `+5` or
+/// `+5 / opp +2`.
+fn share(a: &Award, mover: Color) -> String {
+    let own = a.points(mover);
+    let other = a.points(!mover);
+    if other == crate::scoring::Points::ZERO {
+        format!("+{own}")
+    } else {
+        format!("+{own} / opp +{other}")
+    }
+}
+
+fn position_table(variant: Variant, a: &PositionAnalysis) -> String {
+    let mut s = format!(
+        "{} {} to move: {}\ndepth {}, {} nodes, {:.2} s; values are the expected point margin for {}\n",
+        variant,
+        if a.turn.is_white() { "White" } else { "Black" },
+        a.fen,
+        a.depth,
+        a.nodes,
+        a.time.as_secs_f64(),
+        if a.turn.is_white() { "White" } else { "Black" },
+    );
+    s.push_str(&format!(
+        "{:>4}  {:<8} {:<8} {:>20}  {:<14} {:<28} {}\n",
+        "rank", "action", "san", "value", "award", "events", "line"
+    ));
+    for r in &a.actions {
+        let value = r
+            .value
+            .map_or_else(|| "(not searched)".to_owned(), |v| v.to_string());
+        let all = r.immediate.award.plus(r.immediate.outcome);
+        let mut events = all.events.to_string();
+        if let Some(e) = r.immediate.ending {
+            events = if events.is_empty() {
+                format!("[{}]", e.kind())
+            } else {
+                format!("{events} [{}]", e.kind())
+            };
+        }
+        s.push_str(&format!(
+            "{:>4}  {:<8} {:<8} {:>20}  {:<14} {:<28} {}\n",
+            r.rank,
+            r.action.to_string(),
+            r.san,
+            value,
+            share(&all, a.turn),
+            events,
+            r.pv.join(" ")
+        ));
+    }
+    s
+}
+
+fn whole_game(
+    args: &AnalyseArgs,
+    engine: &mut Engine,
+    g: &PgnGame,
+    limits: &Limits,
+) -> Result<(), CliError> {
+    let scorer = engine.scorer();
+    let big = args
+        .big_miss
+        .unwrap_or(2.0 * scorer.points_per_pawn().as_f64());
+    let progress = Progress::new(None, !args.quiet && !args.json, "plies");
+    let total = score_input(&scorer, &g.input)
+        .map_err(|e| CliError::bad_input(format!("game {}: {e}", args.game)))?
+        .plies
+        .len();
+    let progress = {
+        drop(progress);
+        Progress::new(Some(total as u64), !args.quiet && !args.json, "plies")
+    };
+    let analysis = analyse_game(
+        engine,
+        &g.input,
+        limits,
+        &mut |done, _| progress.set(done as u64),
+        &|| true,
+    )
+    .map_err(|e| CliError::bad_input(format!("game {}: {e}", args.game)))?;
+    progress.finish();
+    let names = [
+        g.white.clone().unwrap_or_else(|| "White".to_owned()),
+        g.black.clone().unwrap_or_else(|| "Black".to_owned()),
+    ];
+    if let Some(svg) = &args.svg {
+        let title = format!(
+            "{}: {} - {} ({}), points per ply",
+            engine.variant(),
+            names[0],
+            names[1],
+            limits_text(limits)
+        );
+        super::chart::draw(svg, &analysis, [&names[0], &names[1]], &title, big)
+            .map_err(CliError::bad_input)?;
+    }
+    let text = if args.json {
+        format!("{}\n", game_json(&scorer, &analysis, big))
+    } else {
+        annotated_pgn(engine.variant(), g, &analysis, limits, big)
+    };
+    match &args.output {
+        Some(path) => fs::write(path, text)
+            .map_err(|e| CliError::bad_input(format!("cannot write {}: {e}", path.display())))?,
+        None => print!("{text}"),
+    }
+    Ok(())
+}
+
+fn limits_text(l: &Limits) -> String {
+    let mut parts = Vec::new();
+    if let Some(d) = l.depth {
+        parts.push(format!("depth {d}"));
+    }
+    if let Some(n) = l.nodes {
+        parts.push(format!("{n} nodes"));
+    }
+    if let Some(m) = l.movetime {
+        parts.push(format!("{} ms", m.as_millis()));
+    }
+    parts.join(", ")
+}
+
+fn game_json(scorer: &Scorer, a: &GameAnalysis, big: f64) -> Json {
+    let plies: Vec<Json> = a
+        .plies
+        .iter()
+        .map(|p| {
+            json!({
+                "ply": p.ply,
+                "mover": color_name(p.mover),
+                "fullmove": p.fullmove,
+                "action": p.action.to_string(),
+                "san": p.san,
+                "earned": award_json(&p.earned),
+                "value": p.played,
+                "best": {
+                    "action": p.best.0.to_string(),
+                    "san": p.best.1,
+                    "value": p.best.2,
+                },
+                "missed": p.missed,
+                "big_miss": p.missed >= big && p.missed > 0.0,
+                "cumulative": {"white": p.cumulative[0], "black": p.cumulative[1]},
+            })
+        })
+        .collect();
+    json!({
+        "variant": scorer.variant().id(),
+        "start_fen": a.record.start_fen,
+        "ending": a.record.ending.map(|e| e.kind()),
+        "outcome": award_json(&a.record.outcome),
+        "total": {"white": a.record.total.white, "black": a.record.total.black},
+        "missed": {"white": a.missed_by(Color::White), "black": a.missed_by(Color::Black)},
+        "nodes": a.nodes,
+        "plies": plies,
+    })
+}
+
+fn annotated_pgn(
+    variant: Variant,
+    g: &PgnGame,
+    a: &GameAnalysis,
+    limits: &Limits,
+    big: f64,
+) -> String {
+    let r = &a.record;
+    let start = &r.start_fen;
+    let (white_first, first_move) = {
+        let f: Vec<&str> = start.split_whitespace().collect();
+        (
+            f.get(1).is_none_or(|s| *s != "b"),
+            f.get(5).and_then(|n| n.parse().ok()).unwrap_or(1),
+        )
+    };
+    let plies = a
+        .plies
+        .iter()
+        .map(|p| {
+            let mut c = String::new();
+            let own = p.earned.points(p.mover);
+            if !p.earned.is_zero() || !p.earned.events.is_empty() {
+                c.push_str(&format!("+{own}"));
+                if !p.earned.events.is_empty() {
+                    c.push_str(&format!(
+                        " ({})",
+                        p.earned.events.to_string().replace(',', " ")
+                    ));
+                }
+                c.push_str("; ");
+            }
+            c.push_str(&format!("value {}", p.played));
+            if p.missed > 0.0 {
+                c.push_str(&format!("; best {} {}", p.best.1, p.best.2));
+                c.push_str(&format!(
+                    "; missed {}",
+                    fmt_points(p.missed).trim_start_matches('+')
+                ));
+                if p.missed >= big {
+                    c.push_str(" (big miss)");
+                }
+            }
+            PgnPly {
+                text: p.san.clone(),
+                special: p.action.is_special(),
+                comment: Some(c),
+            }
+        })
+        .collect();
+    let missed = |c: Color| {
+        fmt_points(a.missed_by(c))
+            .trim_start_matches('+')
+            .to_owned()
+    };
+    let ending = r
+        .ending
+        .map_or_else(|| "game not finished".to_owned(), |e| e.describe());
+    let intro = format!(
+        "tally analyse, {}: {ending}; total White {} Black {}; missed White {} Black {}",
+        limits_text(limits),
+        r.total.white,
+        r.total.black,
+        missed(Color::White),
+        missed(Color::Black)
+    );
+    let out = PgnOut {
+        tags: vec![
+            ("Event".into(), "tally analyse".into()),
+            (
+                "White".into(),
+                g.white.clone().unwrap_or_else(|| "?".to_owned()),
+            ),
+            (
+                "Black".into(),
+                g.black.clone().unwrap_or_else(|| "?".to_owned()),
+            ),
+            (
+                "Annotator".into(),
+                format!("tally analyse ({})", limits_text(limits)),
+            ),
+            ("WhitePoints".into(), r.total.white.to_string()),
+            ("BlackPoints".into(), r.total.black.to_string()),
+        ],
+        variant: variant.id().to_owned(),
+        start_fen: if start.is_empty() {
+            STANDARD_FEN.to_owned()
+        } else {
+            start.clone()
+        },
+        white_first,
+        first_move,
+        plies,
+        intro: Some(intro),
+        result: crate::notation::result_text(r).to_owned(),
+    };
+    write_pgn(&out)
+}

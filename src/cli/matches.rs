@@ -1,0 +1,551 @@
+//! `tally match`: engine-versus-engine experiments scored in points, and
+//! `tally match merge` to combine the results of several shards.
+//!
+//! Output: the summary table on standard output when the run ends (or the
+//! summary as JSON with `--json`); every finished game is appended at once
+//! to `--results` (JSON Lines, resumable) and `--pgn`; a progress bar on
+//! standard error (unless `--quiet`/`--json`). Ctrl-C stops the run
+//! cleanly: games in progress are dropped, finished ones are all written,
+//! the summary is printed and the exit code is 130; run the same command
+//! again to resume. A second Ctrl-C exits at once.
+//!
+//! Running on a cluster: give every task the same arguments and a results
+//! file of its own, and let the shard come from the job array (or give
+//! `--shard K/N`); a `{shard}` in `--results` or `--pgn` becomes `K-of-N`:
+//!
+//! ```text
+//! # SLURM: sbatch --array=1-8 job.sh, job.sh running
+//! tally match --variant stylish --player "name=a" --player "name=b eval=base" \
+//!   --tc 10+0.1 --games 800 --results 'res-{shard}.json' --quiet
+//! # Kubernetes indexed job with 8 completions: add --shards 8
+//! # then, anywhere:
+//! tally match merge res-*.json -o all.json --pgn all.pgn
+//! ```
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+
+use super::CliError;
+use super::progress::Progress;
+use crate::analyse::fmt_points;
+use crate::matches::results::{self, Header, Writer};
+use crate::matches::{
+    Control, GameRecord, MatchConfig, Observer, PlayerSpec, Shard, SprtConfig, Summary, openings,
+    shard_from_env, summarise,
+};
+use crate::rules::Variant;
+use crate::scoring::{DrawAdvantage, Tables};
+
+/// Set by Ctrl-C.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Arguments of `tally match`.
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct MatchArgs {
+    /// `merge`: combine result files.
+    #[command(subcommand)]
+    pub command: Option<MatchCommand>,
+    /// The match to play.
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// Subcommands of `tally match`.
+#[derive(Debug, Subcommand)]
+pub enum MatchCommand {
+    /// Combine the result files of one experiment's shards (or runs) into
+    /// one, and print its summary.
+    Merge(MergeArgs),
+}
+
+/// Arguments of `tally match merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Result files to combine (JSON Lines written by `tally match
+    /// --results`).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Write the combined results file here.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Write every game as PGN here.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of a match run.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Variant id: chess, extinction, stylish, wacky, sets, dynamic,
+    /// tiebraker.
+    #[arg(long, short = 'v', default_value = "chess")]
+    pub variant: String,
+    /// A player, twice: key=value words. Tally: name=, eval=variant|base,
+    /// hash=, threads=, specials=on|off, depth=, nodes=, movetime=,
+    /// option.NAME=VALUE. An external UCI engine: cmd=PROGRAM (arg=...
+    /// repeatable), name=, option.NAME=VALUE (sent as setoption), threads=,
+    /// hash=, depth=, nodes=, movetime=. Quote values with spaces.
+    #[arg(long = "player", short = 'p', value_name = "SPEC")]
+    pub players: Vec<String>,
+    /// Time control BASE[+INC] in seconds per side, like 10+0.1.
+    #[arg(long, value_name = "TC")]
+    pub tc: Option<String>,
+    /// Fixed search depth per move.
+    #[arg(long)]
+    pub depth: Option<i32>,
+    /// Fixed nodes per move.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Fixed time per move, in milliseconds.
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// Openings: an EPD file (one position a line) or a PGN file (the
+    /// position after each game's moves); default: the shipped
+    /// positions/openings.epd (40 openings).
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Games in the whole match (all shards); default: every opening twice,
+    /// colours reversed.
+    #[arg(long, short = 'n')]
+    pub games: Option<usize>,
+    /// Games played at once (default: cores / threads per game).
+    #[arg(long, short = 'c')]
+    pub concurrency: Option<usize>,
+    /// Allow more search threads in all than cores.
+    #[arg(long)]
+    pub oversubscribe: bool,
+    /// Append every finished game as PGN (awards as comments) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// Results file (JSON Lines): every finished game is appended; an
+    /// existing file of the same experiment is resumed.
+    #[arg(long, value_name = "FILE")]
+    pub results: Option<PathBuf>,
+    /// Stop early on a sequential probability ratio test:
+    /// elo0=E0,elo1=E1[,alpha=0.05,beta=0.05].
+    #[arg(long, value_name = "SPEC")]
+    pub sprt: Option<String>,
+    /// Play only shard K of N (game i when i % N == K-1).
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// The shard count when the shard index comes from the environment
+    /// (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX).
+    #[arg(long, value_name = "N")]
+    pub shards: Option<u32>,
+    /// Print the summary as JSON (no progress bar).
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    /// A TOML rules file overriding any point value of the built-in tables.
+    #[arg(long, value_name = "FILE")]
+    pub rules: Option<PathBuf>,
+    /// Sets: who gets 1/2 for a plain draw (black, white or none).
+    #[arg(long, default_value = "black", value_name = "SIDE")]
+    pub draw_advantage: String,
+    /// How late a move may arrive after its clock ran out, in milliseconds.
+    #[arg(long, default_value_t = 50, value_name = "MS")]
+    pub time_margin: u64,
+    /// Seconds past its time an engine may stay silent before it counts as
+    /// hung (the whole wait with fixed depth or nodes).
+    #[arg(long, default_value_t = 30.0, value_name = "SECS")]
+    pub hang_timeout: f64,
+}
+
+/// Runs `tally match` (or `tally match merge`); returns the exit code.
+///
+/// # Errors
+///
+/// Bad arguments or a player that cannot be started: exit code 2.
+pub fn run(args: &MatchArgs) -> Result<i32, CliError> {
+    match &args.command {
+        Some(MatchCommand::Merge(m)) => merge(m),
+        None => play(&args.run),
+    }
+}
+
+fn bad(e: impl std::fmt::Display) -> CliError {
+    CliError::bad_input(e)
+}
+
+/// The config a run's arguments describe.
+///
+/// # Errors
+///
+/// A [`CliError`] (exit code 2) for any bad argument.
+pub fn config_of(a: &RunArgs) -> Result<MatchConfig, CliError> {
+    let variant = Variant::from_id(&a.variant)?;
+    if a.players.len() != 2 {
+        return Err(bad(format!(
+            "give exactly two --player (got {})",
+            a.players.len()
+        )));
+    }
+    let players = [
+        PlayerSpec::parse(&a.players[0]).map_err(bad)?,
+        PlayerSpec::parse(&a.players[1]).map_err(bad)?,
+    ];
+    let mut control = Control::default();
+    if let Some(tc) = &a.tc {
+        let (b, i) = Control::parse_tc(tc).map_err(bad)?;
+        control.base = Some(b);
+        control.inc = i;
+    }
+    if let Some(d) = a.depth
+        && !(1..=64).contains(&d)
+    {
+        return Err(bad(format!("--depth {d} is out of range (1 to 64)")));
+    }
+    control.depth = a.depth;
+    control.nodes = a.nodes;
+    control.movetime = a.movetime.map(Duration::from_millis);
+    let openings = match &a.openings {
+        None => openings::parse_epd(openings::SHIPPED).map_err(bad)?,
+        Some(path) => {
+            let bytes = std::fs::read(path)
+                .map_err(|e| bad(format!("cannot read {}: {e}", path.display())))?;
+            let is_pgn = path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
+            let parsed = if is_pgn {
+                openings::parse_pgn(&bytes, variant)
+            } else {
+                openings::parse_epd(&String::from_utf8_lossy(&bytes))
+            };
+            parsed.map_err(|e| bad(format!("{}: {e}", path.display())))?
+        }
+    };
+    let mut config = MatchConfig::new(variant, players, control, openings);
+    if let Some(n) = a.games {
+        config.games = n;
+    }
+    config.tables = match &a.rules {
+        Some(path) => Tables::from_file(path).map_err(bad)?,
+        None => Tables::default(),
+    };
+    config.draw_advantage = DrawAdvantage::parse(&a.draw_advantage).map_err(bad)?;
+    config.sprt = a
+        .sprt
+        .as_deref()
+        .map(str::parse::<SprtConfig>)
+        .transpose()
+        .map_err(bad)?;
+    config.shard = match &a.shard {
+        Some(s) => Some(s.parse::<Shard>().map_err(bad)?),
+        None => shard_from_env(a.shards, &|k| std::env::var(k).ok()).map_err(bad)?,
+    };
+    config.time_margin = Duration::from_millis(a.time_margin);
+    if !(a.hang_timeout.is_finite() && a.hang_timeout > 0.0 && a.hang_timeout < 1e6) {
+        return Err(bad("--hang-timeout must be a positive number of seconds"));
+    }
+    config.hang_timeout = Duration::from_secs_f64(a.hang_timeout);
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    config.concurrency = a
+        .concurrency
+        .unwrap_or_else(|| (cores / config.threads_per_game()).max(1));
+    config.check(cores, a.oversubscribe).map_err(bad)?;
+    Ok(config)
+}
+
+fn shard_path(path: &Path, shard: Option<Shard>) -> PathBuf {
+    let text = path.to_string_lossy();
+    if !text.contains("{shard}") {
+        return path.to_path_buf();
+    }
+    let tag = shard.map_or_else(
+        || "all".to_owned(),
+        |s| format!("{}-of-{}", s.index, s.count),
+    );
+    PathBuf::from(text.replace("{shard}", &tag))
+}
+
+/// Writes each finished game to the results file and the PGN file, and
+/// moves the progress bar.
+struct Sink {
+    results: Option<Mutex<Writer>>,
+    pgn: Option<Mutex<std::fs::File>>,
+    progress: Progress,
+    done: std::sync::atomic::AtomicU64,
+    errors: Mutex<Vec<String>>,
+}
+
+impl Observer for Sink {
+    fn game_done(&self, game: &GameRecord, summary: &Summary) {
+        let mut errors = Vec::new();
+        if let Some(w) = &self.results
+            && let Ok(mut w) = w.lock()
+            && let Err(e) = w.game(game)
+        {
+            errors.push(e);
+        }
+        if let Some(f) = &self.pgn
+            && let Ok(mut f) = f.lock()
+            && let Err(e) = f.write_all(game.pgn.as_bytes()).and_then(|()| f.flush())
+        {
+            errors.push(format!("cannot write the PGN file: {e}"));
+        }
+        if !errors.is_empty()
+            && let Ok(mut all) = self.errors.lock()
+        {
+            all.extend(errors);
+        }
+        let n = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        self.progress.set(n);
+        let elo = summary
+            .elo
+            .map_or_else(|| "-".to_owned(), |e| format!("{e:+.0}"));
+        self.progress.message(format!(
+            "{}-{}-{} margin {} Elo {elo}",
+            summary.wins,
+            summary.draws,
+            summary.losses,
+            fmt_points(summary.mean_margin)
+        ));
+    }
+}
+
+fn play(a: &RunArgs) -> Result<i32, CliError> {
+    let config = config_of(a)?;
+    let experiment = config.experiment();
+    let header = Header {
+        format: results::FORMAT,
+        experiment: experiment.clone(),
+        shard: config.shard,
+    };
+    let mut resumed = Vec::new();
+    let results_writer = match &a.results {
+        None => None,
+        Some(path) => {
+            let path = shard_path(path, config.shard);
+            if path.exists() {
+                let (h, games) = results::read(&path).map_err(bad)?;
+                if h.experiment != experiment || h.shard != config.shard {
+                    return Err(bad(format!(
+                        "{} holds another experiment or shard: give another --results file to start afresh",
+                        path.display()
+                    )));
+                }
+                resumed = games;
+                Some(Writer::append_to(&path).map_err(bad)?)
+            } else {
+                Some(Writer::create(&path, &header).map_err(bad)?)
+            }
+        }
+    };
+    let pgn = match &a.pgn {
+        None => None,
+        Some(path) => {
+            let path = shard_path(path, config.shard);
+            Some(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(&path)
+                    .map_err(|e| bad(format!("cannot open {}: {e}", path.display())))?,
+            )
+        }
+    };
+    let todo = config
+        .schedule()
+        .iter()
+        .filter(|i| !resumed.iter().any(|g: &GameRecord| g.index == **i))
+        .count();
+    let _ = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
+    let sink = Sink {
+        results: results_writer.map(Mutex::new),
+        pgn: pgn.map(Mutex::new),
+        progress: Progress::new(Some(todo as u64), !a.quiet && !a.json, "games"),
+        done: std::sync::atomic::AtomicU64::new(0),
+        errors: Mutex::new(Vec::new()),
+    };
+    let outcome = crate::matches::run(&config, resumed, &STOP, &sink).map_err(bad)?;
+    sink.progress.finish();
+    if let Ok(errors) = sink.errors.lock() {
+        for e in errors.iter().take(3) {
+            eprintln!("error: {e}");
+        }
+    }
+    let note = if outcome.interrupted {
+        Some("interrupted: finished games are written; run the same command again to resume")
+    } else if outcome.sprt_stopped {
+        Some("stopped early by the SPRT")
+    } else {
+        None
+    };
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string(&outcome.summary).unwrap_or_default()
+        );
+    } else {
+        print!(
+            "{}",
+            summary_table(
+                &config.variant.to_string(),
+                &config.control.describe(),
+                config.shard,
+                &outcome.summary
+            )
+        );
+    }
+    if let Some(n) = note {
+        eprintln!("{n}");
+    }
+    Ok(if outcome.interrupted { 130 } else { 0 })
+}
+
+fn merge(m: &MergeArgs) -> Result<i32, CliError> {
+    let paths: Vec<&Path> = m.files.iter().map(PathBuf::as_path).collect();
+    let merged = results::merge(&paths).map_err(bad)?;
+    if let Some(out) = &m.output {
+        results::write(out, &merged.header, &merged.games).map_err(bad)?;
+    }
+    if let Some(p) = &m.pgn {
+        let text: String = merged.games.iter().map(|g| g.pgn.as_str()).collect();
+        std::fs::write(p, text).map_err(|e| bad(format!("cannot write {}: {e}", p.display())))?;
+    }
+    if merged.duplicates > 0 {
+        eprintln!(
+            "note: {} games appeared in more than one file; the first was kept",
+            merged.duplicates
+        );
+    }
+    let e = &merged.header.experiment;
+    let names = names_of(&merged.games, e);
+    let summary = summarise(&names, &merged.games, None);
+    if m.json {
+        println!("{}", serde_json::to_string(&summary).unwrap_or_default());
+    } else {
+        let missing = e.games.saturating_sub(merged.games.len());
+        print!("{}", summary_table(&e.variant, &e.control, None, &summary));
+        if missing > 0 {
+            println!(
+                "({missing} of the experiment's {} games are missing)",
+                e.games
+            );
+        }
+    }
+    Ok(0)
+}
+
+/// The players' names from the games' PGN tags, else from the specs.
+fn names_of(games: &[GameRecord], e: &crate::matches::Experiment) -> [String; 2] {
+    let tag = |pgn: &str, name: &str| {
+        let prefix = format!("[{name} \"");
+        pgn.lines()
+            .find_map(|l| l.strip_prefix(&prefix).and_then(|r| r.strip_suffix("\"]")))
+            .map(str::to_owned)
+    };
+    if let Some(g) = games.first() {
+        let w = tag(&g.pgn, "White");
+        let b = tag(&g.pgn, "Black");
+        if let (Some(w), Some(b)) = (w, b) {
+            return if g.white == 0 { [w, b] } else { [b, w] };
+        }
+    }
+    [e.players[0].clone(), e.players[1].clone()]
+}
+
+/// The human summary.
+pub fn summary_table(variant: &str, control: &str, shard: Option<Shard>, s: &Summary) -> String {
+    let mut out = String::new();
+    let shard = shard.map_or_else(String::new, |k| format!(", shard {k}"));
+    let control = if control.is_empty() {
+        "per-player limits"
+    } else {
+        control
+    };
+    out.push_str(&format!("{variant}, {control}{shard}: {} games\n", s.games));
+    let w = s.names.iter().map(String::len).max().unwrap_or(6).max(6);
+    out.push_str(&format!(
+        "{:<w$}  {:>5} {:>5} {:>5}  {:>12}\n",
+        "player", "win", "draw", "loss", "mean points"
+    ));
+    out.push_str(&format!(
+        "{:<w$}  {:>5} {:>5} {:>5}  {:>12}\n",
+        s.names[0],
+        s.wins,
+        s.draws,
+        s.losses,
+        fmt_points(s.mean_points[0]).trim_start_matches('+')
+    ));
+    out.push_str(&format!(
+        "{:<w$}  {:>5} {:>5} {:>5}  {:>12}\n",
+        s.names[1],
+        s.losses,
+        s.draws,
+        s.wins,
+        fmt_points(s.mean_points[1]).trim_start_matches('+')
+    ));
+    out.push_str(&format!(
+        "mean margin of {}: {} ± {} (95 %)\n",
+        s.names[0],
+        fmt_points(s.mean_margin),
+        fmt_points(s.margin_ci95).trim_start_matches('+')
+    ));
+    let elo = |e: f64| {
+        let r = e.round();
+        if r == 0.0 {
+            "0".to_owned()
+        } else {
+            format!("{r:+.0}")
+        }
+    };
+    let bound = |b: Option<f64>, inf: &str| b.map_or_else(|| inf.to_owned(), elo);
+    out.push_str(&format!(
+        "score {:.1} %, Elo {} (95 %: {} to {})\n",
+        100.0 * s.score,
+        s.elo.map_or_else(|| "n/a".to_owned(), elo),
+        bound(s.elo_ci95.0, "-inf"),
+        bound(s.elo_ci95.1, "+inf"),
+    ));
+    for (i, f) in s.forfeits.iter().enumerate() {
+        if !f.is_empty() {
+            let list: Vec<String> = f.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            out.push_str(&format!(
+                "forfeits by {}: {}\n",
+                s.names[i],
+                list.join(", ")
+            ));
+        }
+    }
+    if !s.endings.is_empty() {
+        let list: Vec<String> = s.endings.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        out.push_str(&format!("endings: {}\n", list.join(", ")));
+    }
+    if let Some(t) = &s.sprt {
+        out.push_str(&format!(
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} ({:.2}, {:.2}) {}\n",
+            t.config.elo0,
+            t.config.elo1,
+            t.config.alpha,
+            t.config.beta,
+            t.llr,
+            t.lower,
+            t.upper,
+            match t.decision {
+                "H0" => "H0 accepted",
+                "H1" => "H1 accepted",
+                _ => "continue",
+            }
+        ));
+    }
+    if std::io::stdout().is_terminal() {
+        out.push('\n');
+    }
+    out
+}

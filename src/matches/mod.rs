@@ -1,0 +1,858 @@
+//! Engine-versus-engine matches scored in points: `tally match`.
+//!
+//! What lives here: the match's settings ([`MatchConfig`]: variant, two
+//! [`PlayerSpec`]s, the time control or fixed limits, openings, game count,
+//! concurrency, shard, SPRT), the schedule, the game loop with its clocks
+//! and forfeits, and [`run`], which plays the games on a rayon pool and
+//! hands each finished game to an [`Observer`]. Players are in [`player`],
+//! statistics in [`stats`], openings in [`openings`], the results file in
+//! [`results`]. Nothing here prints: `tally match` formats.
+//!
+//! Decisions:
+//!
+//! - **Schedule**: game `i` (0-based) plays opening `(i / 2) % openings`,
+//!   with player 1 White when `i` is even and Black when it is odd: each
+//!   opening is played twice, colours reversed.
+//! - **Shards**: shard `K/N` plays the games with `i % N == K - 1`
+//!   ([`Shard`]); `K` and `N` may come from a cluster's job array
+//!   ([`shard_from_env`]). The games of all shards together are exactly
+//!   those of one run, so merged results ([`results::merge`]) are the
+//!   same experiment.
+//! - **Scoring**: every game is scored by the referee ([`score_game`]) with
+//!   the match's tables; a player's points are its colour's total. A game
+//!   played on a clock passes the remaining clocks to the referee (wacky's
+//!   time bonus).
+//! - **Special actions**: allowed in a game only when both players are
+//!   Tally with special actions on; an external engine cannot answer a
+//!   `disk` with `swap` or `restore`, so against one Tally plays only chess
+//!   moves (and scores and evaluates by the variant still).
+//! - **Clocks**: with `tc`, each side's clock is measured by the runner
+//!   from sending the request to receiving the move. A move that arrives
+//!   more than [`MatchConfig::time_margin`] (50 ms by default) after the
+//!   clock ran out loses on time; the increment is added after each move.
+//!   No reply within the remaining time (or the move time) plus
+//!   [`MatchConfig::hang_timeout`] is a hang; with fixed depth or nodes the
+//!   hang timeout alone is the wait.
+//! - **Forfeits**: a crash (end of output), a hang, an illegal or
+//!   unreadable move, a protocol error or a loss on time loses the game for
+//!   that player, recorded with its reason ([`Forfeit`]); the game is
+//!   scored as the forfeiting player's resignation, and the player is
+//!   restarted before its next game.
+//! - **Stopping**: when `stop` is set (Ctrl-C) the games in progress are
+//!   abandoned at their next move (not recorded: a resumed run plays them
+//!   again) and no new game starts; every finished game has already been
+//!   handed to the observer. When the SPRT reaches a decision no new game
+//!   starts; games in progress finish and are recorded.
+
+pub mod openings;
+pub mod player;
+pub mod results;
+pub mod stats;
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use shakmaty::Color;
+
+use crate::notation::{award_comment, pgn_of, write_pgn};
+use crate::referee::score_game;
+use crate::rules::{Game, Pos, Rules, Variant};
+use crate::scoring::{DrawAdvantage, EndContext, Scorer, Tables};
+use crate::with_rules;
+
+pub use openings::Opening;
+pub use player::{Failure, Go, Player, PlayerKind, PlayerSpec, TallyPlayer, UciPlayer};
+pub use stats::{SprtConfig, SprtStatus, Summary, summarise};
+
+/// The search limits of a match: a clock, or fixed limits.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Control {
+    /// Base time of the clock, when one runs.
+    pub base: Option<Duration>,
+    /// Increment per move.
+    pub inc: Duration,
+    /// Fixed depth.
+    pub depth: Option<i32>,
+    /// Fixed nodes.
+    pub nodes: Option<u64>,
+    /// Fixed time per move.
+    pub movetime: Option<Duration>,
+}
+
+impl Control {
+    /// Parses a time control `BASE[+INC]` in seconds (`10+0.1`, `60`).
+    ///
+    /// # Errors
+    ///
+    /// A message for anything else.
+    pub fn parse_tc(text: &str) -> Result<(Duration, Duration), String> {
+        let bad = || format!("--tc '{text}': expected BASE[+INC] in seconds, like 10+0.1");
+        let secs = |s: &str| -> Result<Duration, String> {
+            let v: f64 = s.trim().parse().map_err(|_| bad())?;
+            if !v.is_finite() || v < 0.0 || v > 1e7 {
+                return Err(bad());
+            }
+            Ok(Duration::from_secs_f64(v))
+        };
+        let (b, i) = match text.split_once('+') {
+            Some((b, i)) => (secs(b)?, secs(i)?),
+            None => (secs(text)?, Duration::ZERO),
+        };
+        if b.is_zero() {
+            return Err(format!("--tc '{text}': the base time must be above zero"));
+        }
+        Ok((b, i))
+    }
+
+    /// The control as text (`tc=10+0.1`, `depth=5`, ...).
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(b) = self.base {
+            parts.push(format!("tc={}+{}", b.as_secs_f64(), self.inc.as_secs_f64()));
+        }
+        if let Some(d) = self.depth {
+            parts.push(format!("depth={d}"));
+        }
+        if let Some(n) = self.nodes {
+            parts.push(format!("nodes={n}"));
+        }
+        if let Some(m) = self.movetime {
+            parts.push(format!("movetime={}", m.as_millis()));
+        }
+        parts.join(" ")
+    }
+
+    /// The PGN `TimeControl` tag value (`10+0.1`, or `-`).
+    fn pgn_tag(&self) -> String {
+        match self.base {
+            Some(b) => format!("{}+{}", b.as_secs_f64(), self.inc.as_secs_f64()),
+            None => "-".to_owned(),
+        }
+    }
+}
+
+/// One slice of a match's games: game `i` belongs to it when
+/// `i % count == index - 1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// 1-based index.
+    pub index: u32,
+    /// Number of shards.
+    pub count: u32,
+}
+
+impl Shard {
+    /// Whether game `i` is in this shard.
+    pub fn contains(&self, i: usize) -> bool {
+        i % self.count as usize == (self.index - 1) as usize
+    }
+
+    /// A shard, checked: `1 <= index <= count`.
+    ///
+    /// # Errors
+    ///
+    /// A message when out of range.
+    pub fn new(index: u32, count: u32) -> Result<Shard, String> {
+        if count == 0 || index == 0 || index > count {
+            return Err(format!(
+                "shard {index}/{count}: the index must be 1 to the count"
+            ));
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    /// Parses `K/N`.
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let (k, n) = s
+            .split_once('/')
+            .ok_or_else(|| format!("--shard '{s}': expected K/N, like 2/8"))?;
+        let k: u32 = k
+            .trim()
+            .parse()
+            .map_err(|_| format!("--shard '{s}': K is not a number"))?;
+        let n: u32 = n
+            .trim()
+            .parse()
+            .map_err(|_| format!("--shard '{s}': N is not a number"))?;
+        Shard::new(k, n)
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// The shard of a job-array task, from its environment (read through
+/// `env`), when no `--shard` is given:
+///
+/// - `SLURM_ARRAY_TASK_ID`: `K = ID - SLURM_ARRAY_TASK_MIN + 1` (the
+///   minimum defaults to 0); `N` is `shards` or else
+///   `SLURM_ARRAY_TASK_COUNT`.
+/// - `JOB_COMPLETION_INDEX` (Kubernetes indexed jobs, 0-based):
+///   `K = INDEX + 1`; `N` is `shards` (required: the job's completions).
+///
+/// `None` when neither variable is set.
+///
+/// # Errors
+///
+/// A message when a variable is not a number or `N` is unknown.
+pub fn shard_from_env(
+    shards: Option<u32>,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Option<Shard>, String> {
+    let num = |name: &str| -> Result<Option<u32>, String> {
+        env(name)
+            .map(|v| {
+                v.trim()
+                    .parse::<u32>()
+                    .map_err(|_| format!("{name}='{v}' is not a number"))
+            })
+            .transpose()
+    };
+    if let Some(id) = num("SLURM_ARRAY_TASK_ID")? {
+        let min = num("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+        let count = match shards {
+            Some(n) => n,
+            None => num("SLURM_ARRAY_TASK_COUNT")?.ok_or_else(|| {
+                "SLURM_ARRAY_TASK_ID is set but not the shard count: give --shards N".to_owned()
+            })?,
+        };
+        let k = id
+            .checked_sub(min)
+            .ok_or_else(|| "SLURM_ARRAY_TASK_ID is below SLURM_ARRAY_TASK_MIN".to_owned())?;
+        return Shard::new(k + 1, count).map(Some);
+    }
+    if let Some(idx) = num("JOB_COMPLETION_INDEX")? {
+        let count = shards.ok_or_else(|| {
+            "JOB_COMPLETION_INDEX is set: give --shards N (the job's completions)".to_owned()
+        })?;
+        return Shard::new(idx + 1, count).map(Some);
+    }
+    Ok(None)
+}
+
+/// What identifies an experiment: runs and shards with equal experiments
+/// can be resumed and merged.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Experiment {
+    /// The variant id.
+    pub variant: String,
+    /// The two players' specs as given.
+    pub players: [String; 2],
+    /// The limits ([`Control::describe`]).
+    pub control: String,
+    /// The openings: their count and a digest of their FENs.
+    pub openings: String,
+    /// Games in the whole match (all shards).
+    pub games: usize,
+    /// The sets draw advantage.
+    pub draw_advantage: String,
+    /// A digest of the point tables.
+    pub tables: String,
+}
+
+/// FNV-1a, for digests that must not change between builds.
+fn digest(parts: impl IntoIterator<Item = String>) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for p in parts {
+        for b in p.bytes().chain(std::iter::once(0)) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{h:016x}")
+}
+
+/// How a player forfeited a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Forfeit {
+    /// The forfeiting player: 0 for the first, 1 for the second.
+    pub player: usize,
+    /// `crash`, `hang`, `illegal`, `time` or `protocol`.
+    pub kind: String,
+    /// The details.
+    pub reason: String,
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The game's index in the schedule (0-based).
+    pub index: usize,
+    /// The opening's index.
+    pub opening: usize,
+    /// Which player had White (0 or 1).
+    pub white: usize,
+    /// The start position.
+    pub start_fen: String,
+    /// The actions played (UCI text and special words).
+    pub moves: Vec<String>,
+    /// The ending kind (`checkmate`, `resignation`, ...).
+    pub ending: String,
+    /// The ending in words.
+    pub ending_text: String,
+    /// The forfeit, if the game ended by one.
+    pub forfeit: Option<Forfeit>,
+    /// Each player's points.
+    pub points: [f64; 2],
+    /// The PGN result.
+    pub result: String,
+    /// The game in PGN, awards as comments.
+    pub pgn: String,
+}
+
+/// A match's settings.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The variant.
+    pub variant: Variant,
+    /// The two players.
+    pub players: [PlayerSpec; 2],
+    /// The limits.
+    pub control: Control,
+    /// The openings.
+    pub openings: Vec<Opening>,
+    /// Games in the whole match (all shards).
+    pub games: usize,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// The shard this run plays.
+    pub shard: Option<Shard>,
+    /// The SPRT, if any.
+    pub sprt: Option<SprtConfig>,
+    /// The point tables (the referee's and Tally players').
+    pub tables: Tables,
+    /// The sets draw advantage.
+    pub draw_advantage: DrawAdvantage,
+    /// How late a move may arrive after the clock ran out.
+    pub time_margin: Duration,
+    /// How long past its time an engine may stay silent before it counts
+    /// as hung (the whole wait with fixed depth or nodes).
+    pub hang_timeout: Duration,
+}
+
+impl MatchConfig {
+    /// A config with defaults: 2 games per opening, one game at a time, a
+    /// 50 ms time margin and a 30 s hang timeout.
+    pub fn new(
+        variant: Variant,
+        players: [PlayerSpec; 2],
+        control: Control,
+        openings: Vec<Opening>,
+    ) -> MatchConfig {
+        MatchConfig {
+            variant,
+            games: openings.len() * 2,
+            players,
+            control,
+            openings,
+            concurrency: 1,
+            shard: None,
+            sprt: None,
+            tables: Tables::default(),
+            draw_advantage: DrawAdvantage::Black,
+            time_margin: Duration::from_millis(50),
+            hang_timeout: Duration::from_secs(30),
+        }
+    }
+
+    /// The experiment this config runs.
+    pub fn experiment(&self) -> Experiment {
+        Experiment {
+            variant: self.variant.id().to_owned(),
+            players: [self.players[0].text.clone(), self.players[1].text.clone()],
+            control: self.control.describe(),
+            openings: format!(
+                "{} {}",
+                self.openings.len(),
+                digest(self.openings.iter().map(|o| o.fen.clone()))
+            ),
+            games: self.games,
+            draw_advantage: self.draw_advantage.as_str().to_owned(),
+            tables: digest([format!("{:?}", self.tables)]),
+        }
+    }
+
+    /// The opening index and the White player of game `i`.
+    pub fn plan(&self, i: usize) -> (usize, usize) {
+        ((i / 2) % self.openings.len().max(1), i % 2)
+    }
+
+    /// The games this run plays (its shard), in order.
+    pub fn schedule(&self) -> Vec<usize> {
+        (0..self.games)
+            .filter(|&i| self.shard.is_none_or(|s| s.contains(i)))
+            .collect()
+    }
+
+    /// Whether games allow special actions (see the module docs).
+    pub fn specials(&self) -> bool {
+        self.players
+            .iter()
+            .all(|p| matches!(p.kind, PlayerKind::Tally { specials: true, .. }))
+    }
+
+    /// Search threads one game uses at a time (one player thinks at once).
+    pub fn threads_per_game(&self) -> usize {
+        self.players.iter().map(|p| p.threads).max().unwrap_or(1)
+    }
+
+    /// Checks the settings: limits given, openings valid, the cores not
+    /// oversubscribed (unless `oversubscribe`).
+    ///
+    /// # Errors
+    ///
+    /// A one-line message.
+    pub fn check(&self, cores: usize, oversubscribe: bool) -> Result<(), String> {
+        let c = &self.control;
+        let own = |p: &PlayerSpec| p.depth.is_some() || p.nodes.is_some() || p.movetime.is_some();
+        if c.base.is_none()
+            && c.depth.is_none()
+            && c.nodes.is_none()
+            && c.movetime.is_none()
+            && !self.players.iter().all(own)
+        {
+            return Err("no limits: give --tc, --depth, --nodes or --movetime".to_owned());
+        }
+        if self.games == 0 {
+            return Err("no games to play (--games 0)".to_owned());
+        }
+        if self.concurrency == 0 {
+            return Err("--concurrency must be at least 1".to_owned());
+        }
+        openings::validate(&self.openings, self.variant)?;
+        let need = self.concurrency * self.threads_per_game();
+        if need > cores && !oversubscribe {
+            return Err(format!(
+                "{} games at once x {} threads = {need} threads on {cores} cores: lower --concurrency or pass --oversubscribe",
+                self.concurrency,
+                self.threads_per_game()
+            ));
+        }
+        Ok(())
+    }
+
+    fn start_player(&self, i: usize) -> Result<Box<dyn Player>, String> {
+        let spec = &self.players[i];
+        match spec.kind {
+            PlayerKind::Tally { .. } => Ok(Box::new(TallyPlayer::new(
+                spec,
+                self.variant,
+                self.specials(),
+                &self.tables,
+                self.draw_advantage,
+            ))),
+            PlayerKind::Uci { .. } => Ok(Box::new(UciPlayer::start(spec, self.variant)?)),
+        }
+    }
+
+    fn scorer(&self) -> Scorer {
+        let mut s = Scorer::with_tables(self.variant, self.tables.clone());
+        s.set_draw_advantage(self.draw_advantage);
+        s
+    }
+}
+
+/// Told about every finished game, in the order they finish (calls never
+/// overlap).
+pub trait Observer: Sync {
+    /// A game finished; `summary` covers every game so far (resumed ones
+    /// included).
+    fn game_done(&self, game: &GameRecord, summary: &Summary);
+}
+
+/// An observer that does nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Quiet;
+
+impl Observer for Quiet {
+    fn game_done(&self, _game: &GameRecord, _summary: &Summary) {}
+}
+
+/// What a run came to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// The players' names.
+    pub names: [String; 2],
+    /// Every game (resumed and new), by index.
+    pub games: Vec<GameRecord>,
+    /// The summary of all of them.
+    pub summary: Summary,
+    /// Whether the run stopped on `stop` before its schedule was done.
+    pub interrupted: bool,
+    /// Whether the SPRT stopped the run.
+    pub sprt_stopped: bool,
+}
+
+/// The players' names: as started, the second made distinct if equal.
+fn distinct(mut names: [String; 2]) -> [String; 2] {
+    if names[0] == names[1] {
+        names[1].push_str(" (2)");
+    }
+    names
+}
+
+/// The names a config's players show before any is started.
+pub fn default_names(config: &MatchConfig) -> [String; 2] {
+    distinct([
+        config.players[0].default_name(),
+        config.players[1].default_name(),
+    ])
+}
+
+/// Plays the match: every game of the schedule not in `resumed`, on
+/// `config.concurrency` threads of a rayon pool.
+///
+/// # Errors
+///
+/// A one-line message when a player cannot be started or the threads
+/// cannot be created.
+pub fn run(
+    config: &MatchConfig,
+    resumed: Vec<GameRecord>,
+    stop: &AtomicBool,
+    observer: &dyn Observer,
+) -> Result<Outcome, String> {
+    let pending: VecDeque<usize> = config
+        .schedule()
+        .into_iter()
+        .filter(|i| !resumed.iter().any(|g| g.index == *i))
+        .collect();
+    let workers = config.concurrency.clamp(1, pending.len().max(1));
+    let mut pairs: Vec<[Box<dyn Player>; 2]> = Vec::new();
+    if !pending.is_empty() {
+        for _ in 0..workers {
+            pairs.push([config.start_player(0)?, config.start_player(1)?]);
+        }
+    }
+    let names = match pairs.first() {
+        Some(p) => distinct([p[0].name().to_owned(), p[1].name().to_owned()]),
+        None => default_names(config),
+    };
+    let queue = Mutex::new(pending);
+    let records = Mutex::new(resumed);
+    let halt = AtomicBool::new(false);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(workers)
+        .thread_name(|i| format!("tally-match-{i}"))
+        .build()
+        .map_err(|e| format!("cannot start the match threads: {e}"))?;
+    let scorer = config.scorer();
+    pool.scope(|s| {
+        for mut pair in pairs {
+            let (queue, records, halt, names, scorer) = (&queue, &records, &halt, &names, &scorer);
+            s.spawn(move |_| {
+                loop {
+                    if stop.load(Ordering::Relaxed) || halt.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let next = queue.lock().ok().and_then(|mut q| q.pop_front());
+                    let Some(i) = next else { break };
+                    let Some(rec) = play_one(config, scorer, i, &mut pair, names, stop) else {
+                        break;
+                    };
+                    let Ok(mut all) = records.lock() else { break };
+                    all.push(rec);
+                    let summary = summarise(names, &all, config.sprt.as_ref());
+                    if summary
+                        .sprt
+                        .as_ref()
+                        .is_some_and(|s| s.decision != "continue")
+                    {
+                        halt.store(true, Ordering::Relaxed);
+                    }
+                    if let Some(rec) = all.last() {
+                        observer.game_done(rec, &summary);
+                    }
+                }
+            });
+        }
+    });
+    let mut games = records.into_inner().unwrap_or_default();
+    games.sort_by_key(|g| g.index);
+    let summary = summarise(&names, &games, config.sprt.as_ref());
+    let left = queue.into_inner().map(|q| q.len()).unwrap_or(0);
+    let sprt_stopped = halt.load(Ordering::Relaxed);
+    Ok(Outcome {
+        names,
+        games,
+        summary,
+        interrupted: left > 0 && !sprt_stopped && stop.load(Ordering::Relaxed),
+        sprt_stopped,
+    })
+}
+
+fn play_one(
+    config: &MatchConfig,
+    scorer: &Scorer,
+    index: usize,
+    players: &mut [Box<dyn Player>; 2],
+    names: &[String; 2],
+    stop: &AtomicBool,
+) -> Option<GameRecord> {
+    let specials = config.specials();
+    with_rules!(config.variant, |rules| play_on(
+        rules.with_specials(specials),
+        config,
+        scorer,
+        index,
+        players,
+        names,
+        stop
+    ))
+}
+
+fn forfeit_of(player: usize, f: &Failure) -> Forfeit {
+    let kind = match f {
+        Failure::Crash(_) => "crash",
+        Failure::Hang(_) => "hang",
+        Failure::Protocol(_) | Failure::Interrupted => "protocol",
+    };
+    Forfeit {
+        player,
+        kind: kind.to_owned(),
+        reason: f.to_string(),
+    }
+}
+
+fn play_on<P: Pos>(
+    rules: Rules<P>,
+    config: &MatchConfig,
+    scorer: &Scorer,
+    index: usize,
+    players: &mut [Box<dyn Player>; 2],
+    names: &[String; 2],
+    stop: &AtomicBool,
+) -> Option<GameRecord> {
+    let (oi, white) = config.plan(index);
+    let opening = config.openings.get(oi)?;
+    let mut game = Game::new(rules, Some(&opening.fen)).ok()?;
+    let start_fen = game.start().fen();
+    let mut moves: Vec<String> = Vec::new();
+    let mut forfeit: Option<Forfeit> = None;
+    for (p, player) in players.iter_mut().enumerate() {
+        match player.new_game() {
+            Ok(()) => {}
+            Err(Failure::Interrupted) => return None,
+            Err(f) => {
+                forfeit = Some(forfeit_of(p, &f));
+                break;
+            }
+        }
+    }
+    let c = &config.control;
+    // Clocks by colour: [white, black].
+    let mut clocks = c.base.map(|b| [b, b]);
+    while forfeit.is_none() && game.ending().is_none() {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let side = game.current().turn();
+        let ci = usize::from(!side.is_white());
+        let pi = if side.is_white() { white } else { 1 - white };
+        let spec = &config.players[pi];
+        let go = Go {
+            time: clocks,
+            inc: [c.inc, c.inc],
+            depth: spec.depth.or(c.depth),
+            nodes: spec.nodes.or(c.nodes),
+            movetime: spec.movetime.or(c.movetime),
+        };
+        let wait = match (clocks, go.movetime) {
+            (Some(t), _) => t[ci] + config.hang_timeout,
+            (None, Some(m)) => m + config.hang_timeout,
+            (None, None) => config.hang_timeout,
+        };
+        let started = Instant::now();
+        let reply = players[pi].play(&start_fen, &moves, &go, wait, stop);
+        let used = started.elapsed();
+        let text = match reply {
+            Ok(t) => t,
+            Err(Failure::Interrupted) => return None,
+            Err(f) => {
+                forfeit = Some(forfeit_of(pi, &f));
+                break;
+            }
+        };
+        if let Some(t) = clocks.as_mut() {
+            if used > t[ci] + config.time_margin {
+                forfeit = Some(Forfeit {
+                    player: pi,
+                    kind: "time".to_owned(),
+                    reason: format!(
+                        "lost on time: {:.3} s used with {:.3} s left",
+                        used.as_secs_f64(),
+                        t[ci].as_secs_f64()
+                    ),
+                });
+                t[ci] = Duration::ZERO;
+                break;
+            }
+            t[ci] = t[ci].saturating_sub(used) + c.inc;
+        }
+        match game.play_text(&text) {
+            Ok(a) => moves.push(a.to_string()),
+            Err(e) => {
+                forfeit = Some(Forfeit {
+                    player: pi,
+                    kind: "illegal".to_owned(),
+                    reason: format!("illegal move '{text}': {e}"),
+                });
+            }
+        }
+    }
+    if let Some(f) = &forfeit {
+        let loser = if f.player == white {
+            Color::White
+        } else {
+            Color::Black
+        };
+        game.resign(loser);
+        // A failed restart shows up as a forfeit in the next game.
+        let _ = players[f.player].restart();
+    }
+    let ctx = EndContext {
+        clock_secs: clocks.map(|t| {
+            let mut by_color = [0; 2];
+            by_color[Color::White as usize] = t[0].as_secs();
+            by_color[Color::Black as usize] = t[1].as_secs();
+            by_color
+        }),
+    };
+    let record = score_game(scorer, &game, &ctx);
+    let (wp, bp) = (record.total.white.as_f64(), record.total.black.as_f64());
+    let points = if white == 0 { [wp, bp] } else { [bp, wp] };
+    let mut pgn = pgn_of(&game, &record);
+    for (ply, score) in pgn.plies.iter_mut().zip(&record.plies) {
+        ply.comment = award_comment(&score.award, score.mover);
+    }
+    let ending_text = match (&forfeit, record.ending) {
+        (Some(f), _) => format!("{} forfeits: {}", names[f.player], f.reason),
+        (None, Some(e)) => e.describe(),
+        (None, None) => "unfinished".to_owned(),
+    };
+    let total = format!(
+        "{ending_text}; total: White {} Black {}",
+        record.total.white, record.total.black
+    );
+    match pgn.plies.last_mut() {
+        Some(last) => {
+            last.comment = Some(match last.comment.take() {
+                Some(c) => format!("{c}; {total}"),
+                None => total,
+            });
+        }
+        None => pgn.intro = Some(total),
+    }
+    let termination = match &forfeit {
+        None => "normal",
+        Some(f) if f.kind == "time" => "time forfeit",
+        Some(f) if f.kind == "illegal" => "rules infraction",
+        Some(_) => "abandoned",
+    };
+    pgn.tags = vec![
+        ("Event".into(), format!("tally match ({})", config.variant)),
+        ("Site".into(), "tally".into()),
+        ("Round".into(), (index + 1).to_string()),
+        ("White".into(), names[white].clone()),
+        ("Black".into(), names[1 - white].clone()),
+        ("TimeControl".into(), c.pgn_tag()),
+        ("Termination".into(), termination.into()),
+        ("Opening".into(), opening.label.clone()),
+        ("WhitePoints".into(), record.total.white.to_string()),
+        ("BlackPoints".into(), record.total.black.to_string()),
+    ];
+    Some(GameRecord {
+        index,
+        opening: oi,
+        white,
+        start_fen,
+        moves,
+        ending: record.ending.map_or("unfinished", |e| e.kind()).to_owned(),
+        ending_text,
+        forfeit,
+        points,
+        result: pgn.result.clone(),
+        pgn: write_pgn(&pgn),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_partition_the_schedule() {
+        let specs = [
+            PlayerSpec::parse("depth=1").unwrap(),
+            PlayerSpec::parse("depth=1 eval=base").unwrap(),
+        ];
+        let openings = openings::parse_epd(openings::SHIPPED).unwrap();
+        let mut c = MatchConfig::new(Variant::Chess, specs, Control::default(), openings);
+        c.games = 11;
+        let mut all: Vec<usize> = Vec::new();
+        for k in 1..=3 {
+            c.shard = Some(Shard::new(k, 3).unwrap());
+            all.extend(c.schedule());
+        }
+        all.sort_unstable();
+        assert_eq!(all, (0..11).collect::<Vec<_>>());
+        assert_eq!(c.plan(0), (0, 0));
+        assert_eq!(c.plan(1), (0, 1));
+        assert_eq!(c.plan(5), (2, 1));
+    }
+
+    #[test]
+    fn shard_parsing_and_environment() {
+        assert_eq!(
+            "2/8".parse::<Shard>().unwrap(),
+            Shard { index: 2, count: 8 }
+        );
+        assert!("0/8".parse::<Shard>().is_err());
+        assert!("9/8".parse::<Shard>().is_err());
+        assert!("x".parse::<Shard>().is_err());
+        let env = |vars: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                vars.iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| (*v).to_owned())
+            }
+        };
+        let slurm = env(&[
+            ("SLURM_ARRAY_TASK_ID", "5"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_COUNT", "8"),
+        ]);
+        assert_eq!(
+            shard_from_env(None, &slurm).unwrap(),
+            Some(Shard { index: 5, count: 8 })
+        );
+        let k8s = env(&[("JOB_COMPLETION_INDEX", "0")]);
+        assert!(shard_from_env(None, &k8s).is_err());
+        assert_eq!(
+            shard_from_env(Some(4), &k8s).unwrap(),
+            Some(Shard { index: 1, count: 4 })
+        );
+        assert_eq!(shard_from_env(None, &env(&[])).unwrap(), None);
+    }
+
+    #[test]
+    fn time_controls() {
+        let (b, i) = Control::parse_tc("10+0.1").unwrap();
+        assert_eq!(b, Duration::from_secs(10));
+        assert_eq!(i, Duration::from_millis(100));
+        assert_eq!(Control::parse_tc("60").unwrap().1, Duration::ZERO);
+        assert!(Control::parse_tc("0+1").is_err());
+        assert!(Control::parse_tc("-5").is_err());
+        assert!(Control::parse_tc("ten").is_err());
+    }
+}

@@ -1,0 +1,178 @@
+//! Opening positions for a match, from EPD or PGN.
+//!
+//! - **EPD**: one position a line: the four FEN fields (placement, side,
+//!   castling, en passant), optionally followed by the halfmove and
+//!   fullmove numbers, then any operations; `id "..."` names the opening.
+//!   Blank lines and lines starting with `#` are skipped.
+//! - **PGN**: each game's moves (from its `FEN` tag or the standard
+//!   position) are played and the position after them is the opening. The
+//!   game then starts from that FEN, so the book moves earn no points and
+//!   the per-game counts of the scoring (captures, moves) start from zero,
+//!   as after any FEN.
+//!
+//! Every opening is checked under the match's variant: it must be a legal
+//! position that is not already over.
+//!
+//! The shipped set, `positions/openings.epd`, is 40 common opening
+//! positions eight to ten plies deep, each roughly balanced.
+
+use crate::referee::pgn::{GameSplitter, read_games};
+use crate::referee::score_input;
+use crate::rules::{Game, Variant};
+use crate::scoring::Scorer;
+use crate::with_rules;
+
+/// The shipped opening set.
+pub const SHIPPED: &str = include_str!("../../positions/openings.epd");
+
+/// One opening.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// The start position.
+    pub fen: String,
+    /// Its name (the EPD `id`, the PGN's `White`/`Black`, or its number).
+    pub label: String,
+}
+
+/// Reads EPD text.
+///
+/// # Errors
+///
+/// A message naming the line.
+pub fn parse_epd(text: &str) -> Result<Vec<Opening>, String> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if fields.len() < 4 {
+            return Err(format!(
+                "line {}: expected at least the four FEN fields",
+                i + 1
+            ));
+        }
+        let numbers = fields.len() >= 6
+            && fields[4].bytes().all(|b| b.is_ascii_digit())
+            && fields[5].bytes().all(|b| b.is_ascii_digit());
+        let fen = if numbers {
+            fields[..6].join(" ")
+        } else {
+            format!("{} 0 1", fields[..4].join(" "))
+        };
+        let label = line
+            .split_once("id \"")
+            .and_then(|(_, rest)| rest.split_once('"'))
+            .map_or_else(|| format!("#{}", out.len() + 1), |(id, _)| id.to_owned());
+        out.push(Opening { fen, label });
+    }
+    Ok(out)
+}
+
+/// Reads PGN text: the position after each game's moves.
+///
+/// # Errors
+///
+/// A message naming the game that cannot be read or played.
+pub fn parse_pgn(text: &[u8], variant: Variant) -> Result<Vec<Opening>, String> {
+    let scorer = Scorer::new(variant);
+    let mut out = Vec::new();
+    for chunk in GameSplitter::new(text) {
+        let chunk = chunk.map_err(|e| format!("cannot read: {e}"))?;
+        for g in read_games(&chunk)? {
+            let n = out.len() + 1;
+            if let Some((_, problem)) = &g.problem {
+                return Err(format!("game {n}: {problem}"));
+            }
+            let mut input = g.input.clone();
+            input.result = None;
+            let record = score_input(&scorer, &input).map_err(|e| format!("game {n}: {e}"))?;
+            let moves: Vec<String> = record.plies.iter().map(|p| p.action.to_string()).collect();
+            let fen = with_rules!(variant, |rules| {
+                let mut game = Game::new(rules.with_specials(true), Some(&record.start_fen))
+                    .map_err(|e| format!("game {n}: {e}"))?;
+                for m in &moves {
+                    game.play_text(m).map_err(|e| format!("game {n}: {e}"))?;
+                }
+                game.current().fen()
+            });
+            let label = match (&g.white, &g.black) {
+                (Some(w), Some(b)) if w != "?" || b != "?" => format!("{w} - {b}"),
+                _ => format!("#{n}"),
+            };
+            out.push(Opening { fen, label });
+        }
+    }
+    Ok(out)
+}
+
+/// Checks that every opening is a legal, unfinished position of
+/// `variant`.
+///
+/// # Errors
+///
+/// A message naming the first bad opening.
+pub fn validate(openings: &[Opening], variant: Variant) -> Result<(), String> {
+    if openings.is_empty() {
+        return Err("no opening positions".to_owned());
+    }
+    for (i, o) in openings.iter().enumerate() {
+        with_rules!(variant, |rules| {
+            let game = Game::new(rules, Some(&o.fen))
+                .map_err(|e| format!("opening {} ({}): {e}", i + 1, o.label))?;
+            if let Some(e) = game.ending() {
+                return Err(format!(
+                    "opening {} ({}) is already over: {}",
+                    i + 1,
+                    o.label,
+                    e.describe()
+                ));
+            }
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_set_is_valid_in_every_variant() {
+        let o = parse_epd(SHIPPED).unwrap();
+        assert!(o.len() >= 20, "{}", o.len());
+        for v in Variant::ALL {
+            validate(&o, v).unwrap();
+        }
+    }
+
+    #[test]
+    fn epd_forms() {
+        let o = parse_epd(
+            "# comment\n\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id \"e4\";\n8/8/8/8/8/8/8/K6k w - - 3 40\n",
+        )
+        .unwrap();
+        assert_eq!(o.len(), 2);
+        assert_eq!(o[0].label, "e4");
+        assert!(o[0].fen.ends_with(" b KQkq - 0 1"));
+        assert_eq!(o[1].fen, "8/8/8/8/8/8/8/K6k w - - 3 40");
+        assert!(parse_epd("8/8 w\n").is_err());
+    }
+
+    #[test]
+    fn pgn_openings() {
+        let o = parse_pgn(
+            b"[White \"Ruy\"]\n[Black \"Lopez\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n\n1. d4 d5 *\n",
+            Variant::Chess,
+        )
+        .unwrap();
+        assert_eq!(o.len(), 2);
+        assert_eq!(o[0].label, "Ruy - Lopez");
+        assert!(
+            o[0].fen
+                .starts_with("r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b")
+        );
+        assert!(parse_pgn(b"1. e4 e5 2. Ke3 *\n", Variant::Chess).is_err());
+    }
+}

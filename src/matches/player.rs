@@ -1,0 +1,838 @@
+//! The players of a match: Tally in process ([`TallyPlayer`], over
+//! [`Engine`]) and any UCI engine in a child process ([`UciPlayer`]), both
+//! behind [`Player`], and the text form of a player's settings
+//! ([`PlayerSpec`]).
+//!
+//! A spec is a list of `key=value` words (values with spaces in single or
+//! double quotes):
+//!
+//! - `name=NAME`: the name in tables and PGN (default: `tally`, or the
+//!   engine's `id name`).
+//! - `cmd=PROGRAM`: an external UCI engine (without it, Tally itself);
+//!   `arg=ARG` (repeatable) adds an argument; a `cmd` with spaces is split
+//!   into the program and its arguments.
+//! - `option.NAME=VALUE`: a UCI option; external engines get it as
+//!   `setoption`, Tally accepts `Hash`, `Threads`, `MultiPV`,
+//!   `Move Overhead`, `SpecialActions`, `EvalMode` and `DrawAdvantage`.
+//! - `hash=MB`, `threads=N`: shorthands for `option.Hash` and
+//!   `option.Threads`.
+//! - `eval=variant|base`: Tally's evaluator.
+//! - `specials=on|off`: whether Tally may play special actions.
+//! - `depth=D`, `nodes=N`, `movetime=MS`: this player's own search limits,
+//!   in place of the match's (the clock, if any, still runs).
+//!
+//! External engines and the protocol: the engine is started with its
+//! standard error discarded and in its own process group (so a Ctrl-C at
+//! the terminal reaches only Tally, which stops the match cleanly), sent
+//! `uci` (and must answer `uciok` within [`START_TIMEOUT`]), its options,
+//! and `isready`; before each game `ucinewgame` and `isready`; for each
+//! move `position` (`startpos` or `fen`, then `moves`) and `go`. A reader
+//! thread turns its output into a channel, so every wait has a deadline:
+//! end of output is a crash, no `bestmove` by the deadline a hang. For
+//! extinction, `setoption name UCI_Variant value extinction` is sent unless
+//! the spec sets `UCI_Variant` itself; for every other variant nothing is
+//! sent (they play on standard chess rules).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use crate::engine::{Engine, EngineOptions};
+use crate::eval::EvalMode;
+use crate::rules::Variant;
+use crate::scoring::{DrawAdvantage, Tables};
+use crate::search::{Limits, Silent};
+
+/// How long an external engine may take to answer `uci` or `isready`.
+pub const START_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Who a player is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerKind {
+    /// Tally in process.
+    Tally {
+        /// Evaluator.
+        eval: EvalMode,
+        /// Whether it may play special actions (when the game allows them).
+        specials: bool,
+        /// Move overhead, if set.
+        move_overhead: Option<Duration>,
+        /// Sets draw advantage the engine plays for (the referee's by
+        /// default).
+        draw_advantage: Option<DrawAdvantage>,
+    },
+    /// An external UCI engine.
+    Uci {
+        /// The program.
+        program: String,
+        /// Its arguments.
+        args: Vec<String>,
+        /// UCI options to set, in order.
+        options: Vec<(String, String)>,
+    },
+}
+
+/// A player's settings, parsed from its text form (see the module docs).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerSpec {
+    /// The name given, if any.
+    pub name: Option<String>,
+    /// Tally or an external engine.
+    pub kind: PlayerKind,
+    /// Hash size in MiB (Tally; external engines get `option.Hash`).
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Own depth limit.
+    pub depth: Option<i32>,
+    /// Own node limit.
+    pub nodes: Option<u64>,
+    /// Own time per move.
+    pub movetime: Option<Duration>,
+    /// The text it was parsed from.
+    pub text: String,
+}
+
+/// Splits a spec into words, honouring single and double quotes.
+fn words(text: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    let mut any = false;
+    for c in text.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => cur.push(c),
+            None if c == '"' || c == '\'' => {
+                quote = Some(c);
+                any = true;
+            }
+            None if c.is_whitespace() => {
+                if any || !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+                any = false;
+            }
+            None => cur.push(c),
+        }
+    }
+    if quote.is_some() {
+        return Err(format!("unterminated quote in player '{text}'"));
+    }
+    if any || !cur.is_empty() {
+        out.push(cur);
+    }
+    Ok(out)
+}
+
+fn parse_num<T: std::str::FromStr>(key: &str, v: &str) -> Result<T, String> {
+    v.trim()
+        .parse()
+        .map_err(|_| format!("player setting {key}={v}: not a valid number"))
+}
+
+fn parse_bool(key: &str, v: &str) -> Result<bool, String> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "on" | "true" | "yes" | "1" => Ok(true),
+        "off" | "false" | "no" | "0" => Ok(false),
+        _ => Err(format!("player setting {key}={v}: expected on or off")),
+    }
+}
+
+fn parse_eval(v: &str) -> Result<EvalMode, String> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "variant" => Ok(EvalMode::Variant),
+        "base" => Ok(EvalMode::Base),
+        _ => Err(format!("eval={v}: expected variant or base")),
+    }
+}
+
+impl PlayerSpec {
+    /// Parses a player's text form.
+    ///
+    /// # Errors
+    ///
+    /// A one-line message naming the bad word.
+    pub fn parse(text: &str) -> Result<PlayerSpec, String> {
+        let mut name = None;
+        let mut cmd: Option<String> = None;
+        let mut args = Vec::new();
+        let mut options: Vec<(String, String)> = Vec::new();
+        let mut eval = None;
+        let mut specials = None;
+        let mut hash = None;
+        let mut threads = None;
+        let mut depth = None;
+        let mut nodes = None;
+        let mut movetime = None;
+        for w in words(text)? {
+            let Some((key, value)) = w.split_once('=') else {
+                return Err(format!(
+                    "player setting '{w}': expected key=value (name, cmd, arg, option.NAME, hash, threads, eval, specials, depth, nodes, movetime)"
+                ));
+            };
+            let lower = key.trim().to_ascii_lowercase();
+            match lower.as_str() {
+                "name" => name = Some(value.to_owned()),
+                "cmd" => cmd = Some(value.to_owned()),
+                "arg" => args.push(value.to_owned()),
+                "eval" => eval = Some(parse_eval(value)?),
+                "specials" => specials = Some(parse_bool(key, value)?),
+                "hash" => hash = Some(parse_num::<usize>(key, value)?),
+                "threads" => threads = Some(parse_num::<usize>(key, value)?),
+                "depth" => depth = Some(parse_num::<i32>(key, value)?),
+                "nodes" => nodes = Some(parse_num::<u64>(key, value)?),
+                "movetime" => movetime = Some(Duration::from_millis(parse_num(key, value)?)),
+                _ if lower.starts_with("option.") => {
+                    let opt = key.trim()["option.".len()..].to_owned();
+                    if opt.is_empty() {
+                        return Err(format!("player setting '{w}': option without a name"));
+                    }
+                    options.push((opt, value.to_owned()));
+                }
+                _ => return Err(format!("unknown player setting '{key}'")),
+            }
+        }
+        if depth.is_some_and(|d| !(1..=64).contains(&d)) {
+            return Err("player depth must be 1 to 64".to_owned());
+        }
+        let kind = match cmd {
+            Some(c) => {
+                if eval.is_some() || specials.is_some() {
+                    return Err(
+                        "eval= and specials= are Tally settings, not for cmd= engines".into(),
+                    );
+                }
+                let mut parts = c.split_whitespace().map(str::to_owned);
+                let program = parts
+                    .next()
+                    .ok_or_else(|| "player setting cmd= is empty".to_owned())?;
+                let mut all_args: Vec<String> = parts.collect();
+                all_args.extend(args);
+                for (n, v) in &options {
+                    if n.eq_ignore_ascii_case("threads") {
+                        threads = Some(parse_num(n, v)?);
+                    }
+                    if n.eq_ignore_ascii_case("hash") {
+                        hash = Some(parse_num(n, v)?);
+                    }
+                }
+                let has = |o: &[(String, String)], n: &str| {
+                    o.iter().any(|(x, _)| x.eq_ignore_ascii_case(n))
+                };
+                if let Some(t) = threads.filter(|_| !has(&options, "Threads")) {
+                    options.push(("Threads".into(), t.to_string()));
+                }
+                if let Some(h) = hash.filter(|_| !has(&options, "Hash")) {
+                    options.push(("Hash".into(), h.to_string()));
+                }
+                PlayerKind::Uci {
+                    program,
+                    args: all_args,
+                    options,
+                }
+            }
+            None => {
+                if !args.is_empty() {
+                    return Err("arg= needs cmd=".to_owned());
+                }
+                let mut move_overhead = None;
+                let mut draw_advantage = None;
+                for (n, v) in &options {
+                    match n.to_ascii_lowercase().as_str() {
+                        "hash" => hash = Some(parse_num(n, v)?),
+                        "threads" => threads = Some(parse_num(n, v)?),
+                        "multipv" => {
+                            parse_num::<usize>(n, v)?;
+                        }
+                        "move overhead" | "move_overhead" => {
+                            move_overhead = Some(Duration::from_millis(parse_num(n, v)?));
+                        }
+                        "specialactions" => specials = Some(parse_bool(n, v)?),
+                        "evalmode" => eval = Some(parse_eval(v)?),
+                        "drawadvantage" => {
+                            draw_advantage = Some(DrawAdvantage::parse(v)?);
+                        }
+                        _ => {
+                            return Err(format!(
+                                "option.{n}: not an option Tally takes in a match (Hash, Threads, MultiPV, Move Overhead, SpecialActions, EvalMode, DrawAdvantage)"
+                            ));
+                        }
+                    }
+                }
+                PlayerKind::Tally {
+                    eval: eval.unwrap_or_default(),
+                    specials: specials.unwrap_or(true),
+                    move_overhead,
+                    draw_advantage,
+                }
+            }
+        };
+        let hash_mb = hash.unwrap_or(16);
+        let threads = threads.unwrap_or(1);
+        if hash_mb == 0 || threads == 0 {
+            return Err("hash and threads must be at least 1".to_owned());
+        }
+        Ok(PlayerSpec {
+            name,
+            kind,
+            hash_mb,
+            threads,
+            depth,
+            nodes,
+            movetime,
+            text: text.trim().to_owned(),
+        })
+    }
+
+    /// Whether this is an external engine.
+    pub fn is_external(&self) -> bool {
+        matches!(self.kind, PlayerKind::Uci { .. })
+    }
+
+    /// The name to show before the engine is started: the given name,
+    /// `tally` (with `-base` for the base evaluator), or the program's
+    /// file name.
+    pub fn default_name(&self) -> String {
+        if let Some(n) = &self.name {
+            return n.clone();
+        }
+        match &self.kind {
+            PlayerKind::Tally { eval, .. } => match eval {
+                EvalMode::Variant => "tally".to_owned(),
+                EvalMode::Base => "tally-base".to_owned(),
+            },
+            PlayerKind::Uci { program, .. } => std::path::Path::new(program)
+                .file_name()
+                .map_or_else(|| program.clone(), |f| f.to_string_lossy().into_owned()),
+        }
+    }
+}
+
+/// A search request's limits: the clocks, or fixed limits.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Go {
+    /// Remaining time `[white, black]`, when a clock runs.
+    pub time: Option<[Duration; 2]>,
+    /// Increment `[white, black]`.
+    pub inc: [Duration; 2],
+    /// Fixed depth.
+    pub depth: Option<i32>,
+    /// Fixed nodes.
+    pub nodes: Option<u64>,
+    /// Fixed time per move.
+    pub movetime: Option<Duration>,
+}
+
+impl Go {
+    /// As search limits.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime: self.movetime,
+            time: self.time.map_or([None, None], |t| [Some(t[0]), Some(t[1])]),
+            inc: if self.time.is_some() {
+                [Some(self.inc[0]), Some(self.inc[1])]
+            } else {
+                [None, None]
+            },
+            ..Limits::default()
+        }
+    }
+
+    /// The UCI `go` command.
+    pub fn uci(&self) -> String {
+        let mut s = "go".to_owned();
+        if let Some(t) = self.time {
+            s.push_str(&format!(
+                " wtime {} btime {} winc {} binc {}",
+                t[0].as_millis(),
+                t[1].as_millis(),
+                self.inc[0].as_millis(),
+                self.inc[1].as_millis()
+            ));
+        }
+        if let Some(d) = self.depth {
+            s.push_str(&format!(" depth {d}"));
+        }
+        if let Some(n) = self.nodes {
+            s.push_str(&format!(" nodes {n}"));
+        }
+        if let Some(m) = self.movetime {
+            s.push_str(&format!(" movetime {}", m.as_millis()));
+        }
+        s
+    }
+}
+
+/// Why a player gave no move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The process ended or its pipe broke.
+    Crash(String),
+    /// No answer by the deadline.
+    Hang(Duration),
+    /// An answer that breaks the protocol (or an internal error).
+    Protocol(String),
+    /// The match is stopping.
+    Interrupted,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Crash(m) => write!(f, "crashed: {m}"),
+            Failure::Hang(d) => write!(f, "no reply within {:.1} s", d.as_secs_f64()),
+            Failure::Protocol(m) => write!(f, "protocol error: {m}"),
+            Failure::Interrupted => f.write_str("interrupted"),
+        }
+    }
+}
+
+/// A player of a match.
+pub trait Player: Send {
+    /// The player's name.
+    fn name(&self) -> &str;
+    /// Prepares for a new game.
+    ///
+    /// # Errors
+    ///
+    /// A [`Failure`] if the player does not answer.
+    fn new_game(&mut self) -> Result<(), Failure>;
+    /// The action to play after `moves` from `start_fen` (UCI text; the
+    /// caller checks it), waiting at most `wait` and giving up early when
+    /// `stop` is set.
+    ///
+    /// # Errors
+    ///
+    /// A [`Failure`] if no action came.
+    fn play(
+        &mut self,
+        start_fen: &str,
+        moves: &[String],
+        go: &Go,
+        wait: Duration,
+        stop: &AtomicBool,
+    ) -> Result<String, Failure>;
+    /// Starts the player afresh (after a failure).
+    ///
+    /// # Errors
+    ///
+    /// A message if it cannot be started.
+    fn restart(&mut self) -> Result<(), String>;
+}
+
+/// Tally in process.
+pub struct TallyPlayer {
+    name: String,
+    engine: Engine,
+}
+
+impl TallyPlayer {
+    /// A Tally player for `variant` with `spec`'s settings; `specials` says
+    /// whether the game allows special actions, `tables` and
+    /// `draw_advantage` are the referee's.
+    pub fn new(
+        spec: &PlayerSpec,
+        variant: Variant,
+        specials: bool,
+        tables: &Tables,
+        draw_advantage: DrawAdvantage,
+    ) -> TallyPlayer {
+        let mut options = EngineOptions {
+            hash_mb: spec.hash_mb,
+            threads: spec.threads,
+            specials,
+            draw_advantage,
+            tables: tables.clone(),
+            ..EngineOptions::default()
+        };
+        if let PlayerKind::Tally {
+            eval,
+            move_overhead,
+            draw_advantage,
+            ..
+        } = &spec.kind
+        {
+            options.eval_mode = *eval;
+            if let Some(m) = move_overhead {
+                options.move_overhead = *m;
+            }
+            if let Some(a) = draw_advantage {
+                options.draw_advantage = *a;
+            }
+        }
+        TallyPlayer {
+            name: spec.default_name(),
+            engine: Engine::with_options(variant, options),
+        }
+    }
+}
+
+impl std::fmt::Debug for TallyPlayer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TallyPlayer")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Player for TallyPlayer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn new_game(&mut self) -> Result<(), Failure> {
+        self.engine.new_game();
+        Ok(())
+    }
+
+    fn play(
+        &mut self,
+        start_fen: &str,
+        moves: &[String],
+        go: &Go,
+        _wait: Duration,
+        _stop: &AtomicBool,
+    ) -> Result<String, Failure> {
+        let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+        self.engine
+            .set_position(Some(start_fen), &moves)
+            .map_err(|e| Failure::Protocol(format!("position refused: {}", e.error)))?;
+        let r = self
+            .engine
+            .search(go.limits(), &Silent)
+            .map_err(|e| Failure::Protocol(e.to_string()))?;
+        r.best
+            .map(|a| a.to_string())
+            .ok_or_else(|| Failure::Protocol("no move found".to_owned()))
+    }
+
+    fn restart(&mut self) -> Result<(), String> {
+        self.engine.new_game();
+        Ok(())
+    }
+}
+
+/// A running engine process.
+struct Process {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Process {
+    fn spawn(program: &str, args: &[String]) -> Result<Process, String> {
+        let mut cmd = Command::new(program);
+        cmd.args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            cmd.process_group(0);
+        }
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| format!("cannot start '{program}': {e}"))?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!("cannot talk to '{program}'"));
+        };
+        let (tx, rx) = channel();
+        std::thread::Builder::new()
+            .name("uci-reader".to_owned())
+            .spawn(move || {
+                let mut reader = BufReader::new(stdout);
+                let mut line = String::new();
+                loop {
+                    line.clear();
+                    match reader.read_line(&mut line) {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {
+                            if tx.send(line.trim_end().to_owned()).is_err() {
+                                break;
+                            }
+                        }
+                    }
+                }
+            })
+            .map_err(|e| format!("cannot start a reader thread: {e}"))?;
+        Ok(Process {
+            child,
+            stdin,
+            lines: rx,
+        })
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), Failure> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|e| Failure::Crash(format!("cannot write to the engine: {e}")))
+    }
+
+    /// Waits for a line for which `want` returns true; other lines are
+    /// passed to `other`.
+    fn wait_for(
+        &mut self,
+        want: &dyn Fn(&str) -> bool,
+        other: &mut dyn FnMut(&str),
+        timeout: Duration,
+        stop: Option<&AtomicBool>,
+    ) -> Result<String, Failure> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(Failure::Hang(timeout));
+            }
+            if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                return Err(Failure::Interrupted);
+            }
+            let slice = (deadline - now).min(Duration::from_millis(100));
+            match self.lines.recv_timeout(slice) {
+                Ok(l) if want(&l) => return Ok(l),
+                Ok(l) => other(&l),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    let status = match self.child.try_wait() {
+                        Ok(Some(s)) => format!("the engine exited ({s})"),
+                        _ => "the engine closed its output".to_owned(),
+                    };
+                    return Err(Failure::Crash(status));
+                }
+            }
+        }
+    }
+
+    fn drain(&mut self) {
+        while self.lines.try_recv().is_ok() {}
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        let until = Instant::now() + Duration::from_millis(200);
+        while Instant::now() < until {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An external UCI engine.
+pub struct UciPlayer {
+    name: String,
+    program: String,
+    args: Vec<String>,
+    options: Vec<(String, String)>,
+    process: Option<Process>,
+}
+
+impl std::fmt::Debug for UciPlayer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UciPlayer")
+            .field("name", &self.name)
+            .field("program", &self.program)
+            .finish_non_exhaustive()
+    }
+}
+
+impl UciPlayer {
+    /// Starts an external engine for `variant` (see the module docs for
+    /// the handshake).
+    ///
+    /// # Errors
+    ///
+    /// A one-line message if it cannot be started or does not answer.
+    pub fn start(spec: &PlayerSpec, variant: Variant) -> Result<UciPlayer, String> {
+        let PlayerKind::Uci {
+            program,
+            args,
+            options,
+        } = &spec.kind
+        else {
+            return Err("not an external engine".to_owned());
+        };
+        let mut options = options.clone();
+        let has_variant = options
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case("UCI_Variant"));
+        if variant.is_extinction() && !has_variant {
+            options.insert(0, ("UCI_Variant".to_owned(), "extinction".to_owned()));
+        }
+        let mut p = UciPlayer {
+            name: spec.name.clone().unwrap_or_default(),
+            program: program.clone(),
+            args: args.clone(),
+            options,
+            process: None,
+        };
+        p.launch()?;
+        if p.name.is_empty() {
+            p.name = spec.default_name();
+        }
+        Ok(p)
+    }
+
+    fn launch(&mut self) -> Result<(), String> {
+        self.process = None;
+        let mut proc = Process::spawn(&self.program, &self.args)?;
+        let what = |f: Failure| format!("'{}' {f} while starting", self.program);
+        proc.send("uci").map_err(what)?;
+        let mut id = None;
+        proc.wait_for(
+            &|l| l.trim() == "uciok",
+            &mut |l| {
+                if let Some(n) = l.trim().strip_prefix("id name ") {
+                    id = Some(n.trim().to_owned());
+                }
+            },
+            START_TIMEOUT,
+            None,
+        )
+        .map_err(what)?;
+        if self.name.is_empty()
+            && let Some(n) = id
+        {
+            self.name = n;
+        }
+        for (n, v) in &self.options {
+            proc.send(&format!("setoption name {n} value {v}"))
+                .map_err(what)?;
+        }
+        proc.send("isready").map_err(what)?;
+        proc.wait_for(&|l| l.trim() == "readyok", &mut |_| {}, START_TIMEOUT, None)
+            .map_err(what)?;
+        self.process = Some(proc);
+        Ok(())
+    }
+
+    fn process(&mut self) -> Result<&mut Process, Failure> {
+        self.process
+            .as_mut()
+            .ok_or_else(|| Failure::Crash("the engine is not running".to_owned()))
+    }
+}
+
+impl Player for UciPlayer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn new_game(&mut self) -> Result<(), Failure> {
+        let p = self.process()?;
+        p.drain();
+        p.send("ucinewgame")?;
+        p.send("isready")?;
+        p.wait_for(&|l| l.trim() == "readyok", &mut |_| {}, START_TIMEOUT, None)?;
+        Ok(())
+    }
+
+    fn play(
+        &mut self,
+        start_fen: &str,
+        moves: &[String],
+        go: &Go,
+        wait: Duration,
+        stop: &AtomicBool,
+    ) -> Result<String, Failure> {
+        let p = self.process()?;
+        p.drain();
+        let mut pos = if start_fen == crate::notation::STANDARD_FEN {
+            "position startpos".to_owned()
+        } else {
+            format!("position fen {start_fen}")
+        };
+        if !moves.is_empty() {
+            pos.push_str(" moves ");
+            pos.push_str(&moves.join(" "));
+        }
+        p.send(&pos)?;
+        p.send(&go.uci())?;
+        let line = p.wait_for(
+            &|l| l.trim_start().starts_with("bestmove"),
+            &mut |_| {},
+            wait,
+            Some(stop),
+        )?;
+        match line.split_whitespace().nth(1) {
+            Some(m) => Ok(m.to_owned()),
+            None => Err(Failure::Protocol("'bestmove' without a move".to_owned())),
+        }
+    }
+
+    fn restart(&mut self) -> Result<(), String> {
+        self.launch()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs() {
+        let s = PlayerSpec::parse("name=base eval=base hash=8 depth=3").unwrap();
+        assert_eq!(s.name.as_deref(), Some("base"));
+        assert_eq!(s.hash_mb, 8);
+        assert_eq!(s.depth, Some(3));
+        assert!(matches!(
+            s.kind,
+            PlayerKind::Tally {
+                eval: EvalMode::Base,
+                ..
+            }
+        ));
+        let s = PlayerSpec::parse(
+            "cmd='python3 fake.py' arg=hang option.UCI_Elo=2000 \"option.Move Overhead=10\" threads=2",
+        )
+        .unwrap();
+        let PlayerKind::Uci {
+            program,
+            args,
+            options,
+        } = &s.kind
+        else {
+            panic!("external")
+        };
+        assert_eq!(program, "python3");
+        assert_eq!(args, &["fake.py", "hang"]);
+        assert!(options.contains(&("Move Overhead".into(), "10".into())));
+        assert!(options.contains(&("Threads".into(), "2".into())));
+        assert_eq!(s.threads, 2);
+        assert_eq!(s.default_name(), "python3");
+        assert!(PlayerSpec::parse("colour=red").is_err());
+        assert!(PlayerSpec::parse("option.Foo=1").is_err());
+        assert!(PlayerSpec::parse("cmd='unterminated").is_err());
+        assert!(PlayerSpec::parse("depth=x").is_err());
+    }
+
+    #[test]
+    fn go_text() {
+        let g = Go {
+            time: Some([Duration::from_millis(1500), Duration::from_secs(2)]),
+            inc: [Duration::from_millis(100); 2],
+            ..Go::default()
+        };
+        assert_eq!(g.uci(), "go wtime 1500 btime 2000 winc 100 binc 100");
+        let l = g.limits();
+        assert_eq!(l.time[1], Some(Duration::from_secs(2)));
+        let g = Go {
+            depth: Some(4),
+            ..Go::default()
+        };
+        assert_eq!(g.uci(), "go depth 4");
+    }
+}

@@ -1,0 +1,258 @@
+//! PGN output: a played game as tags and SAN movetext with a comment per
+//! ply, for `tally match` (the games, with their awards) and `tally
+//! analyse` (the annotated game).
+//!
+//! What lives here: [`san`] (one action in SAN, special actions as their
+//! word), [`result_text`] (the PGN result of a scored game) and
+//! [`write_pgn`]. Reading PGN is the referee's ([`crate::referee::pgn`]);
+//! what goes into the comments is the caller's.
+//!
+//! Conventions, so that `tally score` reads the output back to the same
+//! points:
+//!
+//! - Special actions are written as `{[%action disk]}` comments (the
+//!   referee's notation); a ply's own comment follows it.
+//! - `Variant` is always written; `FEN` and `SetUp "1"` when the game does
+//!   not start from the standard position.
+//! - The result of a game the board ended is the variant's winner by
+//!   points (the board result in chess and extinction); a game without a
+//!   board ending (a forfeit: crash, time, illegal move, resignation) is
+//!   won by the side that did not forfeit, which the referee reads as the
+//!   loser's resignation. A game still running is `*`.
+//! - Comments never contain `}` (replaced by `)`), and lines are wrapped at
+//!   79 characters.
+
+use shakmaty::Color;
+use shakmaty::san::San;
+
+use crate::referee::ScoreRecord;
+use crate::rules::{Action, Ending, Game, Node, Pos};
+
+/// The standard start position's FEN.
+pub const STANDARD_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// An action in SAN as played from `before` into `after` (`+` for check,
+/// `#` for checkmate); special actions as their word.
+pub fn san<P: Pos>(before: &Node<P>, action: Action, after: &Node<P>, mate: bool) -> String {
+    match action {
+        Action::Move(m) => {
+            let mut s = San::from_move(&before.pos, m).to_string();
+            if mate {
+                s.push('#');
+            } else if after.check {
+                s.push('+');
+            }
+            s
+        }
+        other => other.to_string(),
+    }
+}
+
+/// The SAN of every action of a game, in order.
+pub fn game_sans<P: Pos>(game: &Game<P>) -> Vec<String> {
+    let nodes = game.nodes();
+    let n = game.actions().len();
+    game.actions()
+        .iter()
+        .enumerate()
+        .map(|(i, &a)| {
+            let mate = i + 1 == n && matches!(game.ending(), Some(Ending::Checkmate { .. }));
+            san(&nodes[i], a, &nodes[i + 1], mate)
+        })
+        .collect()
+}
+
+/// The PGN result of a scored game (see the module docs).
+pub fn result_text(record: &ScoreRecord) -> &'static str {
+    match record.ending {
+        None => "*",
+        Some(Ending::Resignation { winner }) => winner_text(Some(winner)),
+        Some(_) => {
+            let w = record.total.white;
+            let b = record.total.black;
+            winner_text(match w.cmp(&b) {
+                std::cmp::Ordering::Greater => Some(Color::White),
+                std::cmp::Ordering::Less => Some(Color::Black),
+                std::cmp::Ordering::Equal => None,
+            })
+        }
+    }
+}
+
+fn winner_text(w: Option<Color>) -> &'static str {
+    match w {
+        Some(Color::White) => "1-0",
+        Some(Color::Black) => "0-1",
+        None => "1/2-1/2",
+    }
+}
+
+/// One ply of PGN output.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PgnPly {
+    /// The action's text: SAN for a move, the word for a special action.
+    pub text: String,
+    /// Whether the action is special (written as an `[%action]` comment).
+    pub special: bool,
+    /// The ply's comment, if any.
+    pub comment: Option<String>,
+}
+
+/// A game to write as PGN.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PgnOut {
+    /// Tags in order; `Result`, `Variant`, `FEN` and `SetUp` are added by
+    /// [`write_pgn`] and must not be given.
+    pub tags: Vec<(String, String)>,
+    /// The variant id.
+    pub variant: String,
+    /// The start FEN.
+    pub start_fen: String,
+    /// Whether White moves first (for the move numbers).
+    pub white_first: bool,
+    /// The fullmove number of the first ply.
+    pub first_move: u32,
+    /// The plies.
+    pub plies: Vec<PgnPly>,
+    /// A comment before the first ply (the game's summary), if any.
+    pub intro: Option<String>,
+    /// The result token (`1-0`, `0-1`, `1/2-1/2`, `*`).
+    pub result: String,
+}
+
+fn escape_tag(v: &str) -> String {
+    v.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+fn clean_comment(c: &str) -> String {
+    c.replace('}', ")").replace('{', "(")
+}
+
+/// Writes a game as PGN text (ending with a blank line).
+pub fn write_pgn(game: &PgnOut) -> String {
+    let mut out = String::new();
+    let seven = ["Event", "Site", "Date", "Round", "White", "Black"];
+    let find = |name: &str| game.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v);
+    for name in seven {
+        let v = find(name).map_or("?", |v| v.as_str());
+        out.push_str(&format!("[{name} \"{}\"]\n", escape_tag(v)));
+    }
+    out.push_str(&format!("[Result \"{}\"]\n", game.result));
+    out.push_str(&format!("[Variant \"{}\"]\n", escape_tag(&game.variant)));
+    if game.start_fen != STANDARD_FEN {
+        out.push_str(&format!("[FEN \"{}\"]\n[SetUp \"1\"]\n", game.start_fen));
+    }
+    for (n, v) in &game.tags {
+        if !seven.contains(&n.as_str())
+            && !["Result", "Variant", "FEN", "SetUp"].contains(&n.as_str())
+        {
+            out.push_str(&format!("[{n} \"{}\"]\n", escape_tag(v)));
+        }
+    }
+    out.push('\n');
+    let mut tokens: Vec<String> = Vec::new();
+    let push_comment = |tokens: &mut Vec<String>, c: &str| {
+        let c = clean_comment(c);
+        let words: Vec<&str> = c.split_whitespace().collect();
+        match words.len() {
+            0 => {}
+            1 => tokens.push(format!("{{{}}}", words[0])),
+            n => {
+                tokens.push(format!("{{{}", words[0]));
+                tokens.extend(words[1..n - 1].iter().map(|w| (*w).to_owned()));
+                tokens.push(format!("{}}}", words[n - 1]));
+            }
+        }
+    };
+    if let Some(c) = &game.intro {
+        push_comment(&mut tokens, c);
+    }
+    let mut white = game.white_first;
+    let mut number = game.first_move.max(1);
+    let mut need_number = true;
+    for ply in &game.plies {
+        if ply.special {
+            // No move number for a comment; the next move repeats it.
+            push_comment(&mut tokens, &format!("[%action {}]", ply.text));
+            need_number = true;
+        } else {
+            if white {
+                tokens.push(format!("{number}."));
+            } else if need_number {
+                tokens.push(format!("{number}..."));
+            }
+            tokens.push(ply.text.clone());
+            need_number = false;
+        }
+        if let Some(c) = &ply.comment {
+            push_comment(&mut tokens, c);
+            need_number = true;
+        }
+        if !white {
+            number += 1;
+        }
+        white = !white;
+    }
+    tokens.push(game.result.clone());
+    let mut line = String::new();
+    for t in tokens {
+        if !line.is_empty() && line.len() + 1 + t.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&t);
+    }
+    out.push_str(&line);
+    out.push_str("\n\n");
+    out
+}
+
+/// The skeleton of a [`PgnOut`] for a game: start, SAN plies without
+/// comments, the result of `record`.
+pub fn pgn_of<P: Pos>(game: &Game<P>, record: &ScoreRecord) -> PgnOut {
+    let start = game.start();
+    PgnOut {
+        tags: Vec::new(),
+        variant: record.variant.id().to_owned(),
+        start_fen: start.fen(),
+        white_first: start.turn().is_white(),
+        first_move: start.pos.fullmoves().get(),
+        plies: game_sans(game)
+            .into_iter()
+            .zip(game.actions())
+            .map(|(text, a)| PgnPly {
+                text,
+                special: a.is_special(),
+                comment: None,
+            })
+            .collect(),
+        intro: None,
+        result: result_text(record).to_owned(),
+    }
+}
+
+/// A ply's award as comment text: `white +5 black 0 (capture)`-style, or
+/// `None` for a ply that earned nothing. Points are from `mover`'s side:
+/// `+N` to the mover, and the opponent's share when it has one.
+pub fn award_comment(award: &crate::scoring::Award, mover: Color) -> Option<String> {
+    if award.is_zero() && award.events.is_empty() {
+        return None;
+    }
+    let own = award.points(mover);
+    let other = award.points(!mover);
+    let mut s = format!("+{own}");
+    if other != crate::scoring::Points::ZERO {
+        s.push_str(&format!(" / opponent +{other}"));
+    }
+    if !award.events.is_empty() {
+        s.push_str(&format!(
+            " ({})",
+            award.events.to_string().replace(',', " ")
+        ));
+    }
+    Some(s)
+}
