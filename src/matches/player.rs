@@ -600,10 +600,16 @@ impl Process {
                 Ok(l) => other(&l),
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
-                    let status = match self.child.try_wait() {
-                        Ok(Some(s)) => format!("the engine exited ({s})"),
-                        _ => "the engine closed its output".to_owned(),
-                    };
+                    // Give the process a moment to be reaped, for its status.
+                    let until = Instant::now() + Duration::from_millis(200);
+                    let mut status = "the engine closed its output".to_owned();
+                    while Instant::now() < until {
+                        if let Ok(Some(s)) = self.child.try_wait() {
+                            status = format!("the engine exited ({s})");
+                            break;
+                        }
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
                     return Err(Failure::Crash(status));
                 }
             }

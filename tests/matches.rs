@@ -1,0 +1,422 @@
+//! `match`: games between two Tally settings, forfeits by a scripted fake
+//! UCI engine (tests/fixtures/fake_uci.py, run with python3), shards that
+//! merge to the same totals as one run, resuming, and the command line's
+//! errors. Fixed depths and one thread: every result is reproducible.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use tally::matches::results::{self, Header};
+use tally::matches::{
+    Control, GameRecord, MatchConfig, PlayerSpec, Quiet, Shard, openings, run, summarise,
+};
+use tally::referee::pgn::read_games;
+use tally::referee::score_input;
+use tally::rules::Variant;
+use tally::scoring::Scorer;
+
+fn fake(mode: &str) -> String {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fake_uci.py");
+    format!("cmd=python3 arg='{}' arg={mode}", script.display())
+}
+
+fn config(variant: Variant, a: &str, b: &str, games: usize, control: Control) -> MatchConfig {
+    let openings = openings::parse_epd(openings::SHIPPED).unwrap();
+    let players = [PlayerSpec::parse(a).unwrap(), PlayerSpec::parse(b).unwrap()];
+    let mut c = MatchConfig::new(variant, players, control, openings);
+    c.games = games;
+    c.hang_timeout = Duration::from_secs(1);
+    c
+}
+
+fn depth(d: i32) -> Control {
+    Control {
+        depth: Some(d),
+        ..Control::default()
+    }
+}
+
+fn play(c: &MatchConfig) -> Vec<GameRecord> {
+    let stop = AtomicBool::new(false);
+    let out = run(c, Vec::new(), &stop, &Quiet).expect("match runs");
+    assert!(!out.interrupted);
+    out.games
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tally-matches-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn two_tally_settings_play_scored_games() {
+    let c = config(
+        Variant::Stylish,
+        "name=tally hash=8",
+        "name=base eval=base hash=8",
+        4,
+        depth(2),
+    );
+    let games = play(&c);
+    assert_eq!(games.len(), 4);
+    let scorer = Scorer::new(Variant::Stylish);
+    for (i, g) in games.iter().enumerate() {
+        assert_eq!(g.index, i);
+        assert_eq!(g.opening, i / 2);
+        assert_eq!(g.white, i % 2);
+        assert!(g.forfeit.is_none());
+        assert_ne!(g.ending, "unfinished");
+        // The PGN reads back to the same points under the referee.
+        let pgn = read_games(g.pgn.as_bytes()).unwrap();
+        assert_eq!(pgn.len(), 1);
+        assert!(pgn[0].problem.is_none());
+        assert_eq!(pgn[0].variant.as_deref(), Some("stylish"));
+        let record = score_input(&scorer, &pgn[0].input).unwrap();
+        let (w, b) = (record.total.white.as_f64(), record.total.black.as_f64());
+        let expected = if g.white == 0 { [w, b] } else { [b, w] };
+        assert_eq!(g.points, expected);
+        assert_eq!(record.plies.len(), g.moves.len());
+    }
+    let s = summarise(&["tally".into(), "base".into()], &games, None);
+    assert_eq!(s.games, 4);
+    assert_eq!(s.wins + s.draws + s.losses, 4);
+    let total: f64 = games.iter().map(|g| g.points[0]).sum();
+    assert!((s.mean_points[0] - total / 4.0).abs() < 1e-9);
+    // Deterministic: the same games again.
+    assert_eq!(play(&c), games);
+}
+
+fn forfeits(mode: &str, control: Control, kind: &str, reason: &str) {
+    let mut c = config(Variant::Chess, "name=tally hash=8", &fake(mode), 2, control);
+    // One game at a time for a crash: the second game needs the restarted
+    // engine; two at once elsewhere, to save the waits.
+    c.concurrency = if mode == "crash" { 1 } else { 2 };
+    let games = play(&c);
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        let f = g
+            .forfeit
+            .as_ref()
+            .unwrap_or_else(|| panic!("{mode}: no forfeit"));
+        assert_eq!(f.player, 1, "{mode}");
+        assert_eq!(f.kind, kind, "{mode}");
+        assert!(f.reason.contains(reason), "{mode}: {}", f.reason);
+        assert_eq!(g.ending, "resignation");
+        assert_eq!(g.points, [1.0, 0.0]);
+        assert!(g.pgn.contains("forfeits"));
+    }
+    let s = summarise(&["tally".into(), format!("fake-{mode}")], &games, None);
+    assert_eq!((s.wins, s.draws, s.losses), (2, 0, 0));
+    assert_eq!(s.forfeits[1].get(kind), Some(&2));
+    assert!(s.forfeits[0].is_empty());
+}
+
+#[test]
+fn a_crashing_engine_loses_and_is_restarted() {
+    forfeits(
+        "crash",
+        depth(1),
+        "crash",
+        "crashed: the engine exited (exit status: 3)",
+    );
+}
+
+#[test]
+fn a_hanging_engine_loses() {
+    forfeits("hang", depth(1), "hang", "no reply within 1.0 s");
+}
+
+#[test]
+fn an_illegal_move_loses() {
+    forfeits("illegal", depth(1), "illegal", "illegal move 'a1a1'");
+}
+
+#[test]
+fn a_reply_after_the_clock_loses_on_time() {
+    let tc = Control {
+        base: Some(Duration::from_millis(200)),
+        ..Control::default()
+    };
+    forfeits("slow", tc, "time", "lost on time");
+}
+
+#[test]
+fn shards_merge_to_the_same_totals_as_one_run() {
+    let c = config(
+        Variant::Dynamic,
+        "name=a hash=8",
+        "name=b eval=base hash=8",
+        6,
+        depth(2),
+    );
+    let all = play(&c);
+    let mut paths = Vec::new();
+    for k in 1..=3 {
+        let mut s = c.clone();
+        s.shard = Some(Shard::new(k, 3).unwrap());
+        let games = play(&s);
+        assert_eq!(games.len(), 2);
+        let header = Header {
+            format: results::FORMAT,
+            experiment: s.experiment(),
+            shard: s.shard,
+        };
+        let path = temp(&format!("shard-{k}.json"));
+        results::write(&path, &header, &games).unwrap();
+        paths.push(path);
+    }
+    let refs: Vec<&std::path::Path> = paths.iter().map(PathBuf::as_path).collect();
+    let merged = results::merge(&refs).unwrap();
+    assert_eq!(merged.duplicates, 0);
+    assert_eq!(merged.header.experiment, c.experiment());
+    assert_eq!(merged.games, all);
+    let names = ["a".to_owned(), "b".to_owned()];
+    assert_eq!(
+        summarise(&names, &merged.games, None),
+        summarise(&names, &all, None)
+    );
+    // Another experiment does not merge.
+    let mut other = c.clone();
+    other.games = 8;
+    let header = Header {
+        format: results::FORMAT,
+        experiment: other.experiment(),
+        shard: None,
+    };
+    let path = temp("other.json");
+    results::write(&path, &header, &[]).unwrap();
+    let mut refs = refs.clone();
+    refs.push(&path);
+    assert!(results::merge(&refs).is_err());
+}
+
+#[test]
+fn a_resumed_run_plays_only_what_is_missing() {
+    let c = config(
+        Variant::Chess,
+        "name=a hash=8",
+        "name=b hash=8 eval=base",
+        4,
+        depth(1),
+    );
+    let all = play(&c);
+    let stop = AtomicBool::new(false);
+    let out = run(&c, all[..2].to_vec(), &stop, &Quiet).unwrap();
+    assert_eq!(out.games, all);
+    // Stopped before starting: nothing new, nothing lost.
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let out = run(&c, all[..1].to_vec(), &stop, &Quiet).unwrap();
+    assert_eq!(out.games, all[..1].to_vec());
+    assert!(out.interrupted);
+}
+
+#[test]
+fn results_files_survive_a_cut_short_line() {
+    let c = config(
+        Variant::Chess,
+        "name=a hash=8",
+        "name=b hash=8",
+        2,
+        depth(1),
+    );
+    let games = play(&c);
+    let header = Header {
+        format: results::FORMAT,
+        experiment: c.experiment(),
+        shard: None,
+    };
+    let path = temp("cut.json");
+    results::write(&path, &header, &games).unwrap();
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str("{\"type\":\"game\",\"index\":");
+    std::fs::write(&path, text).unwrap();
+    let (h, read) = results::read(&path).unwrap();
+    assert_eq!(h, header);
+    assert_eq!(read, games);
+}
+
+fn tally(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tally"))
+        .args(args)
+        .output()
+        .expect("tally runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn command_line_match_and_merge() {
+    let r1 = temp("cli-1.json");
+    let r2 = temp("cli-2.json");
+    let all = temp("cli-all.json");
+    for (k, r) in [("1/2", &r1), ("2/2", &r2)] {
+        let (code, out, err) = tally(&[
+            "match",
+            "-v",
+            "sets",
+            "-p",
+            "name=a hash=8",
+            "-p",
+            "name=b hash=8 eval=base",
+            "--depth",
+            "1",
+            "--games",
+            "4",
+            "--shard",
+            k,
+            "--quiet",
+            "--results",
+            r.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("2 games"), "{out}");
+    }
+    let (code, out, err) = tally(&[
+        "match",
+        "merge",
+        r1.to_str().unwrap(),
+        r2.to_str().unwrap(),
+        "-o",
+        all.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let s: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(s["games"], 4);
+    let (_, games) = results::read(&all).unwrap();
+    assert_eq!(
+        games.iter().map(|g| g.index).collect::<Vec<_>>(),
+        [0, 1, 2, 3]
+    );
+    // Running shard 1 again resumes: nothing new to play.
+    let (code, out, _) = tally(&[
+        "match",
+        "-v",
+        "sets",
+        "-p",
+        "name=a hash=8",
+        "-p",
+        "name=b hash=8 eval=base",
+        "--depth",
+        "1",
+        "--games",
+        "4",
+        "--shard",
+        "1/2",
+        "--quiet",
+        "--results",
+        r1.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("2 games"), "{out}");
+}
+
+#[test]
+fn command_line_errors_are_one_line_and_exit_2() {
+    for args in [
+        vec![
+            "match",
+            "-p",
+            "depth=1",
+            "-p",
+            "cmd=/nonexistent/engine",
+            "--depth",
+            "1",
+        ],
+        vec!["match", "-p", "depth=1", "--depth", "1"],
+        vec!["match", "-p", "depth=1", "-p", "colour=red", "--depth", "1"],
+        vec!["match", "-p", "x=1"],
+        vec!["match", "-p", "a", "-p", "b", "--tc", "fast"],
+        vec![
+            "match", "-p", "name=a", "-p", "name=b", "--depth", "1", "--shard", "3/2",
+        ],
+        vec![
+            "match",
+            "-p",
+            "name=a",
+            "-p",
+            "name=b",
+            "--depth",
+            "1",
+            "--openings",
+            "/nonexistent.epd",
+        ],
+        vec![
+            "match",
+            "-p",
+            "name=a threads=2",
+            "-p",
+            "name=b",
+            "--depth",
+            "1",
+            "--concurrency",
+            "64",
+        ],
+        vec!["match", "merge", "/nonexistent.json"],
+        vec!["analyse", "--fen", "not a fen"],
+        vec!["analyse", "--moves", "e2e4 e2e4"],
+        vec!["analyse", "--depth", "0"],
+        vec!["analyse", "--pgn", "/nonexistent.pgn"],
+    ] {
+        let (code, _, err) = tally(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn command_line_analyse_json_and_whole_game() {
+    let (code, out, err) = tally(&[
+        "analyse",
+        "-v",
+        "stylish",
+        "--fen",
+        "4K3/R4Pk1/5p2/3B4/8/8/8/7R w - - 0 1",
+        "--depth",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let j: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(j["actions"][0]["action"], "f7f8n");
+    assert_eq!(j["actions"][0]["award"]["white"], 230);
+    assert_eq!(j["actions"][0]["value"]["points"], 230.0);
+    // A whole game: annotated PGN that reads back, and an SVG chart.
+    let pgn = temp("game.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"A\"]\n[Black \"B\"]\n[Variant \"stylish\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n",
+    )
+    .unwrap();
+    let svg = temp("game.svg");
+    let annotated = temp("annotated.pgn");
+    let (code, _, err) = tally(&[
+        "analyse",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--depth",
+        "2",
+        "--svg",
+        svg.to_str().unwrap(),
+        "-o",
+        annotated.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&annotated).unwrap();
+    assert!(text.contains("[Variant \"stylish\"]"));
+    assert!(text.contains("Qxf7#"));
+    assert!(text.contains("missed"), "{text}");
+    let games = read_games(text.as_bytes()).unwrap();
+    let record = score_input(&Scorer::new(Variant::Stylish), &games[0].input).unwrap();
+    // Qxf7#: an adjacent queen mates (60); a queen takes a pawn for 0.
+    assert_eq!(record.total.white.as_f64(), 60.0);
+    let chart = std::fs::read_to_string(&svg).unwrap();
+    assert!(chart.starts_with("<svg") && chart.contains("A (White)"));
+}
