@@ -92,7 +92,7 @@ impl Control {
         let bad = || format!("--tc '{text}': expected BASE[+INC] in seconds, like 10+0.1");
         let secs = |s: &str| -> Result<Duration, String> {
             let v: f64 = s.trim().parse().map_err(|_| bad())?;
-            if !v.is_finite() || v < 0.0 || v > 1e7 {
+            if !v.is_finite() || !(0.0..=1e7).contains(&v) {
                 return Err(bad());
             }
             Ok(Duration::from_secs_f64(v))
