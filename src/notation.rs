@@ -256,3 +256,50 @@ pub fn award_comment(award: &crate::scoring::Award, mover: Color) -> Option<Stri
     }
     Some(s)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::pgn::read_games;
+    use crate::referee::{score_game, score_input};
+    use crate::rules::{Rules, Variant};
+    use crate::scoring::{EndContext, Scorer};
+    use shakmaty::Chess;
+
+    #[test]
+    fn special_actions_and_comments_read_back() {
+        let rules = Rules::<Chess>::new(Variant::Tiebraker).with_specials(true);
+        let mut game = Game::new(rules, None).unwrap();
+        for m in ["e2e4", "disk", "swap", "e7e5", "d2d4"] {
+            game.play_text(m).unwrap();
+        }
+        let scorer = Scorer::new(Variant::Tiebraker);
+        let record = score_game(&scorer, &game, &EndContext::default());
+        let mut out = pgn_of(&game, &record);
+        out.plies[3].comment = Some("a {braced} comment".to_owned());
+        out.tags.push(("White".into(), "A \"quoted\" name".into()));
+        let text = write_pgn(&out);
+        assert!(text.contains("{[%action disk]}"), "{text}");
+        assert!(text.contains("[White \"A \\\"quoted\\\" name\"]"), "{text}");
+        assert!(text.lines().all(|l| l.len() <= 79));
+        let games = read_games(text.as_bytes()).unwrap();
+        assert_eq!(games.len(), 1);
+        assert!(games[0].problem.is_none(), "{:?}", games[0].problem);
+        let again = score_input(&scorer, &games[0].input).unwrap();
+        let actions: Vec<String> = again.plies.iter().map(|p| p.action.to_string()).collect();
+        assert_eq!(actions, ["e2e4", "disk", "swap", "e7e5", "d2d4"]);
+        assert_eq!(result_text(&record), "*");
+    }
+
+    #[test]
+    fn sans() {
+        let rules = Rules::<Chess>::new(Variant::Chess);
+        let mut game = Game::new(rules, None).unwrap();
+        for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+            game.play_text(m).unwrap();
+        }
+        assert_eq!(game_sans(&game), ["f3", "e5", "g4", "Qh4#"]);
+        let record = score_game(&Scorer::new(Variant::Chess), &game, &EndContext::default());
+        assert_eq!(result_text(&record), "0-1");
+    }
+}

@@ -123,11 +123,13 @@ pub struct RunArgs {
     /// Allow more search threads in all than cores.
     #[arg(long)]
     pub oversubscribe: bool,
-    /// Append every finished game as PGN (awards as comments) to FILE.
+    /// Append every finished game as PGN (awards as comments) to FILE; a
+    /// `{shard}` in the name becomes K-of-N.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
     /// Results file (JSON Lines): every finished game is appended; an
-    /// existing file of the same experiment is resumed.
+    /// existing file of the same experiment is resumed; a `{shard}` in the
+    /// name becomes K-of-N.
     #[arg(long, value_name = "FILE")]
     pub results: Option<PathBuf>,
     /// Stop early on a sequential probability ratio test:
