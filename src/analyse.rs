@@ -200,17 +200,13 @@ impl From<RulesError> for AnalyseError {
     }
 }
 
-/// The memo after a game's actions.
-fn memo_of<P: Pos>(game: &Game<P>) -> Memo {
-    game.nodes()
-        .iter()
-        .zip(game.actions())
-        .fold(Memo::default(), |m, (node, &a)| m.after(node, a))
-}
-
 /// What `action` earns when played now in `game`, and its SAN.
-fn immediate_in<P: Pos>(scorer: &Scorer, game: &Game<P>, action: Action) -> (Immediate, String) {
-    let memo = memo_of(game);
+fn immediate_in<P: Pos>(
+    scorer: &Scorer,
+    memo: Memo,
+    game: &Game<P>,
+    action: Action,
+) -> (Immediate, String) {
     let before = game.current().clone();
     let mut next = game.clone();
     if next.play(action).is_err() {
@@ -243,9 +239,10 @@ fn immediate_in<P: Pos>(scorer: &Scorer, game: &Game<P>, action: Action) -> (Imm
 /// SAN.
 pub fn immediate(engine: &Engine, action: Action) -> (Immediate, String) {
     let scorer = engine.scorer();
+    let memo = engine.memo();
     match engine.game() {
-        AnyGame::Standard(g) => immediate_in(&scorer, g, action),
-        AnyGame::Extinction(g) => immediate_in(&scorer, g, action),
+        AnyGame::Standard(g) => immediate_in(&scorer, memo, g, action),
+        AnyGame::Extinction(g) => immediate_in(&scorer, memo, g, action),
     }
 }
 

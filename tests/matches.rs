@@ -136,8 +136,9 @@ fn an_illegal_move_loses() {
 
 #[test]
 fn a_reply_after_the_clock_loses_on_time() {
+    // A whole second: Tally never comes near it, even on a loaded machine.
     let tc = Control {
-        base: Some(Duration::from_millis(200)),
+        base: Some(Duration::from_secs(1)),
         ..Control::default()
     };
     forfeits("slow", tc, "time", "lost on time");
