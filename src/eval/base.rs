@@ -81,6 +81,9 @@ pub struct Breakdown {
     pub pieces: Score,
     /// Game phase, 0 (bare) ..= [`MAX_PHASE`].
     pub phase: i32,
+    /// Endgame scale in 64ths: less than 64 where the side ahead cannot
+    /// win with what it has (no pawns and at most a minor piece more).
+    pub eg_scale: i32,
 }
 
 impl Breakdown {
@@ -91,9 +94,37 @@ impl Breakdown {
 
     /// The tapered total in centipawns for `turn`, with the tempo bonus.
     pub fn cp_for(&self, turn: Color) -> i32 {
-        let white = self.total().taper(self.phase);
+        let mut t = self.total();
+        t.eg = t.eg * self.eg_scale / 64;
+        let white = t.taper(self.phase);
         let v = if turn.is_white() { white } else { -white };
         v + TEMPO
+    }
+}
+
+/// Non-pawn material of `color` in pawns (N, B 3, R 5, Q 9).
+fn piece_material(board: &Board, color: Color) -> i32 {
+    let ours = board.by_color(color);
+    let n = |bb: Bitboard| (bb & ours).count() as i32;
+    3 * n(board.knights() | board.bishops()) + 5 * n(board.rooks()) + 9 * n(board.queens())
+}
+
+/// The endgame scale (64 = full): a side ahead without pawns and with at
+/// most a minor piece more than the other rarely wins.
+pub fn eg_scale(board: &Board) -> i32 {
+    let (w, b) = (
+        piece_material(board, Color::White),
+        piece_material(board, Color::Black),
+    );
+    let (strong, diff) = if w >= b {
+        (Color::White, w - b)
+    } else {
+        (Color::Black, b - w)
+    };
+    if (board.pawns() & board.by_color(strong)).is_empty() && diff <= 3 {
+        16
+    } else {
+        64
     }
 }
 
@@ -122,6 +153,7 @@ fn pst(role: Role, color: Color, sq: Square) -> Score {
 pub fn breakdown(board: &Board) -> Breakdown {
     let mut b = Breakdown {
         phase: phase(board),
+        eg_scale: eg_scale(board),
         ..Breakdown::default()
     };
     let occupied = board.occupied();
@@ -139,6 +171,10 @@ pub fn breakdown(board: &Board) -> Breakdown {
         let mut mobility = Score::default();
         let mut attack_units = 0;
         let mut attackers = 0;
+        let mut our_attacks = pawn_attacks[color as usize];
+        for k in board.kings() & ours {
+            our_attacks |= attacks::king_attacks(k);
+        }
         let their_king_zone = board
             .kings()
             .intersect(theirs)
@@ -159,6 +195,7 @@ pub fn breakdown(board: &Board) -> Breakdown {
                 Role::Queen => attacks::queen_attacks(sq, occupied),
                 _ => continue,
             };
+            our_attacks |= att;
             let reach = (att & !ours & !their_pawn_attacks).count() as i32;
             let (base, w) = MOBILITY[role as usize - 2];
             mobility += w * (reach - base);
@@ -169,6 +206,12 @@ pub fn breakdown(board: &Board) -> Breakdown {
             }
         }
         let mut pieces = Score::default();
+        // Threats: enemy pieces our pawns attack, and enemy pieces we
+        // attack that nothing defends.
+        let their_pieces = theirs & !board.pawns() & !board.kings();
+        pieces += THREAT_BY_PAWN * (their_pieces & pawn_attacks[color as usize]).count() as i32;
+        let their_defence = defended_squares(board, !color);
+        pieces += HANGING * (theirs & !board.kings() & our_attacks & !their_defence).count() as i32;
         if (board.bishops() & ours).more_than_one() {
             pieces += BISHOP_PAIR;
         }
@@ -202,6 +245,18 @@ pub fn breakdown(board: &Board) -> Breakdown {
         b.pawns += pawn_structure(board, color) * sign;
     }
     b
+}
+
+/// Every square `color` attacks (pawns, pieces and king).
+fn defended_squares(board: &Board, color: Color) -> Bitboard {
+    let occupied = board.occupied();
+    let mut out = pawn_attacks_of(board, color);
+    for sq in board.by_color(color) & !board.pawns() {
+        if let Some(piece) = board.piece_at(sq) {
+            out |= attacks::attacks(sq, piece, occupied);
+        }
+    }
+    out
 }
 
 fn pawn_attacks_of(board: &Board, color: Color) -> Bitboard {
@@ -260,6 +315,22 @@ fn pawn_structure(board: &Board, color: Color) -> Score {
         if (theirs & (file_bb | adjacent) & ahead).is_empty() {
             let r = color.fold_wb(sq.rank(), sq.rank().flip_vertical()) as usize;
             s += PASSED[r];
+            // In the endgame the kings' distances to the square in front
+            // decide races.
+            if r >= 3
+                && let Some(front) = sq.offset(if color.is_white() { 8 } else { -8 })
+            {
+                let dist = |c: Color| {
+                    (board.kings() & board.by_color(c))
+                        .first()
+                        .map_or(7, |k| k.distance(front) as i32)
+                };
+                let w = r as i32 - 2;
+                s += Score::new(
+                    0,
+                    (dist(!color) * PASSED_KING_THEIRS - dist(color) * PASSED_KING_OURS) * w,
+                );
+            }
         }
     }
     s

@@ -143,3 +143,13 @@ pub const WACKY_CHECK_TEMPO: i64 = 3500;
 /// Plies before the move-count rule over which the expected result drifts
 /// to the draw's points.
 pub const MOVE_RULE_DRIFT: i32 = 20;
+
+/// An enemy piece (not pawn or king) attacked by one of our pawns.
+pub const THREAT_BY_PAWN: Score = s(45, 35);
+/// An enemy piece or pawn we attack that nothing defends.
+pub const HANGING: Score = s(20, 20);
+/// Passed pawns in the endgame: per square of the enemy king's and our
+/// king's distance to the square in front, times (rank - 2).
+pub const PASSED_KING_THEIRS: i32 = 5;
+/// See [`PASSED_KING_THEIRS`].
+pub const PASSED_KING_OURS: i32 = 2;

@@ -69,17 +69,17 @@ impl Budget {
             };
         };
         let inc = limits.inc[side].unwrap_or_default();
-        let mtg = limits.movestogo.unwrap_or(30).clamp(1, 40);
+        let mtg = limits.movestogo.unwrap_or(25).clamp(1, 40);
         // What may be spent at most: never the reserve.
         let usable = time.saturating_sub(overhead);
         let base = usable / mtg + inc.mul_f64(0.8);
         let hard_cap = if mtg == 1 {
             usable.mul_f64(0.9)
         } else {
-            usable.mul_f64(0.4)
+            usable.mul_f64(0.35)
         };
-        let soft = base.mul_f64(0.7).min(hard_cap);
-        let hard = base.mul_f64(3.0).min(hard_cap);
+        let soft = base.min(hard_cap);
+        let hard = base.mul_f64(4.0).min(hard_cap);
         let floor = Duration::from_millis(1);
         Budget {
             soft: Some(soft.max(floor)),

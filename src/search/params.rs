@@ -51,3 +51,15 @@ pub const DELTA_MARGIN: i32 = 200;
 pub const CHECK_EVERY: u64 = 1024;
 /// History values stay within this bound.
 pub const HISTORY_MAX: i32 = 16_384;
+
+/// Internal iterative reduction: the depth from which a node without a
+/// table move is searched one ply shallower.
+pub const IIR_DEPTH: i32 = 4;
+
+/// Static-exchange pruning: deepest depth, and the loss allowed per ply for
+/// captures and per ply squared for quiet moves.
+pub const SEE_PRUNE_DEPTH: i32 = 6;
+/// See [`SEE_PRUNE_DEPTH`].
+pub const SEE_CAPTURE_MARGIN: i32 = 90;
+/// See [`SEE_PRUNE_DEPTH`].
+pub const SEE_QUIET_MARGIN: i32 = 25;

@@ -77,6 +77,8 @@ pub(super) struct Worker<'a, P: Pos, S: Scoring, E: Evaluate<P>> {
     awards: bool,
     quiet_margin: i32,
     root_depth: i32,
+    last_best: Option<Action>,
+    best_changes: f64,
     memo_key: bool,
 }
 
@@ -130,6 +132,8 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             awards: job.scorer.has_action_awards(),
             quiet_margin: job.units.from_points(job.scorer.quiet_award_bound()),
             root_depth: 1,
+            last_best: None,
+            best_changes: 0.0,
             memo_key: job.scorer.memo_in_key(),
         }
     }
@@ -250,12 +254,24 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         if self.root_moves.len() == 1 && limits.uses_clock() && depth >= 4 {
             return true;
         }
-        if let Some(soft) = self.budget.soft {
-            // The next iteration takes longer than all before it together.
-            let elapsed = self.clock.elapsed();
-            let stable = self.root_moves[0].value >= self.root_moves[0].prev_value - 20;
-            let limit = if stable { soft.mul_f64(0.6) } else { soft };
-            if elapsed >= limit && limits.movetime.is_none() {
+        if let Some(soft) = self.budget.soft
+            && limits.movetime.is_none()
+        {
+            // Spend less when the best action stays and its value holds,
+            // more when it changes or drops (the next iteration costs about
+            // as much as all before it together).
+            let best = self.root_moves[0].action;
+            if self.last_best != Some(best) {
+                self.best_changes += 1.0;
+            }
+            self.last_best = Some(best);
+            let drop = self.root_moves[0].prev_value - self.root_moves[0].value;
+            let mut factor = 0.5 + 0.35 * self.best_changes.min(3.0);
+            if drop > 30 && self.root_moves[0].prev_value > -INFINITE {
+                factor += 0.4;
+            }
+            self.best_changes *= 0.5;
+            if self.clock.elapsed() >= soft.mul_f64(factor.min(1.5)) {
                 return true;
             }
         }
@@ -628,6 +644,14 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             }
         }
 
+        // Internal iterative reduction: without a table move this node was
+        // never searched well; search it shallower first.
+        let depth = if depth >= IIR_DEPTH && tt_action == 0 {
+            depth - 1
+        } else {
+            depth
+        };
+
         // Order the actions.
         let turn = self.stack[ply].node.pos.turn();
         let mut scores: Vec<i32> = Vec::with_capacity(actions.len());
@@ -658,6 +682,25 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             let quiet = is_quiet(action);
             let is_killer = self.stack[ply].killers.contains(&Some(action));
 
+            // Captures that lose material by exchange, at shallow depth.
+            if !PV
+                && !in_check
+                && !quiet
+                && !self.awards
+                && !P::KINGS_CAPTURABLE
+                && best > -value::DECIDED
+                && depth <= SEE_PRUNE_DEPTH
+                && let Action::Move(m) = action
+                && m.is_capture()
+                && !see_ge(
+                    self.stack[ply].node.pos.board(),
+                    turn,
+                    m,
+                    -SEE_CAPTURE_MARGIN * depth,
+                )
+            {
+                continue;
+            }
             // Shallow-depth pruning of late quiet moves that do not check.
             if !PV && !in_check && quiet && best > -value::DECIDED && !risky {
                 let late = depth <= LMP_DEPTH && searched >= LMP_BASE + (depth * depth) as usize;
@@ -666,6 +709,21 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                     && eval + self.quiet_margin + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha;
                 if (late || futile)
                     && let Action::Move(m) = action
+                    && !self.stack[ply].node.pos.gives_check(m)
+                {
+                    continue;
+                }
+                // Quiet moves that leave the moved piece to be taken.
+                if depth <= SEE_PRUNE_DEPTH
+                    && !P::KINGS_CAPTURABLE
+                    && searched > 0
+                    && let Action::Move(m) = action
+                    && !see_ge(
+                        self.stack[ply].node.pos.board(),
+                        turn,
+                        m,
+                        -SEE_QUIET_MARGIN * depth * depth,
+                    )
                     && !self.stack[ply].node.pos.gives_check(m)
                 {
                     continue;
