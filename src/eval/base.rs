@@ -287,7 +287,20 @@ fn shield(board: &Board, color: Color, king: Square) -> Score {
     let ranks = Bitboard::from_rank(color.relative_rank(Rank::Second))
         | Bitboard::from_rank(color.relative_rank(Rank::Third));
     let n = (our_pawns & files & ranks).count() as i32;
-    PAWN_SHIELD * n.min(3)
+    let mut open = 0;
+    for f in [
+        king.file().offset(-1),
+        Some(king.file()),
+        king.file().offset(1),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        if (our_pawns & Bitboard::from_file(f)).is_empty() {
+            open += 1;
+        }
+    }
+    PAWN_SHIELD * n.min(3) + KING_OPEN_FILE * open
 }
 
 fn pawn_structure(board: &Board, color: Color) -> Score {

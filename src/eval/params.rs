@@ -49,7 +49,7 @@ pub const KING_DANGER: [i32; 24] = [
 ];
 
 /// Per own pawn in front of a king on its first two ranks (up to three).
-pub const PAWN_SHIELD: Score = s(12, 0);
+pub const PAWN_SHIELD: Score = s(15, 0);
 /// Two bishops.
 pub const BISHOP_PAIR: Score = s(30, 50);
 /// A rook on a file with no pawns.
@@ -104,11 +104,12 @@ const fn build_pst() -> [[Score; 64]; 6] {
             0,
         );
         t[4][sq] = s(4 - 3 * c, 8 - 5 * c);
+        // A king belongs behind its pawns on a wing while queens are on.
         let king_mg = match r {
-            0 => [10, 22, 14, 0, -6, 4, 24, 12][f as usize],
-            1 => -8,
-            2 => -24,
-            _ => -40,
+            0 => [12, 24, 10, -20, -25, -15, 26, 14][f as usize],
+            1 => [-5, -5, -15, -35, -35, -30, -5, -5][f as usize],
+            2 => -45,
+            _ => -65,
         };
         t[5][sq] = s(king_mg, 20 - 14 * c);
         sq += 1;
@@ -153,3 +154,6 @@ pub const HANGING: Score = s(20, 20);
 pub const PASSED_KING_THEIRS: i32 = 5;
 /// See [`PASSED_KING_THEIRS`].
 pub const PASSED_KING_OURS: i32 = 2;
+
+/// A file with none of our pawns next to or under our king, middlegame.
+pub const KING_OPEN_FILE: Score = s(-22, 0);
