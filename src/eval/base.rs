@@ -157,10 +157,12 @@ pub fn breakdown(board: &Board) -> Breakdown {
         ..Breakdown::default()
     };
     let occupied = board.occupied();
+    // Indexed by `Color as usize` (shakmaty: black 0, white 1).
     let pawn_attacks = [
-        pawn_attacks_of(board, Color::White),
         pawn_attacks_of(board, Color::Black),
+        pawn_attacks_of(board, Color::White),
     ];
+    let mut all_attacks = [Bitboard::EMPTY; 2];
     for color in Color::ALL {
         let sign = if color.is_white() { 1 } else { -1 };
         let ours = board.by_color(color);
@@ -206,12 +208,7 @@ pub fn breakdown(board: &Board) -> Breakdown {
             }
         }
         let mut pieces = Score::default();
-        // Threats: enemy pieces our pawns attack, and enemy pieces we
-        // attack that nothing defends.
-        let their_pieces = theirs & !board.pawns() & !board.kings();
-        pieces += THREAT_BY_PAWN * (their_pieces & pawn_attacks[color as usize]).count() as i32;
-        let their_defence = defended_squares(board, !color);
-        pieces += HANGING * (theirs & !board.kings() & our_attacks & !their_defence).count() as i32;
+        all_attacks[color as usize] = our_attacks;
         if (board.bishops() & ours).more_than_one() {
             pieces += BISHOP_PAIR;
         }
@@ -244,19 +241,18 @@ pub fn breakdown(board: &Board) -> Breakdown {
         b.king_safety += king_safety * sign;
         b.pawns += pawn_structure(board, color) * sign;
     }
-    b
-}
-
-/// Every square `color` attacks (pawns, pieces and king).
-fn defended_squares(board: &Board, color: Color) -> Bitboard {
-    let occupied = board.occupied();
-    let mut out = pawn_attacks_of(board, color);
-    for sq in board.by_color(color) & !board.pawns() {
-        if let Some(piece) = board.piece_at(sq) {
-            out |= attacks::attacks(sq, piece, occupied);
-        }
+    // Threats: enemy pieces our pawns attack, and enemy men we attack that
+    // nothing defends.
+    for color in Color::ALL {
+        let sign = if color.is_white() { 1 } else { -1 };
+        let theirs = board.by_color(!color) & !board.kings();
+        let mut t = THREAT_BY_PAWN
+            * (theirs & !board.pawns() & pawn_attacks[color as usize]).count() as i32;
+        t += HANGING
+            * (theirs & all_attacks[color as usize] & !all_attacks[!color as usize]).count() as i32;
+        b.pieces += t * sign;
     }
-    out
+    b
 }
 
 fn pawn_attacks_of(board: &Board, color: Color) -> Bitboard {
@@ -400,6 +396,15 @@ mod tests {
             evaluate(&b, Color::White),
             evaluate(&mirrored, Color::Black)
         );
+    }
+
+    #[test]
+    fn mobility_counts_enemy_pawn_attacks() {
+        // The knight on e4 loses the squares the black pawns on c6/f6 hit
+        // (d5, b5, e5, g5), not the squares its own pawns hit.
+        let (b, _) = board("4k3/8/2p2p2/8/4N3/8/3P4/4K3 w - - 0 1");
+        let (free, _) = board("4k3/8/8/8/4N3/8/3P4/4K3 w - - 0 1");
+        assert!(breakdown(&b).mobility.mg < breakdown(&free).mobility.mg);
     }
 
     #[test]
