@@ -17,7 +17,7 @@ use shakmaty::Color;
 
 use crate::rules::{Disk, Node, Pos, Variant};
 use crate::scoring::{Memo, Points, Scorer};
-use params::{MOVE_RULE_DRIFT, WACKY_CHECK_TEMPO};
+use params::MOVE_RULE_DRIFT;
 
 pub use wdl::Wdl;
 
@@ -250,52 +250,58 @@ impl Evaluator {
 }
 
 impl Evaluator {
-    /// The variant evaluation: the base value with what the variant pays
-    /// beyond the board result (see [`variants`]).
+    /// The variant evaluation: the variant's own estimate of the points
+    /// still to come (see [`variants`]), drifting to the draw's points near
+    /// the move-count rule.
     pub fn variant_value<P: Pos>(&self, node: &Node<P>, memo: &Memo) -> i32 {
         let board = node.pos.board();
         let stm = node.pos.turn();
         let bd = base::breakdown(board);
-        let phase = bd.phase;
-        let mut cp = bd.cp_for(stm);
-        let u = self.units;
-        match self.variant {
-            Variant::Chess => return cp,
-            Variant::Extinction => return cp + variants::extinction(board, stm, phase),
-            Variant::Tiebraker => {
-                if let Some(holder) = node.extra.disk.disk_holder() {
-                    let frozen = variants::frozen_king(board, holder).taper(phase);
-                    cp += if holder == stm { frozen } else { -frozen };
-                }
-            }
-            _ => {}
-        }
-        let r = self.result_margins(node, memo);
-        let w = Wdl::from_cp(cp, phase);
-        let mut v = w.expect(r) + cp.clamp(-3000, 3000) / 32;
-        match self.variant {
+        let ctx = variants::Ctx {
+            board,
+            stm,
+            check: node.check,
+            extra: node.extra,
+            halfmoves: node.pos.halfmoves(),
+            rule_plies: self.variant.move_rule_plies(),
+            memo,
+            cp: bd.cp_for(stm),
+            phase: bd.phase,
+            units: self.units,
+            tables: self.scorer.tables(),
+        };
+        let (v, draw) = match self.variant {
+            Variant::Chess => return ctx.cp,
+            Variant::Extinction => return variants::extinction::value(&ctx),
             Variant::Stylish => {
-                let t = &self.scorer.tables().stylish;
-                let ours = u.from_points(variants::stylish_captures(t, board, stm));
-                let theirs = u.from_points(variants::stylish_captures(t, board, !stm));
-                // The side to move takes its best capture more often than
-                // the other side gets to take its own.
-                v += ours * 6 / 10 - theirs * 3 / 10;
+                let v = variants::stylish::value(&ctx);
+                let draw = self.units.from_points(stylish_draw_margin(board, stm));
+                (v, draw)
             }
-            Variant::Wacky if variants::wacky_check_available(board, stm) => {
-                v += u.from_points(Points::whole(WACKY_CHECK_TEMPO));
+            Variant::Wacky => (variants::wacky::value(&ctx), 0),
+            Variant::Sets => {
+                let r = self.result_margins(node, memo);
+                (variants::sets::value(&ctx, r), r.draw)
             }
-            _ => {}
-        }
+            Variant::Dynamic => {
+                let r = self.result_margins(node, memo);
+                (variants::dynamic::value(&ctx, r), r.draw)
+            }
+            Variant::Tiebraker => {
+                let r = self.result_margins(node, memo);
+                (variants::tiebraker::value(&ctx, r), r.draw)
+            }
+        };
         // Near the move-count rule the expected result drifts to the draw.
         let rule = self.variant.move_rule_plies() as i32;
         let h = node.pos.halfmoves() as i32;
         let near = rule - MOVE_RULE_DRIFT;
         if h > near {
             let f = (h - near).min(MOVE_RULE_DRIFT);
-            v = (v * (MOVE_RULE_DRIFT - f) + r.draw * f) / MOVE_RULE_DRIFT;
+            (v * (MOVE_RULE_DRIFT - f) + draw * f) / MOVE_RULE_DRIFT
+        } else {
+            v
         }
-        v
     }
 }
 

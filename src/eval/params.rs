@@ -133,14 +133,69 @@ pub const EXT_SPARE_KING: Score = s(300, 300);
 /// attack it.
 pub const EXT_LAST_PIECE_PAWN_THREAT: Score = s(-40, -40);
 
-/// Tiebraker: a frozen king on the wing / in the centre.
-pub const TB_FROZEN_KING: Score = s(-15, -10);
-/// See [`TB_FROZEN_KING`].
-pub const TB_FROZEN_CENTRAL_KING: Score = s(-45, -15);
+/// Extinction: the side to move can take a last piece (the game; the
+/// search confirms it).
+pub const EXT_TAKE_LAST: i32 = 900;
+/// Extinction: one of the side to move's last pieces is attacked (it must
+/// spend its move on it).
+pub const EXT_LAST_ATTACKED: i32 = -40;
+/// Extinction: two or more of the side to move's last pieces are attacked.
+pub const EXT_LAST_ATTACKED_TWICE: i32 = -450;
+/// Extinction: the side to move has a fork of two last pieces from a safe
+/// square.
+pub const EXT_FORK: i32 = 250;
+/// Extinction: the opponent has such a fork next move.
+pub const EXT_FORK_THREAT: i32 = 80;
 
-/// Wacky: the part of a check's 5000 points the side to move is counted to
-/// collect when a check is available.
-pub const WACKY_CHECK_TEMPO: i64 = 3500;
+/// Sets, dynamic, tiebraker: the chance (per mille) of a perpetual check
+/// per checking move a side with a queen has against the enemy king.
+pub const PERPETUAL_PER_CHECK: i32 = 40;
+/// Checking moves counted for [`PERPETUAL_PER_CHECK`].
+pub const PERPETUAL_CHECKS: i32 = 4;
+
+/// Stylish: points below the not-adjacent mate value of its strongest
+/// piece (queen, rook, else bishop) that a side is expected to mate for
+/// (some mates come from an adjacent piece).
+pub const STY_MATE_DISCOUNT: i64 = 5;
+
+/// Tiebraker: a frozen king on the wing / in the centre.
+pub const TB_FROZEN_KING: Score = s(-80, -40);
+/// See [`TB_FROZEN_KING`].
+pub const TB_FROZEN_CENTRAL_KING: Score = s(-160, -60);
+/// Tiebraker: per checking move the enemy has against a frozen king (a
+/// check it cannot step out of), up to [`TB_CHECKS_COUNTED`].
+pub const TB_FROZEN_CHECK: Score = s(-45, -35);
+/// Tiebraker: checking moves counted against a frozen king.
+pub const TB_CHECKS_COUNTED: i32 = 6;
+/// Tiebraker: per square around a frozen king the enemy attacks.
+pub const TB_FROZEN_ZONE: Score = s(-20, -15);
+
+/// Wacky: future points of a won position (the saturation of the
+/// material term) in the middlegame and in a bare endgame. Fitted to the
+/// future point margins of self-play games (`examples/eval_data.rs`).
+pub const WACKY_MATERIAL_MG: i64 = 105_000;
+/// See [`WACKY_MATERIAL_MG`].
+pub const WACKY_MATERIAL_EG: i64 = 270_000;
+/// Wacky: the base evaluation (centipawns) at which the material term
+/// reaches three quarters of its saturation (tanh 1).
+pub const WACKY_CP_SCALE: i32 = 300;
+/// Wacky: points per checking move the side to move has now.
+pub const WACKY_OUR_CHECK: i64 = 13_800;
+/// Wacky: points per checking move the opponent has (against us).
+pub const WACKY_THEIR_CHECK: i64 = 2_800;
+/// Wacky: checking moves counted, per side.
+pub const WACKY_CHECKS_COUNTED: i64 = 6;
+/// Wacky: the side to move's initiative (it moves, checks and captures
+/// first).
+pub const WACKY_TEMPO: i64 = 14_000;
+/// Wacky: a queen dominates (checks at will) against a king with no queen
+/// and at most this much non-pawn defending power (a rook).
+pub const WACKY_SPAM_MAX_DEFENCE: i64 = 5;
+/// Wacky: points a dominant queen collects per move (a check, less the
+/// moves the king walks away for).
+pub const WACKY_SPAM_PER_MOVE: i64 = 4_000;
+/// Wacky: the most moves of domination counted.
+pub const WACKY_SPAM_MOVES: i64 = 250;
 /// Plies before the move-count rule over which the expected result drifts
 /// to the draw's points.
 pub const MOVE_RULE_DRIFT: i32 = 20;

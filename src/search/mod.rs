@@ -96,7 +96,13 @@ impl Scoring for Scorer {
     }
 
     fn decisive_band(&self) -> bool {
-        self.variant() != crate::rules::Variant::Stylish
+        // Stylish pays by style, not by result; in wacky a mate pays its
+        // award and bonuses, often less than the checks a won position
+        // still collects.
+        !matches!(
+            self.variant(),
+            crate::rules::Variant::Stylish | crate::rules::Variant::Wacky
+        )
     }
 
     fn memo_in_key(&self) -> bool {

@@ -47,6 +47,9 @@ pub const QS_MAX_PLY: i32 = 12;
 /// Delta pruning margin in quiescence.
 pub const DELTA_MARGIN: i32 = 200;
 
+/// Tiebraker: the least remaining depth at which a `disk` is searched.
+pub const DISK_MIN_DEPTH: i32 = 4;
+
 /// Check the clock and the stop flag every this many nodes.
 pub const CHECK_EVERY: u64 = 1024;
 /// History values stay within this bound.

@@ -384,6 +384,10 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let n = self.root_moves.len();
         for i in pv_idx..n {
             let action = self.root_moves[i].action;
+            if i > pv_idx && action == Action::Disk && depth < DISK_MIN_DEPTH {
+                self.root_moves[i].value = -INFINITE;
+                continue;
+            }
             let m = self.make(0, action);
             let child = &self.stack[1].node;
             let ext = i32::from(child.check);
@@ -679,6 +683,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             actions.swap(idx, bi);
             scores.swap(idx, bi);
             let action = actions[idx];
+            // A disk changes the rest of the game; a shallow search only
+            // sees the compulsory captures it forces, not their price.
+            if action == Action::Disk && depth < DISK_MIN_DEPTH {
+                continue;
+            }
             let quiet = is_quiet(action);
             let is_killer = self.stack[ply].killers.contains(&Some(action));
 
@@ -920,8 +929,15 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let mut list: Vec<(i32, Action)> = actions
             .iter()
             .filter(|a| match a {
+                // Bound to capture or check, the side to move may not stand
+                // pat; its checks are searched at the horizon's first ply
+                // only, where a check is the usual way out of a forced
+                // capture (deeper they make the compulsory tree explode).
                 Action::Move(m) => {
-                    in_check || forced || m.is_capture() || m.promotion() == Some(Role::Queen)
+                    in_check
+                        || (forced && qply == 0)
+                        || m.is_capture()
+                        || m.promotion() == Some(Role::Queen)
                 }
                 _ => false,
             })

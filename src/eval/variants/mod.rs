@@ -1,30 +1,70 @@
 //! Variant evaluators: what each variant pays beyond the board result.
 //!
-//! Each function returns a correction, in internal units for the side to
-//! move, that the [`Evaluator`](super::Evaluator) adds to (or folds into)
-//! the base value:
+//! Each variant has one module with one entry point, `value`, that turns
+//! a [`Ctx`] (the node, its memo, the base evaluation) into the expected
+//! future point margin for the side to move, in internal units:
 //!
-//! - extinction: material by type (the last piece of a type is the game),
-//!   insurance from spare kings and queens, the last pawns;
-//! - stylish: capture awards within reach (pawns and kings take big pieces
-//!   for big points, a queen takes for almost nothing), the style of the
-//!   mate the material allows;
-//! - wacky: the move's own award (a check is 5000, a king step 180), which
-//!   the side to move collects next;
-//! - sets, dynamic, tiebraker: the approach of the move-count rule (the
-//!   expected result drifts to the draw's points), a frozen disk king.
+//! - [`extinction`]: material by type (the last piece of a type is the
+//!   game), threats against a last-of-type piece, spare kings and queens,
+//!   the last pawns;
+//! - [`stylish`]: capture awards within reach, the style of the mate the
+//!   material allows, the draw compensation of the weaker side;
+//! - [`wacky`]: the checks still to come (each pays 5000), a realistic
+//!   value of a mate (the life and moves bonuses it can still earn);
+//! - [`sets`], [`dynamic`]: the side endings (stalemate, perpetual check,
+//!   bare king) each pays;
+//! - [`tiebraker`]: the disk's phases, a frozen king.
 //!
-//! Every weight lives in [`super::params`] or in the variant's point table.
+//! The [`Evaluator`](super::Evaluator) adds the drift to the draw near the
+//! move-count rule. Every weight lives in [`super::params`] or in the
+//! variant's point table. The helpers here are shared by several variants.
+
+pub mod dynamic;
+pub mod extinction;
+pub mod sets;
+pub mod stylish;
+pub mod tiebraker;
+pub mod wacky;
 
 use shakmaty::attacks;
-use shakmaty::{Bitboard, Board, Color, Role, Square};
+use shakmaty::{Bitboard, Board, Color, Role};
 
-use super::base::Score;
-use super::params::*;
-use crate::scoring::{Points, stylish};
+use super::params::{PERPETUAL_CHECKS, PERPETUAL_PER_CHECK};
+use super::wdl::Wdl;
+use super::{ResultMargins, Units};
+use crate::rules::Extra;
+use crate::scoring::{Memo, Tables};
+
+/// What a variant evaluator reads: the node, its memo and the base
+/// evaluation.
+#[derive(Clone, Copy, Debug)]
+pub struct Ctx<'a> {
+    /// The board.
+    pub board: &'a Board,
+    /// The side to move.
+    pub stm: Color,
+    /// Whether the side to move is in check.
+    pub check: bool,
+    /// The variant state (disk, bare king).
+    pub extra: Extra,
+    /// Plies since the last capture or pawn move.
+    pub halfmoves: u32,
+    /// Plies without a capture or pawn move that end the game.
+    pub rule_plies: u32,
+    /// The game's scoring memory.
+    pub memo: &'a Memo,
+    /// The base evaluation in centipawns for the side to move.
+    pub cp: i32,
+    /// The game phase, 0 (bare) ..= 24.
+    pub phase: i32,
+    /// The variant's internal units.
+    pub units: Units,
+    /// The point tables.
+    pub tables: &'a Tables,
+}
 
 /// Counts of each role for one side (pawn .. king).
-fn counts(board: &Board, color: Color) -> [i32; 6] {
+pub fn counts(board: &Board, color: Color) -> [i32; 6] {
     let ours = board.by_color(color);
     let mut c = [0; 6];
     for (i, r) in Role::ALL.iter().enumerate() {
@@ -33,44 +73,66 @@ fn counts(board: &Board, color: Color) -> [i32; 6] {
     c
 }
 
-/// Extinction: the type terms of one side, as a tapered pair.
-fn extinction_side(board: &Board, color: Color) -> Score {
-    let c = counts(board, color);
-    let mut s = Score::default();
-    // Knights, bishops, rooks: a lone piece of a type is a target.
-    for &n in &c[1..4] {
-        if n == 1 {
-            s += EXT_LAST_PIECE;
-        }
+/// Whether `color` has the material to force mate in practice: a queen, a
+/// rook, a pawn (it may promote), or bishops on both colours. Bishop and
+/// knight can mate in theory, but it takes up to 33 moves of a precision a
+/// shallow search does not have (and longer than the sets 30-move rule).
+pub fn can_mate(board: &Board, color: Color) -> bool {
+    let ours = board.by_color(color);
+    if ((board.queens() | board.rooks() | board.pawns()) & ours).any() {
+        return true;
     }
-    s += match c[0] {
-        1 => EXT_LAST_PAWNS[0],
-        2 => EXT_LAST_PAWNS[1],
-        3 => EXT_LAST_PAWNS[2],
-        _ => Score::default(),
-    };
-    if c[4] >= 2 {
-        s += EXT_SPARE_QUEEN;
-    }
-    if c[5] >= 2 {
-        s += EXT_SPARE_KING;
-    }
-    // Last pieces standing where the enemy pawns could hit them next move.
-    let enemy_pawns = board.pawns() & board.by_color(!color);
-    let pawn_reach = pawn_pushes_attacks(enemy_pawns, !color, board.occupied());
-    for (i, r) in Role::ALL.iter().enumerate() {
-        if c[i] == 1
-            && let Some(sq) = (board.by_role(*r) & board.by_color(color)).first()
-            && pawn_reach.contains(sq)
-        {
-            s += EXT_LAST_PIECE_PAWN_THREAT;
-        }
-    }
-    s
+    let bishops = board.bishops() & ours;
+    (bishops & Bitboard::LIGHT_SQUARES).any() && (bishops & Bitboard::DARK_SQUARES).any()
 }
 
-/// Squares enemy pawns attack after a single push (a pawn fork next move).
-fn pawn_pushes_attacks(pawns: Bitboard, color: Color, occupied: Bitboard) -> Bitboard {
+/// The win/draw/loss model for the side to move, with the wins of a side
+/// that cannot force mate ([`can_mate`]) turned into draws.
+pub fn wdl(c: &Ctx) -> Wdl {
+    let mut w = Wdl::from_cp(c.cp, c.phase);
+    if !can_mate(c.board, c.stm) {
+        w.draw += w.win;
+        w.win = 0;
+    }
+    if !can_mate(c.board, !c.stm) {
+        w.draw += w.loss;
+        w.loss = 0;
+    }
+    w
+}
+
+/// The expected margin under `r` with the model of [`wdl`], plus the small
+/// share of the centipawns the base value adds so that a won position
+/// still shows progress.
+pub fn expected(c: &Ctx, r: ResultMargins) -> i32 {
+    wdl(c).expect(r) + c.cp.clamp(-3000, 3000) / 32
+}
+
+/// The chance (per mille) that `color` can force a perpetual check: it
+/// needs a queen, and grows with its checking moves against the enemy
+/// king (up to [`PERPETUAL_CHECKS`]).
+pub fn perpetual_chance(board: &Board, color: Color) -> i32 {
+    if (board.queens() & board.by_color(color)).is_empty() {
+        return 0;
+    }
+    let checks = (checking_moves(board, color) as i32).min(PERPETUAL_CHECKS);
+    PERPETUAL_PER_CHECK * checks
+}
+
+/// What the chances of a perpetual check add to an expected margin `e`
+/// for the side to move: each side takes its perpetual (worth `ours` or
+/// `theirs` to it) when that beats what it expects otherwise.
+pub fn perpetual(c: &Ctx, e: i32, ours: i32, theirs: i32) -> i32 {
+    let p_us = perpetual_chance(c.board, c.stm);
+    let p_them = perpetual_chance(c.board, !c.stm);
+    let gain = (ours - e).max(0) * p_us / 1000;
+    let loss = (e + theirs).max(0) * p_them / 1000;
+    gain - loss
+}
+
+/// Squares `color`'s pawns attack after a single push (a pawn fork next
+/// move).
+pub fn pawn_pushes_attacks(pawns: Bitboard, color: Color, occupied: Bitboard) -> Bitboard {
     let step = if color.is_white() { 8 } else { -8 };
     let pushed = pawns.shift(step) & !occupied;
     let mut out = Bitboard::EMPTY;
@@ -80,56 +142,33 @@ fn pawn_pushes_attacks(pawns: Bitboard, color: Color, occupied: Bitboard) -> Bit
     out
 }
 
-/// Extinction's correction in centipawns for `stm`.
-pub fn extinction(board: &Board, stm: Color, phase: i32) -> i32 {
-    let s = extinction_side(board, stm) - extinction_side(board, !stm);
-    s.taper(phase)
-}
-
-/// Stylish: the best capture award `color` could take now, and how much
-/// capture award its pawns and king aim at (enemy pieces they attack).
-pub fn stylish_captures(t: &stylish::Table, board: &Board, color: Color) -> Points {
+/// The squares `color` attacks (every piece; kings and pawns included).
+pub fn attacked_by(board: &Board, color: Color) -> Bitboard {
     let occupied = board.occupied();
-    let ours = board.by_color(color);
-    let theirs = board.by_color(!color) & !board.kings();
-    let mut best = Points::ZERO;
-    for from in ours {
-        let Some(role) = board.role_at(from) else {
-            continue;
-        };
-        let att = match role {
-            Role::Pawn => attacks::pawn_attacks(color, from),
-            Role::Knight => attacks::knight_attacks(from),
-            Role::Bishop => attacks::bishop_attacks(from, occupied),
-            Role::Rook => attacks::rook_attacks(from, occupied),
-            Role::Queen => attacks::queen_attacks(from, occupied),
-            Role::King => attacks::king_attacks(from),
-        };
-        for to in att & theirs {
-            let Some(victim) = board.role_at(to) else {
-                continue;
-            };
-            let p = t.capture.value(role, from, to, victim);
-            if p > best {
-                best = p;
-            }
+    let mut out = Bitboard::EMPTY;
+    for sq in board.by_color(color) {
+        if let Some(pc) = board.piece_at(sq) {
+            out |= attacks::attacks(sq, pc, occupied);
         }
     }
-    best
+    out
 }
 
-/// Wacky: whether `color` (to move) has a checking move available, seen
-/// from attack tables (pieces that reach a square that checks the king).
-pub fn wacky_check_available(board: &Board, color: Color) -> bool {
+/// The number of direct checking moves `color` has against the enemy king
+/// (pseudo-legal: pins, discovered checks and the mover's own king are
+/// ignored); pawn pushes and pawn captures included.
+pub fn checking_moves(board: &Board, color: Color) -> u32 {
     let Some(king) = (board.kings() & board.by_color(!color)).first() else {
-        return false;
+        return 0;
     };
     let occupied = board.occupied();
     let ours = board.by_color(color);
+    let theirs = board.by_color(!color);
     let targets = !ours;
     let knight_checks = attacks::knight_attacks(king);
     let diag_checks = attacks::bishop_attacks(king, occupied);
     let orth_checks = attacks::rook_attacks(king, occupied);
+    let mut n = 0;
     for from in ours & (board.knights() | board.bishops() | board.rooks() | board.queens()) {
         let reach = match board.role_at(from) {
             Some(Role::Knight) => attacks::knight_attacks(from) & knight_checks,
@@ -140,40 +179,38 @@ pub fn wacky_check_available(board: &Board, color: Color) -> bool {
             }
             _ => Bitboard::EMPTY,
         };
-        if (reach & targets).any() {
-            return true;
-        }
+        n += (reach & targets).count() as u32;
     }
-    // Pawn pushes that check.
+    let pawns = board.pawns() & ours;
+    let pawn_checks = attacks::pawn_attacks(!color, king);
     let step = if color.is_white() { 8 } else { -8 };
-    let pushed = (board.pawns() & ours).shift(step) & !occupied;
-    (pushed & attacks::pawn_attacks(!color, king)).any()
-}
-
-/// Tiebraker: a frozen (disk) king that never castled sits in the centre
-/// for the rest of the game.
-pub fn frozen_king(board: &Board, color: Color) -> Score {
-    let Some(k) = (board.kings() & board.by_color(color)).first() else {
-        return Score::default();
-    };
-    let file = k.file() as i32;
-    if (2..=5).contains(&file) {
-        TB_FROZEN_CENTRAL_KING
-    } else {
-        TB_FROZEN_KING
+    n += (pawns.shift(step) & !occupied & pawn_checks).count() as u32;
+    for from in pawns {
+        n += (attacks::pawn_attacks(color, from) & theirs & pawn_checks).count() as u32;
     }
+    n
 }
 
-/// Distance of `sq` to the nearest corner (a helper for mating terms).
-#[allow(dead_code)]
-fn corner_distance(sq: Square) -> i32 {
-    let f = sq.file() as i32;
-    let r = sq.rank() as i32;
-    f.min(7 - f) + r.min(7 - r)
+/// The flight squares of `color`'s king: the squares around it that hold
+/// no piece of its own and that the other side does not attack (`None`
+/// without a king).
+pub fn flight_squares(board: &Board, color: Color) -> Option<Bitboard> {
+    let king = (board.kings() & board.by_color(color)).first()?;
+    let attacked = attacked_by(board, !color);
+    Some(attacks::king_attacks(king) & !board.by_color(color) & !attacked)
+}
+
+/// [`checking_moves`] of `color` against a king with at most one flight
+/// square (a net a check may close); 0 otherwise.
+pub fn cornered_checks(board: &Board, color: Color) -> u32 {
+    match flight_squares(board, !color) {
+        Some(f) if f.count() <= 1 => checking_moves(board, color),
+        _ => 0,
+    }
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use shakmaty::fen::Fen;
 
@@ -181,35 +218,63 @@ mod tests {
         fen.parse::<Fen>().unwrap().into_setup().board
     }
 
-    #[test]
-    fn extinction_type_terms() {
-        // White has lost a knight (one left), Black has both: Black better.
-        let b = board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR w KQkq - 0 1");
-        assert!(extinction(&b, Color::White, 24) < 0);
-        assert_eq!(extinction(&Board::new(), Color::White, 24), 0);
-        // A spare king is insurance.
-        let b = board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNK w kq - 0 1");
-        assert!(extinction(&b, Color::White, 24) > 0);
+    /// A context for `fen` (its board leaked for the test's lifetime), with
+    /// the base evaluation and the wacky units.
+    pub(crate) fn ctx<'a>(fen: &str, tables: &'a Tables, memo: &'a Memo) -> Ctx<'a> {
+        let setup = fen.parse::<Fen>().unwrap().into_setup();
+        let board: &'static Board = Box::leak(Box::new(setup.board));
+        let bd = super::super::base::breakdown(board);
+        Ctx {
+            board,
+            stm: setup.turn,
+            check: false,
+            extra: Extra::default(),
+            halfmoves: setup.halfmoves,
+            rule_plies: 100,
+            memo,
+            cp: bd.cp_for(setup.turn),
+            phase: bd.phase,
+            units: Units::of(&crate::scoring::Scorer::new(crate::rules::Variant::Wacky)),
+            tables,
+        }
     }
 
     #[test]
-    fn wacky_checks_seen() {
-        let b = board("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
-        assert!(wacky_check_available(&b, Color::White));
-        let b = board("4k3/8/8/8/8/8/8/4K2N w - - 0 1");
-        assert!(!wacky_check_available(&b, Color::White));
-        let b = board("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1");
-        assert!(!wacky_check_available(&b, Color::White));
-        let b = board("4k3/8/3P4/8/8/8/8/4K3 w - - 0 1");
-        assert!(wacky_check_available(&b, Color::White));
+    fn mating_material() {
+        let white = |fen| can_mate(&board(fen), Color::White);
+        assert!(white("k7/8/8/8/8/8/8/K6R w - - 0 1"));
+        assert!(white("k7/8/8/8/8/8/7P/K7 w - - 0 1"));
+        assert!(white("k7/8/8/8/8/8/8/K4BB1 w - - 0 1"));
+        assert!(!white("k7/8/8/8/8/8/8/K4NN1 w - - 0 1"));
+        assert!(!white("k7/8/8/8/8/8/8/K4BN1 w - - 0 1"));
+        assert!(!white("k7/8/8/8/8/8/8/K3B1B1 w - - 0 1"));
+        assert!(!white("k7/8/8/8/8/8/8/K7 w - - 0 1"));
     }
 
     #[test]
-    fn stylish_best_capture() {
-        let t = stylish::Table::default();
-        // A pawn attacks a queen: 40 points within reach.
-        let b = board("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1");
-        assert_eq!(stylish_captures(&t, &b, Color::White), Points::whole(40));
-        assert_eq!(stylish_captures(&t, &b, Color::Black), Points::whole(0));
+    fn checking_moves_counted() {
+        // The rook checks from a8 only (its own king stands on e1).
+        assert_eq!(
+            checking_moves(&board("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"), Color::White),
+            1
+        );
+        assert_eq!(
+            checking_moves(&board("4k3/8/8/8/8/8/8/4K2N w - - 0 1"), Color::White),
+            0
+        );
+        assert_eq!(
+            checking_moves(&board("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1"), Color::White),
+            0
+        );
+        // A pawn push to d7 checks; so does the capture on f7.
+        assert_eq!(
+            checking_moves(&board("4k3/5n2/3P2P1/8/8/8/8/4K3 w - - 0 1"), Color::White),
+            2
+        );
+        // A queen in the open: many checks.
+        assert_eq!(
+            checking_moves(&board("4k3/8/8/8/8/8/8/3QK3 w - - 0 1"), Color::White),
+            5
+        );
     }
 }

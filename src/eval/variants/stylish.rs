@@ -1,0 +1,93 @@
+//! `stylish`: capture awards within reach (pawns and kings take big pieces
+//! for big points, a queen takes for almost nothing), the draw
+//! compensation of the weaker side, the mate's value.
+
+use shakmaty::attacks;
+use shakmaty::{Board, Color, Role};
+
+use super::super::params::STY_MATE_DISCOUNT;
+use super::super::{ResultMargins, stylish_draw_margin};
+use super::{Ctx, expected};
+use crate::scoring::{Points, stylish};
+
+/// The best capture award `color` could take now.
+pub fn best_capture(t: &stylish::Table, board: &Board, color: Color) -> Points {
+    let occupied = board.occupied();
+    let ours = board.by_color(color);
+    let theirs = board.by_color(!color) & !board.kings();
+    let mut best = Points::ZERO;
+    for from in ours {
+        let Some(role) = board.role_at(from) else {
+            continue;
+        };
+        let att = match role {
+            Role::Pawn => attacks::pawn_attacks(color, from),
+            Role::Knight => attacks::knight_attacks(from),
+            Role::Bishop => attacks::bishop_attacks(from, occupied),
+            Role::Rook => attacks::rook_attacks(from, occupied),
+            Role::Queen => attacks::queen_attacks(from, occupied),
+            Role::King => attacks::king_attacks(from),
+        };
+        for to in att & theirs {
+            let Some(victim) = board.role_at(to) else {
+                continue;
+            };
+            let p = t.capture.value(role, from, to, victim);
+            if p > best {
+                best = p;
+            }
+        }
+    }
+    best
+}
+
+/// What a mate by `color` is expected to pay: the value of the piece
+/// that will most likely give it (the strongest it has: a queen mates for
+/// little, a lone rook for more, minor pieces and pawns for the most).
+pub fn mate_value(t: &stylish::Table, board: &Board, color: Color) -> Points {
+    let ours = board.by_color(color);
+    if (board.queens() & ours).any() {
+        t.mate.queen[1] - Points::whole(STY_MATE_DISCOUNT)
+    } else if (board.rooks() & ours).any() {
+        t.mate.rook[1] - Points::whole(STY_MATE_DISCOUNT)
+    } else {
+        t.mate.bishop[1] - Points::whole(STY_MATE_DISCOUNT)
+    }
+}
+
+/// The stylish evaluation.
+pub fn value(c: &Ctx) -> i32 {
+    let u = c.units;
+    let t = &c.tables.stylish;
+    let r = ResultMargins {
+        win: u.from_points(mate_value(t, c.board, c.stm)),
+        draw: u.from_points(stylish_draw_margin(c.board, c.stm)),
+        loss: -u.from_points(mate_value(t, c.board, !c.stm)),
+    };
+    let mut v = expected(c, r);
+    let ours = u.from_points(best_capture(t, c.board, c.stm));
+    let theirs = u.from_points(best_capture(t, c.board, !c.stm));
+    // The side to move takes its best capture more often than the other
+    // side gets to take its own.
+    v += ours * 6 / 10 - theirs * 3 / 10;
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+
+    fn board(fen: &str) -> Board {
+        fen.parse::<Fen>().unwrap().into_setup().board
+    }
+
+    #[test]
+    fn best_capture_in_reach() {
+        let t = stylish::Table::default();
+        // A pawn attacks a queen: 40 points within reach.
+        let b = board("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1");
+        assert_eq!(best_capture(&t, &b, Color::White), Points::whole(40));
+        assert_eq!(best_capture(&t, &b, Color::Black), Points::whole(0));
+    }
+}

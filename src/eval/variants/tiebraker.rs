@@ -1,0 +1,60 @@
+//! `tiebraker`: dynamic scoring with the disk. The result margins follow
+//! the disk's phase (see [`Evaluator::result_margins`]); a frozen (disk)
+//! king never moves again, so every check it cannot block or capture is
+//! mate, and after an accepted disk compulsory capture-or-check keeps
+//! opening lines towards it: the disk holder's king safety is most of what
+//! a disk changes.
+//!
+//! [`Evaluator::result_margins`]: super::super::Evaluator::result_margins
+
+use shakmaty::attacks;
+use shakmaty::{Board, Color};
+
+use super::super::ResultMargins;
+use super::super::base::Score;
+use super::super::params::*;
+use super::{Ctx, attacked_by, checking_moves, dynamic, expected, perpetual};
+use crate::rules::Disk;
+
+/// The penalty of a frozen king (centipawns, tapered): where it stands,
+/// the checks the enemy has against it, and the enemy's attacks on the
+/// squares around it.
+pub fn frozen_king(board: &Board, color: Color) -> Score {
+    let Some(k) = (board.kings() & board.by_color(color)).first() else {
+        return Score::default();
+    };
+    let file = k.file() as i32;
+    let mut s = if (2..=5).contains(&file) {
+        TB_FROZEN_CENTRAL_KING
+    } else {
+        TB_FROZEN_KING
+    };
+    let checks = (checking_moves(board, !color) as i32).min(TB_CHECKS_COUNTED);
+    s += TB_FROZEN_CHECK * checks;
+    let zone = attacks::king_attacks(k);
+    let hits = (zone & attacked_by(board, !color)).count() as i32;
+    s += TB_FROZEN_ZONE * hits;
+    s
+}
+
+/// The tiebraker evaluation; `r` are the phase's result margins.
+pub fn value(c: &Ctx, r: ResultMargins) -> i32 {
+    let mut cp = c.cp;
+    if let Some(holder) = c.extra.disk.disk_holder() {
+        let frozen = frozen_king(c.board, holder).taper(c.phase);
+        cp += if holder == c.stm { frozen } else { -frozen };
+    }
+    let c = Ctx { cp, ..*c };
+    let e = expected(&c, r);
+    // Before a disk the scoring is dynamic's, perpetual checks included.
+    if matches!(c.extra.disk, Disk::None) {
+        e + perpetual(
+            &c,
+            e,
+            dynamic::perpetual_margin(&c, c.stm),
+            dynamic::perpetual_margin(&c, !c.stm),
+        )
+    } else {
+        e
+    }
+}

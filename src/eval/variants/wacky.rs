@@ -1,0 +1,115 @@
+//! `wacky`: the awards still to come. A check pays 5000, so the checks a
+//! side can give (now and later, against an exposed king) are worth more
+//! than most material; a mate pays 25000 plus the life and moves bonuses,
+//! which are large only for a fast mate with material left, so the value
+//! of a win is estimated from the material a side can expect to keep and
+//! the moves it can expect to need.
+
+use shakmaty::Color;
+
+use super::super::params::*;
+use super::{Ctx, checking_moves};
+use crate::scoring::Points;
+
+/// The checks still to come, in points for the side to move: each
+/// checking move a side has against the enemy king now (up to
+/// [`WACKY_CHECKS_COUNTED`]) stands for checks it will give later, worth
+/// more to the side to move (it gives the first one).
+pub fn checks(c: &Ctx) -> Points {
+    let ours = i64::from(checking_moves(c.board, c.stm)).min(WACKY_CHECKS_COUNTED);
+    let theirs = i64::from(checking_moves(c.board, !c.stm)).min(WACKY_CHECKS_COUNTED);
+    Points::whole(ours * WACKY_OUR_CHECK - theirs * WACKY_THEIR_CHECK)
+}
+
+/// What material is worth in future points for the side to move: a
+/// saturating function of the base evaluation (a side that is well ahead
+/// gives checks, captures and mates at will), larger in the endgame, where
+/// a queen against a bare king checks on every move.
+pub fn material(c: &Ctx) -> Points {
+    let x = f64::from(c.cp.clamp(-3000, 3000)) / f64::from(WACKY_CP_SCALE);
+    let full =
+        WACKY_MATERIAL_EG - (WACKY_MATERIAL_EG - WACKY_MATERIAL_MG) * i64::from(c.phase) / 24;
+    Points::whole((x.tanh() * full as f64) as i64)
+}
+
+/// The checks a dominant side collects until the game ends: with a queen
+/// against a king with no queen and little to block with, it checks on
+/// almost every move, until the move-count rule ends the game, and each of
+/// its pawns that can still move resets that rule once more. The value of
+/// such a position for `color`, in points (0 when it does not dominate).
+pub fn spam(c: &Ctx, color: Color) -> Points {
+    let b = c.board;
+    let ours = b.by_color(color);
+    let theirs = b.by_color(!color);
+    if (b.queens() & ours).is_empty() || (b.queens() & theirs).any() {
+        return Points::ZERO;
+    }
+    let t = &c.tables.wacky;
+    let n = |bb: shakmaty::Bitboard| (bb & theirs).count() as i64;
+    let defence = n(b.knights()) * t.defence.knight
+        + n(b.bishops()) * t.defence.bishop
+        + n(b.rooks()) * t.defence.rook;
+    if defence > WACKY_SPAM_MAX_DEFENCE {
+        return Points::ZERO;
+    }
+    let step = if color.is_white() { 8 } else { -8 };
+    let fuel = ((b.pawns() & ours).shift(step) & !b.occupied()).count() as i64;
+    let clock = (i64::from(c.rule_plies) - i64::from(c.halfmoves)).max(0) / 2;
+    let moves = (clock + fuel * i64::from(c.rule_plies) / 2).min(WACKY_SPAM_MOVES);
+    Points::whole(WACKY_SPAM_PER_MOVE * moves)
+}
+
+/// The wacky evaluation: the future points of material, the checks to
+/// come (a dominant side's for the rest of the game), and the side to
+/// move's initiative. A mate pays only its award and bonuses, which the
+/// search counts exactly when it sees one.
+pub fn value(c: &Ctx) -> i32 {
+    let u = c.units;
+    let spam = spam(c, c.stm) - spam(c, !c.stm);
+    u.from_points(material(c) + checks(c) + spam + Points::whole(WACKY_TEMPO))
+}
+#[cfg(test)]
+mod tests {
+    use super::super::tests::ctx;
+    use super::*;
+    use crate::scoring::{Memo, Tables};
+
+    #[test]
+    fn a_dominant_queen_collects_checks_until_the_rule() {
+        let t = Tables::default();
+        let m = Memo::default();
+        // Queen and a pawn that can still move against a bare king: the
+        // clock's 50 moves and one reset's 50 more.
+        let c = ctx("4k3/8/8/8/8/8/6PQ/6K1 w - - 0 1", &t, &m);
+        assert_eq!(
+            spam(&c, Color::White),
+            Points::whole(WACKY_SPAM_PER_MOVE * 100)
+        );
+        assert_eq!(spam(&c, Color::Black), Points::ZERO);
+        // Late on the clock, with the pawn blocked: the moves left only.
+        let c = ctx("4k3/8/8/8/8/6p1/6PQ/6K1 w - - 80 60", &t, &m);
+        assert_eq!(
+            spam(&c, Color::White),
+            Points::whole(WACKY_SPAM_PER_MOVE * 10)
+        );
+        // A rook and a knight defend: no domination.
+        let c = ctx("3rk3/8/8/8/8/5n2/6PQ/6K1 w - - 0 1", &t, &m);
+        assert_eq!(spam(&c, Color::White), Points::ZERO);
+    }
+
+    #[test]
+    fn checks_and_material_are_symmetric() {
+        let t = Tables::default();
+        let m = Memo::default();
+        let c = ctx(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            &t,
+            &m,
+        );
+        assert_eq!(checks(&c), Points::ZERO);
+        assert_eq!(material(&Ctx { cp: 0, ..c }), Points::ZERO);
+        let up = material(&Ctx { cp: 300, ..c });
+        assert_eq!(material(&Ctx { cp: -300, ..c }), -up);
+        assert!(up > Points::whole(WACKY_MATERIAL_MG / 2));
+    }
+}
