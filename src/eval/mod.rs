@@ -3,9 +3,11 @@
 //!
 //! The base evaluation ([`base`]) is a classical chess evaluation in
 //! centipawns. A win/draw/loss model ([`wdl`]) turns it into probabilities,
-//! and the variant's outcome table into expected points. Variant evaluators
-//! (what each variant pays beyond the board result) build on the same
-//! interface, [`Evaluate`]. Imports `rules` and the point tables of
+//! and the variant's outcome table into expected points: that is the base
+//! value ([`EvalMode::Base`], the yardstick). The variant evaluators
+//! ([`variants`], one module per variant; [`EvalMode::Variant`], the
+//! default) estimate what each variant still pays beyond the board result.
+//! Both sit behind [`Evaluate`]. Imports `rules` and the point tables of
 //! `scoring` only.
 
 pub mod base;
