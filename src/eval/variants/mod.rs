@@ -240,6 +240,32 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn perpetual_chances_need_a_queen() {
+        let b = board("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1");
+        assert_eq!(perpetual_chance(&b, Color::White), 0);
+        // The queen on d1 checks from d8 only (the pawns shelter g8).
+        let b = board("6k1/5ppp/8/8/8/8/5PPP/3Q2K1 w - - 0 1");
+        assert_eq!(perpetual_chance(&b, Color::White), PERPETUAL_PER_CHECK);
+        // An open king: the checks are counted up to the cap.
+        let b = board("6k1/8/8/8/8/8/5PPP/3Q2K1 w - - 0 1");
+        assert_eq!(
+            perpetual_chance(&b, Color::White),
+            PERPETUAL_PER_CHECK * PERPETUAL_CHECKS
+        );
+    }
+
+    #[test]
+    fn without_mating_material_wins_become_draws() {
+        let t = Tables::default();
+        let m = Memo::default();
+        // Two knights up: the base evaluation says winning, the model draws.
+        let c = ctx("7k/8/8/8/8/8/8/KNN5 w - - 0 1", &t, &m);
+        assert!(c.cp > 400);
+        let w = wdl(&c);
+        assert_eq!((w.win, w.draw + w.loss), (0, 1000));
+    }
+
+    #[test]
     fn mating_material() {
         let white = |fen| can_mate(&board(fen), Color::White);
         assert!(white("k7/8/8/8/8/8/8/K6R w - - 0 1"));

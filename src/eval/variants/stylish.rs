@@ -90,4 +90,16 @@ mod tests {
         assert_eq!(best_capture(&t, &b, Color::White), Points::whole(40));
         assert_eq!(best_capture(&t, &b, Color::Black), Points::whole(0));
     }
+
+    #[test]
+    fn mate_value_by_strongest_piece() {
+        let t = stylish::Table::default();
+        let d = Points::whole(STY_MATE_DISCOUNT);
+        let b = board("4k3/8/8/8/8/8/8/R2QK3 w - - 0 1");
+        assert_eq!(mate_value(&t, &b, Color::White), t.mate.queen[1] - d);
+        let b = board("4k3/8/8/8/8/8/8/R3K1N1 w - - 0 1");
+        assert_eq!(mate_value(&t, &b, Color::White), t.mate.rook[1] - d);
+        let b = board("4k3/8/8/8/8/8/4P3/4KBN1 w - - 0 1");
+        assert_eq!(mate_value(&t, &b, Color::White), t.mate.bishop[1] - d);
+    }
 }

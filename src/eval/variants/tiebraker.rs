@@ -58,3 +58,35 @@ pub fn value(c: &Ctx, r: ResultMargins) -> i32 {
         e
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+
+    fn board(fen: &str) -> Board {
+        fen.parse::<Fen>().unwrap().into_setup().board
+    }
+
+    #[test]
+    fn a_frozen_king_under_fire_costs_more() {
+        // Castled and out of reach: the wing penalty and nothing else.
+        let quiet = board("4k3/8/8/8/8/8/5PPP/6K1 w - - 0 1");
+        assert_eq!(frozen_king(&quiet, Color::White), TB_FROZEN_KING);
+        // In the centre, facing a rook on the open file: every enemy check
+        // and every attacked square around the king counts.
+        let exposed = board("k3r3/8/8/8/8/8/8/4K3 w - - 0 1");
+        let s = frozen_king(&exposed, Color::White);
+        let checks = checking_moves(&exposed, Color::Black) as i32;
+        let zone = (attacks::king_attacks(shakmaty::Square::E1)
+            & attacked_by(&exposed, Color::Black))
+        .count() as i32;
+        assert_eq!(
+            s,
+            TB_FROZEN_CENTRAL_KING
+                + TB_FROZEN_CHECK * checks.min(TB_CHECKS_COUNTED)
+                + TB_FROZEN_ZONE * zone
+        );
+        assert!(s.mg < TB_FROZEN_CENTRAL_KING.mg);
+    }
+}
