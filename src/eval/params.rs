@@ -153,10 +153,16 @@ pub const PERPETUAL_PER_CHECK: i32 = 40;
 /// Checking moves counted for [`PERPETUAL_PER_CHECK`].
 pub const PERPETUAL_CHECKS: i32 = 4;
 
-/// Stylish: points below the not-adjacent mate value of its strongest
-/// piece (queen, rook, else bishop) that a side is expected to mate for
-/// (some mates come from an adjacent piece).
-pub const STY_MATE_DISCOUNT: i64 = 5;
+/// Stylish: the points a side with a queen is expected to mate for (the
+/// mean award of Tally's mates in self-play, captures and bonuses on the
+/// mating move included: 123 over 103 mates).
+pub const STY_MATE_WITH_QUEEN: i64 = 120;
+/// Stylish: the same for a side whose strongest piece is a rook (127 over
+/// 55 mates).
+pub const STY_MATE_WITH_ROOK: i64 = 125;
+/// Stylish: the same for a side with minor pieces and pawns only (162 over
+/// 23 mates).
+pub const STY_MATE_WITH_MINORS: i64 = 160;
 
 /// Tiebraker: a frozen king on the wing / in the centre.
 pub const TB_FROZEN_KING: Score = s(-80, -40);

@@ -5,7 +5,7 @@
 use shakmaty::attacks;
 use shakmaty::{Board, Color, Role};
 
-use super::super::params::STY_MATE_DISCOUNT;
+use super::super::params::{STY_MATE_WITH_MINORS, STY_MATE_WITH_QUEEN, STY_MATE_WITH_ROOK};
 use super::super::{ResultMargins, stylish_draw_margin};
 use super::{Ctx, expected};
 use crate::scoring::{Points, stylish};
@@ -41,18 +41,19 @@ pub fn best_capture(t: &stylish::Table, board: &Board, color: Color) -> Points {
     best
 }
 
-/// What a mate by `color` is expected to pay: the value of the piece
-/// that will most likely give it (the strongest it has: a queen mates for
-/// little, a lone rook for more, minor pieces and pawns for the most).
-pub fn mate_value(t: &stylish::Table, board: &Board, color: Color) -> Points {
+/// What a mate by `color` is expected to pay, by the strongest piece it
+/// has: the mean award of the mates Tally gives in self-play (the search
+/// picks the most stylish mate it sees, so a side with a queen does not
+/// mate for a queen's 60 or 80).
+pub fn mate_value(board: &Board, color: Color) -> Points {
     let ours = board.by_color(color);
-    if (board.queens() & ours).any() {
-        t.mate.queen[1] - Points::whole(STY_MATE_DISCOUNT)
+    Points::whole(if (board.queens() & ours).any() {
+        STY_MATE_WITH_QUEEN
     } else if (board.rooks() & ours).any() {
-        t.mate.rook[1] - Points::whole(STY_MATE_DISCOUNT)
+        STY_MATE_WITH_ROOK
     } else {
-        t.mate.bishop[1] - Points::whole(STY_MATE_DISCOUNT)
-    }
+        STY_MATE_WITH_MINORS
+    })
 }
 
 /// The stylish evaluation.
@@ -60,9 +61,9 @@ pub fn value(c: &Ctx) -> i32 {
     let u = c.units;
     let t = &c.tables.stylish;
     let r = ResultMargins {
-        win: u.from_points(mate_value(t, c.board, c.stm)),
+        win: u.from_points(mate_value(c.board, c.stm)),
         draw: u.from_points(stylish_draw_margin(c.board, c.stm)),
-        loss: -u.from_points(mate_value(t, c.board, !c.stm)),
+        loss: -u.from_points(mate_value(c.board, !c.stm)),
     };
     let mut v = expected(c, r);
     let ours = u.from_points(best_capture(t, c.board, c.stm));
@@ -93,13 +94,18 @@ mod tests {
 
     #[test]
     fn mate_value_by_strongest_piece() {
-        let t = stylish::Table::default();
-        let d = Points::whole(STY_MATE_DISCOUNT);
-        let b = board("4k3/8/8/8/8/8/8/R2QK3 w - - 0 1");
-        assert_eq!(mate_value(&t, &b, Color::White), t.mate.queen[1] - d);
-        let b = board("4k3/8/8/8/8/8/8/R3K1N1 w - - 0 1");
-        assert_eq!(mate_value(&t, &b, Color::White), t.mate.rook[1] - d);
-        let b = board("4k3/8/8/8/8/8/4P3/4KBN1 w - - 0 1");
-        assert_eq!(mate_value(&t, &b, Color::White), t.mate.bishop[1] - d);
+        let w = |fen| mate_value(&board(fen), Color::White);
+        assert_eq!(
+            w("4k3/8/8/8/8/8/8/R2QK3 w - - 0 1"),
+            Points::whole(STY_MATE_WITH_QUEEN)
+        );
+        assert_eq!(
+            w("4k3/8/8/8/8/8/8/R3K1N1 w - - 0 1"),
+            Points::whole(STY_MATE_WITH_ROOK)
+        );
+        assert_eq!(
+            w("4k3/8/8/8/8/8/4P3/4KBN1 w - - 0 1"),
+            Points::whole(STY_MATE_WITH_MINORS)
+        );
     }
 }
