@@ -255,6 +255,41 @@ fn tiebraker_capture_or_check_is_obeyed() {
 }
 
 #[test]
+fn tiebraker_disk_where_it_pays() {
+    // After 1.c4 c5 2.Nc3 Nc6 3.g3 e6 4.Bg2 Nf6 5.Nf3 d5 White's disk
+    // leaves Black two bad answers: accepting makes 5...dxc4 compulsory at
+    // once (Nb5 and Qd2 ideas win material back with interest), and a swap
+    // freezes Black's own king for twenty plies while White's comes back
+    // and castles. The search plays the disk and expects far more from it
+    // than from the best chess move.
+    let fen = "r1bqkb1r/pp3ppp/2n1pn2/2pp4/2P5/2N2NP1/PP1PPPBP/R1BQK2R w KQkq - 0 1";
+    let mut e = engine(Variant::Tiebraker, fen, &[]);
+    e.set_specials(true);
+    let r = search(&mut e, 6);
+    assert_eq!(r.best, Some(Action::Disk));
+    // The same position with the disk taken away: the best chess move.
+    let mut chess_only = engine(Variant::Tiebraker, fen, &[]);
+    chess_only.set_specials(false);
+    let q = search(&mut chess_only, 6);
+    assert!(matches!(q.best, Some(Action::Move(_))));
+    // Worth at least ten points (of the 100 a game pays) more.
+    let u = e.units();
+    let gain = u.to_points(value(&r)) - u.to_points(value(&q));
+    assert!(gain >= 10.0, "disk gains only {gain} points");
+}
+
+#[test]
+fn tiebraker_no_disk_from_the_start() {
+    // In the opening position a disk only freezes one's own king (the
+    // opponent accepts with any move and has nothing to capture): no disk.
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let mut e = engine(Variant::Tiebraker, start, &[]);
+    e.set_specials(true);
+    let r = search(&mut e, 6);
+    assert!(matches!(r.best, Some(Action::Move(_))), "{:?}", r.best);
+}
+
+#[test]
 fn finished_root_has_no_move() {
     let mut e = engine(Variant::Chess, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", &[]);
     let r = search(&mut e, 3);
