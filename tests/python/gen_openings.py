@@ -43,6 +43,6 @@ while len(out) < count:
 eng.quit()
 print("# Wide match openings: random walks over Stockfish's best moves (within")
 print("# 40 cp), 8 to 10 plies, kept when Stockfish (depth 14) sees at most")
-print(f"# 40 cp either way, the last move neither a capture nor a check. scripts/gen_openings.py {count} {seed}.")
+print(f"# 40 cp either way, the last move neither a capture nor a check. tests/python/gen_openings.py {count} {seed}.")
 for line in out:
     print(line)
