@@ -194,6 +194,9 @@ pub const WACKY_CHECKS_COUNTED: i64 = 6;
 /// Wacky: the side to move's initiative (it moves, checks and captures
 /// first).
 pub const WACKY_TEMPO: i64 = 14_000;
+/// Wacky: the share (per mille) of the expected mate awards and bonuses
+/// added to the variant evaluation.
+pub const WACKY_MATE_SHARE: i64 = 500;
 /// Wacky: a queen dominates (checks at will) against a king with no queen
 /// and at most this much non-pawn defending power (a rook).
 pub const WACKY_SPAM_MAX_DEFENCE: i64 = 5;

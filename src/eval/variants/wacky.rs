@@ -8,7 +8,8 @@
 use shakmaty::Color;
 
 use super::super::params::*;
-use super::{Ctx, checking_moves};
+use super::super::wacky_win_estimate;
+use super::{Ctx, checking_moves, wdl};
 use crate::scoring::Points;
 
 /// The checks still to come, in points for the side to move: each
@@ -60,13 +61,27 @@ pub fn spam(c: &Ctx, color: Color) -> Points {
 }
 
 /// The wacky evaluation: the future points of material, the checks to
-/// come (a dominant side's for the rest of the game), and the side to
-/// move's initiative. A mate pays only its award and bonuses, which the
-/// search counts exactly when it sees one.
+/// come (a dominant side's for the rest of the game), the mates to come
+/// (their award and bonuses by each side's chance of mating), and the side
+/// to move's initiative. A mate the search sees is counted exactly.
 pub fn value(c: &Ctx) -> i32 {
     let u = c.units;
     let spam = spam(c, c.stm) - spam(c, !c.stm);
-    u.from_points(material(c) + checks(c) + spam + Points::whole(WACKY_TEMPO))
+    u.from_points(material(c) + checks(c) + spam + mates(c) + Points::whole(WACKY_TEMPO))
+}
+
+/// The mates still to come: the chance of each side mating (the
+/// win/draw/loss model, no wins without mating material) times what that
+/// mate would pay now, weighted by [`WACKY_MATE_SHARE`] per mille (the
+/// material term already holds part of it). A side that only counts
+/// checks walks into mates that cost it far more.
+pub fn mates(c: &Ctx) -> Points {
+    let w = wdl(c);
+    let moves = |color: Color| c.memo.moves[color as usize];
+    let ours = wacky_win_estimate(c.board, c.stm, moves(c.stm));
+    let theirs = wacky_win_estimate(c.board, !c.stm, moves(!c.stm));
+    let milli = ours.milli() * i64::from(w.win) - theirs.milli() * i64::from(w.loss);
+    Points::from_milli(milli / 1000 * WACKY_MATE_SHARE / 1000)
 }
 #[cfg(test)]
 mod tests {
@@ -111,5 +126,30 @@ mod tests {
         let up = material(&Ctx { cp: 300, ..c });
         assert_eq!(material(&Ctx { cp: -300, ..c }), -up);
         assert!(up > Points::whole(WACKY_MATERIAL_MG / 2));
+    }
+
+    #[test]
+    fn mates_to_come_follow_the_material() {
+        let t = Tables::default();
+        let m = Memo::default();
+        // Equal material at the start: no one is expected to mate more.
+        let c = ctx(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            &t,
+            &m,
+        );
+        assert_eq!(mates(&Ctx { cp: 0, ..c }), Points::ZERO);
+        // A queen up: White expects a mate worth most of its award and
+        // bonuses, Black the same loss.
+        let c = ctx("4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1", &t, &m);
+        let ours = mates(&c);
+        let win = wacky_win_estimate(c.board, Color::White, 0);
+        assert!(ours > Points::from_milli(win.milli() * WACKY_MATE_SHARE / 2000));
+        assert!(ours <= Points::from_milli(win.milli() * WACKY_MATE_SHARE / 1000));
+        let c = ctx("4k3/8/8/8/8/8/3Q4/4K3 b - - 0 1", &t, &m);
+        assert_eq!(mates(&c), -ours);
+        // Two knights cannot force mate: no mate is expected.
+        let c = ctx("4k3/8/8/8/8/8/8/1N2K1N1 w - - 0 1", &t, &m);
+        assert_eq!(mates(&c), Points::ZERO);
     }
 }
