@@ -142,11 +142,15 @@ impl<P: Pos> Rules<P> {
     /// The legal chess moves in `node`, with the variant's restrictions: a
     /// frozen (disk) king does not move or castle; compulsory
     /// capture-or-check in tiebraker.
+    #[inline]
     pub fn legal_moves(&self, node: &Node<P>) -> MoveList {
-        let mut moves = node.pos.legal_moves();
-        if self.variant.has_disk() {
-            self.restrict_disk(node, &mut moves);
+        // Returned straight from the generator outside tiebraker: the list
+        // (kilobytes) is then built in the caller's place, not copied there.
+        if !self.variant.has_disk() {
+            return node.pos.legal_moves();
         }
+        let mut moves = node.pos.legal_moves();
+        self.restrict_disk(node, &mut moves);
         moves
     }
 
@@ -312,22 +316,23 @@ impl<P: Pos> Rules<P> {
             return self.play_special(node, action);
         };
         let mover = node.pos.turn();
-        let mut pos = node.pos.clone();
-        pos.play_move(m);
-        let mut extra = node.extra;
-        if self.variant.has_disk() {
-            extra.disk = extra.disk.after_move(mover);
-        }
-        if self.variant.has_claim() {
-            extra.bare = self.bare_after(node, m, &pos);
-        }
-        Node {
-            check: self.variant.has_disk() && pos.in_check(),
-            pos,
-            extra,
+        // Built in place: the position is copied once.
+        let mut child = Node {
+            pos: node.pos.clone(),
+            extra: node.extra,
             key: node.key,
             key_ep: None,
+            check: false,
+        };
+        child.pos.play_move(m);
+        if self.variant.has_disk() {
+            child.extra.disk = child.extra.disk.after_move(mover);
+            child.check = child.pos.in_check();
         }
+        if self.variant.has_claim() {
+            child.extra.bare = self.bare_after(node, m, &child.pos);
+        }
+        child
     }
 
     fn bare_after(&self, before: &Node<P>, m: Move, after: &P) -> Bare {
