@@ -27,6 +27,21 @@ pub struct BenchLine {
     pub best: String,
 }
 
+impl BenchLine {
+    /// The line printed for the `i`-th position (0-based) by `tally bench`
+    /// and the UCI `bench` command.
+    pub fn describe(&self, i: usize) -> String {
+        format!(
+            "position {:>2}: {:<10} {:>10} nodes  bestmove {:<7} {}",
+            i + 1,
+            self.variant.id(),
+            self.nodes,
+            self.best,
+            self.fen
+        )
+    }
+}
+
 /// The bench positions: `(variant, fen)`, skipping comments and blank lines.
 ///
 /// # Errors

@@ -26,14 +26,7 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
         )));
     }
     let (nodes, time) = crate::bench::run(args.depth, |i, line| {
-        eprintln!(
-            "position {:>2}: {:<10} {:>10} nodes  bestmove {:<7} {}",
-            i + 1,
-            line.variant.id(),
-            line.nodes,
-            line.best,
-            line.fen
-        );
+        eprintln!("{}", line.describe(i));
     })
     .map_err(|e| CliError {
         message: e,

@@ -556,14 +556,7 @@ impl<W: Write + Send + 'static> Session<W> {
         self.engine.stop_and_wait();
         let out = self.out.clone();
         let result = crate::bench::run(depth, |i, line| {
-            out.info(&format!(
-                "position {:>2}: {:<10} {:>10} nodes bestmove {:<7} {}",
-                i + 1,
-                line.variant.id(),
-                line.nodes,
-                line.best,
-                line.fen
-            ));
+            out.info(&line.describe(i));
         });
         match result {
             Ok((nodes, time)) => {

@@ -89,6 +89,8 @@ mod tests {
     use super::*;
     use crate::scoring::{Memo, Tables};
 
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
     #[test]
     fn a_dominant_queen_collects_checks_until_the_rule() {
         let t = Tables::default();
@@ -116,11 +118,7 @@ mod tests {
     fn checks_and_material_are_symmetric() {
         let t = Tables::default();
         let m = Memo::default();
-        let c = ctx(
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            &t,
-            &m,
-        );
+        let c = ctx(START, &t, &m);
         assert_eq!(checks(&c), Points::ZERO);
         assert_eq!(material(&Ctx { cp: 0, ..c }), Points::ZERO);
         let up = material(&Ctx { cp: 300, ..c });
@@ -133,11 +131,7 @@ mod tests {
         let t = Tables::default();
         let m = Memo::default();
         // Equal material at the start: no one is expected to mate more.
-        let c = ctx(
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            &t,
-            &m,
-        );
+        let c = ctx(START, &t, &m);
         assert_eq!(mates(&Ctx { cp: 0, ..c }), Points::ZERO);
         // A queen up: White expects a mate worth most of its award and
         // bonuses, Black the same loss.
