@@ -76,6 +76,42 @@ fn is_bare(board: &shakmaty::Board, color: Color) -> bool {
     (board.by_color(color) & !board.kings()).is_empty()
 }
 
+/// The bare-king state before a move, with what of the old position the
+/// state after it depends on (so the move can be played in place).
+#[derive(Clone, Copy)]
+struct BareBefore {
+    bare: Bare,
+    mover: Color,
+    capture: bool,
+    opponent_was_bare: bool,
+}
+
+impl BareBefore {
+    /// The bare-king state once the move has left `after` on the board.
+    #[inline]
+    fn after(self, after: &shakmaty::Board) -> Bare {
+        match self.bare {
+            Bare::Reply { barer } => {
+                if is_bare(after, barer) {
+                    Bare::Mutual { first: barer }
+                } else {
+                    Bare::Claim { barer }
+                }
+            }
+            Bare::Claim { .. } => Bare::Done,
+            Bare::None
+                if self.capture
+                    && is_bare(after, !self.mover)
+                    && !self.opponent_was_bare
+                    && !is_bare(after, self.mover) =>
+            {
+                Bare::Reply { barer: self.mover }
+            }
+            other => other,
+        }
+    }
+}
+
 impl<P: Pos> Rules<P> {
     /// Rules for `variant`. The position type must be the variant's:
     /// [`Extinction`](super::Extinction) for `extinction`, shakmaty's `Chess`
@@ -213,7 +249,8 @@ impl<P: Pos> Rules<P> {
         if let Some(e) = self.position_ending(node, !moves.is_empty()) {
             return Some(e);
         }
-        for m in moves {
+        // By reference: consuming the list would move its kilobyte first.
+        for &m in &moves {
             let _ = out.try_push(Action::Move(m));
         }
         for a in self.special_actions(node) {
@@ -229,6 +266,7 @@ impl<P: Pos> Rules<P> {
     }
 
     /// The number of legal actions, as [`Rules::legal_actions`] would list.
+    #[inline]
     pub fn count_actions(&self, node: &Node<P>) -> usize {
         let n = self.legal_moves(node).len();
         if self.position_ending(node, n > 0).is_some() {
@@ -312,49 +350,52 @@ impl<P: Pos> Rules<P> {
     /// computed. For perft, which only counts.
     #[inline]
     pub fn play_light(&self, node: &Node<P>, action: Action) -> Node<P> {
-        let Action::Move(m) = action else {
-            return self.play_special(node, action);
-        };
-        let mover = node.pos.turn();
-        // Built in place: the position is copied once.
-        let mut child = Node {
-            pos: node.pos.clone(),
-            extra: node.extra,
-            key: node.key,
-            key_ep: None,
-            check: false,
-        };
-        child.pos.play_move(m);
-        if self.variant.has_disk() {
-            child.extra.disk = child.extra.disk.after_move(mover);
-            child.check = child.pos.in_check();
-        }
-        if self.variant.has_claim() {
-            child.extra.bare = self.bare_after(node, m, &child.pos);
-        }
+        let mut child = node.clone();
+        self.play_light_in_place(&mut child, action);
         child
     }
 
+    /// [`Rules::play_light`] on `node` itself, which becomes the child: the
+    /// caller copies the parent once (as a plain perft copies its position)
+    /// and nothing is moved afterwards.
+    #[inline]
+    pub fn play_light_in_place(&self, node: &mut Node<P>, action: Action) {
+        let Action::Move(m) = action else {
+            *node = self.play_special(node, action);
+            return;
+        };
+        let mover = node.pos.turn();
+        let bare = if self.variant.has_claim() {
+            Some(self.bare_before(node, m))
+        } else {
+            None
+        };
+        node.pos.play_move(m);
+        node.key_ep = None;
+        node.check = false;
+        if self.variant.has_disk() {
+            node.extra.disk = node.extra.disk.after_move(mover);
+            node.check = node.pos.in_check();
+        }
+        if let Some(bare) = bare {
+            node.extra.bare = bare.after(node.pos.board());
+        }
+    }
+
     fn bare_after(&self, before: &Node<P>, m: Move, after: &P) -> Bare {
+        self.bare_before(before, m).after(after.board())
+    }
+
+    /// What the bare-king state after `m` depends on in the position before
+    /// it.
+    #[inline]
+    fn bare_before(&self, before: &Node<P>, m: Move) -> BareBefore {
         let mover = before.pos.turn();
-        match before.extra.bare {
-            Bare::Reply { barer } => {
-                if is_bare(after.board(), barer) {
-                    Bare::Mutual { first: barer }
-                } else {
-                    Bare::Claim { barer }
-                }
-            }
-            Bare::Claim { .. } => Bare::Done,
-            Bare::None
-                if m.is_capture()
-                    && is_bare(after.board(), !mover)
-                    && !is_bare(before.pos.board(), !mover)
-                    && !is_bare(after.board(), mover) =>
-            {
-                Bare::Reply { barer: mover }
-            }
-            other => other,
+        BareBefore {
+            bare: before.extra.bare,
+            mover,
+            capture: m.is_capture(),
+            opponent_was_bare: is_bare(before.pos.board(), !mover),
         }
     }
 
@@ -448,6 +489,7 @@ impl<P: Pos> Rules<P> {
     ///
     /// The specification puts "no legal move" before extinction; that order
     /// is kept literally.
+    #[inline]
     pub fn position_ending(&self, node: &Node<P>, has_moves: bool) -> Option<Ending> {
         let turn = node.pos.turn();
         if let Bare::Claimed { barer } = node.extra.bare {

@@ -20,10 +20,15 @@ pub fn perft<P: Pos>(rules: &Rules<P>, node: &Node<P>, depth: u32) -> u64 {
         _ => {
             let mut actions = ActionList::new();
             rules.legal_actions(node, &mut actions);
-            actions
-                .iter()
-                .map(|&a| perft(rules, &rules.play_light(node, a), depth - 1))
-                .sum()
+            let mut total = 0;
+            for &a in &actions {
+                // One copy of the parent, played in place (as a plain perft
+                // copies its position and plays the move on the copy).
+                let mut child = node.clone();
+                rules.play_light_in_place(&mut child, a);
+                total += perft(rules, &child, depth - 1);
+            }
+            total
         }
     }
 }
