@@ -421,3 +421,33 @@ fn command_line_analyse_json_and_whole_game() {
     let chart = std::fs::read_to_string(&svg).unwrap();
     assert!(chart.starts_with("<svg") && chart.contains("A (White)"));
 }
+
+#[test]
+fn extinction_matches_default_to_the_extinction_openings() {
+    let r = temp("cli-extinction.json");
+    let (code, _, err) = tally(&[
+        "match",
+        "-v",
+        "extinction",
+        "-p",
+        "name=a hash=8",
+        "-p",
+        "name=b hash=8 eval=base",
+        "--depth",
+        "1",
+        "--games",
+        "2",
+        "--quiet",
+        "--results",
+        r.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&r).unwrap();
+    let header = text.lines().next().unwrap();
+    // The experiment names its openings by count and digest.
+    assert!(header.contains("\"openings\":\"110 "), "{header}");
+    let first = openings::parse_epd(openings::SHIPPED_EXTINCTION).unwrap()[0]
+        .fen
+        .clone();
+    assert!(text.contains(&first), "{text}");
+}

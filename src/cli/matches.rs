@@ -110,7 +110,9 @@ pub struct RunArgs {
     pub movetime: Option<u64>,
     /// Openings: an EPD file (one position a line) or a PGN file (the
     /// position after each game's moves); default: the shipped
-    /// positions/openings.epd (40 openings).
+    /// positions/openings.epd (40 openings), for extinction
+    /// positions/openings-extinction.epd (110 openings balanced under its
+    /// rules).
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
     /// Games in the whole match (all shards); default: every opening twice,
@@ -212,7 +214,7 @@ pub fn config_of(a: &RunArgs) -> Result<MatchConfig, CliError> {
     control.nodes = a.nodes;
     control.movetime = a.movetime.map(Duration::from_millis);
     let openings = match &a.openings {
-        None => openings::parse_epd(openings::SHIPPED).map_err(bad)?,
+        None => openings::parse_epd(openings::shipped(variant)).map_err(bad)?,
         Some(path) => {
             let bytes = std::fs::read(path)
                 .map_err(|e| bad(format!("cannot read {}: {e}", path.display())))?;

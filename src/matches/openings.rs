@@ -14,7 +14,11 @@
 //! position that is not already over.
 //!
 //! The shipped set, `positions/openings.epd`, is 40 common opening
-//! positions eight to ten plies deep, each roughly balanced.
+//! positions eight to ten plies deep, each roughly balanced in chess.
+//! Extinction has its own default, `positions/openings-extinction.epd`:
+//! the 110 positions of `positions/openings-wide.epd` that stay balanced
+//! under extinction rules (some chess openings are lost at once when kings
+//! and last pieces can be taken).
 
 use crate::referee::pgn::{GameSplitter, read_games};
 use crate::referee::score_input;
@@ -24,6 +28,18 @@ use crate::with_rules;
 
 /// The shipped opening set.
 pub const SHIPPED: &str = include_str!("../../positions/openings.epd");
+
+/// The shipped opening set for extinction.
+pub const SHIPPED_EXTINCTION: &str = include_str!("../../positions/openings-extinction.epd");
+
+/// The default openings (EPD text) of a variant's matches.
+pub fn shipped(variant: Variant) -> &'static str {
+    if variant.is_extinction() {
+        SHIPPED_EXTINCTION
+    } else {
+        SHIPPED
+    }
+}
 
 /// One opening.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,6 +160,27 @@ mod tests {
         assert!(o.len() >= 20, "{}", o.len());
         for v in Variant::ALL {
             validate(&o, v).unwrap();
+        }
+    }
+
+    #[test]
+    fn extinction_has_its_own_balanced_set() {
+        let o = parse_epd(shipped(Variant::Extinction)).unwrap();
+        assert!(o.len() >= 100, "{}", o.len());
+        validate(&o, Variant::Extinction).unwrap();
+        // Without the chess opening that extinction wins at once:
+        // 1. e4 e5 2. Nf3 Nc6 3. d4 exd4 4. Nxd4 Nf6, where Nxc6 leaves
+        // Black's last knight and queen on one diagonal or file.
+        let lost = "r1bqkb1r/pppp1ppp/2n2n2/8/3NP3/8/PPP2PPP/RNBQKB1R w KQkq -";
+        assert!(SHIPPED.contains(lost));
+        assert!(!o.iter().any(|x| x.fen.starts_with(lost)));
+        for v in Variant::ALL {
+            let expected = if v.is_extinction() {
+                SHIPPED_EXTINCTION
+            } else {
+                SHIPPED
+            };
+            assert_eq!(shipped(v), expected);
         }
     }
 
