@@ -26,7 +26,12 @@ pub fn perft<P: Pos>(rules: &Rules<P>, node: &Node<P>, depth: u32) -> u64 {
                 // copies its position and plays the move on the copy).
                 let mut child = node.clone();
                 rules.play_light_in_place(&mut child, a);
-                total += perft(rules, &child, depth - 1);
+                // The last ply counts without a call of its own.
+                total += if depth == 2 {
+                    rules.count_actions(&child) as u64
+                } else {
+                    perft(rules, &child, depth - 1)
+                };
             }
             total
         }
