@@ -42,6 +42,27 @@ struct Frame<P> {
     killers: [Option<Action>; 2],
 }
 
+/// Whether `m` takes the opponent's last piece of a type: in extinction,
+/// a win at once.
+#[inline]
+fn takes_last<P: Pos>(board: &shakmaty::Board, turn: Color, m: shakmaty::Move) -> bool {
+    P::KINGS_CAPTURABLE
+        && m.capture()
+            .is_some_and(|victim| (board.by_role(victim) & board.by_color(!turn)).count() == 1)
+}
+
+/// Whether a move keeps at least `threshold` by static exchange; a move
+/// that takes a last piece in extinction always does.
+#[inline]
+fn exchange_ok<P: Pos>(
+    board: &shakmaty::Board,
+    turn: Color,
+    m: shakmaty::Move,
+    threshold: i32,
+) -> bool {
+    takes_last::<P>(board, turn, m) || see_ge(board, turn, m, threshold)
+}
+
 /// Late-move reduction by depth and move number.
 fn lmr_table() -> Vec<[i32; 64]> {
     (0..64)
@@ -696,12 +717,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 && !in_check
                 && !quiet
                 && !self.awards
-                && !P::KINGS_CAPTURABLE
                 && best > -value::DECIDED
                 && depth <= SEE_PRUNE_DEPTH
                 && let Action::Move(m) = action
                 && m.is_capture()
-                && !see_ge(
+                && !exchange_ok::<P>(
                     self.stack[ply].node.pos.board(),
                     turn,
                     m,
@@ -724,7 +744,6 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 }
                 // Quiet moves that leave the moved piece to be taken.
                 if depth <= SEE_PRUNE_DEPTH
-                    && !P::KINGS_CAPTURABLE
                     && searched > 0
                     && let Action::Move(m) = action
                     && !see_ge(
@@ -854,7 +873,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             Action::Swap | Action::Restore => 1 << 18,
             Action::Move(m) => {
                 if m.is_capture() {
-                    let good = P::KINGS_CAPTURABLE || see_ge(board, turn, m, 0);
+                    let good = exchange_ok::<P>(board, turn, m, 0);
                     let base = if good { 1 << 22 } else { -(1 << 20) };
                     base + mvv_lva(m)
                 } else if let Some(p) = m.promotion() {
@@ -956,8 +975,8 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             // Skip captures that lose material, and hopeless ones.
             if !in_check
                 && !forced
-                && !P::KINGS_CAPTURABLE
                 && let Action::Move(m) = action
+                && !takes_last::<P>(&board, turn, m)
             {
                 if m.is_capture() && !see_ge(&board, turn, m, 0) {
                     continue;
@@ -1053,5 +1072,49 @@ pub(super) fn vote(results: Vec<ThreadResult>, shared: &Shared, clock: Clock) ->
         depth: chosen.depth,
         nodes,
         time,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Extinction;
+    use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+
+    fn setup(fen: &str) -> (shakmaty::Board, Color) {
+        let s = fen.parse::<Fen>().unwrap().into_setup();
+        (s.board, s.turn)
+    }
+
+    fn capture(fen: &str, uci: &str) -> shakmaty::Move {
+        let pos: Chess = fen
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        pos.legal_moves()
+            .into_iter()
+            .find(|m| m.to_uci(CastlingMode::Standard).to_string() == uci)
+            .unwrap()
+    }
+
+    #[test]
+    fn a_last_piece_is_worth_any_exchange_in_extinction() {
+        // The queen takes Black's only knight, which a pawn defends.
+        let fen = "4k3/8/2p5/3n4/8/8/8/3QK3 w - - 0 1";
+        let (board, turn) = setup(fen);
+        let m = capture(fen, "d1d5");
+        assert!(!see_ge(&board, turn, m, 0));
+        assert!(takes_last::<Extinction>(&board, turn, m));
+        assert!(exchange_ok::<Extinction>(&board, turn, m, 0));
+        // Chess knows no last pieces: the exchange decides.
+        assert!(!takes_last::<Chess>(&board, turn, m));
+        assert!(!exchange_ok::<Chess>(&board, turn, m, 0));
+        // With a second knight the exchange decides in extinction too.
+        let fen = "4k3/8/2p5/3n4/8/8/7n/3QK3 w - - 0 1";
+        let (board, turn) = setup(fen);
+        let m = capture(fen, "d1d5");
+        assert!(!takes_last::<Extinction>(&board, turn, m));
+        assert!(!exchange_ok::<Extinction>(&board, turn, m, 0));
     }
 }
