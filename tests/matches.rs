@@ -251,30 +251,41 @@ fn tally(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// `tally match` at depth 1 between the variant evaluator and the base,
+/// its results in `results`, with `extra` arguments.
+fn depth_one_match(
+    variant: &str,
+    games: &str,
+    results: &std::path::Path,
+    extra: &[&str],
+) -> (i32, String, String) {
+    let mut args = vec![
+        "match",
+        "-v",
+        variant,
+        "-p",
+        "name=a hash=8",
+        "-p",
+        "name=b hash=8 eval=base",
+        "--depth",
+        "1",
+        "--games",
+        games,
+        "--quiet",
+        "--results",
+        results.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    tally(&args)
+}
+
 #[test]
 fn command_line_match_and_merge() {
     let r1 = temp("cli-1.json");
     let r2 = temp("cli-2.json");
     let all = temp("cli-all.json");
     for (k, r) in [("1/2", &r1), ("2/2", &r2)] {
-        let (code, out, err) = tally(&[
-            "match",
-            "-v",
-            "sets",
-            "-p",
-            "name=a hash=8",
-            "-p",
-            "name=b hash=8 eval=base",
-            "--depth",
-            "1",
-            "--games",
-            "4",
-            "--shard",
-            k,
-            "--quiet",
-            "--results",
-            r.to_str().unwrap(),
-        ]);
+        let (code, out, err) = depth_one_match("sets", "4", r, &["--shard", k]);
         assert_eq!(code, 0, "{err}");
         assert!(out.contains("2 games"), "{out}");
     }
@@ -425,22 +436,7 @@ fn command_line_analyse_json_and_whole_game() {
 #[test]
 fn extinction_matches_default_to_the_extinction_openings() {
     let r = temp("cli-extinction.json");
-    let (code, _, err) = tally(&[
-        "match",
-        "-v",
-        "extinction",
-        "-p",
-        "name=a hash=8",
-        "-p",
-        "name=b hash=8 eval=base",
-        "--depth",
-        "1",
-        "--games",
-        "2",
-        "--quiet",
-        "--results",
-        r.to_str().unwrap(),
-    ]);
+    let (code, _, err) = depth_one_match("extinction", "2", &r, &[]);
     assert_eq!(code, 0, "{err}");
     let text = std::fs::read_to_string(&r).unwrap();
     let header = text.lines().next().unwrap();
