@@ -41,8 +41,7 @@ while len(out) < count:
     out.append(f'{key} id "w{len(out) + 1:03d} {line} ({cp:+d})";')
     print(out[-1], file=sys.stderr)
 eng.quit()
-print("# Wide match openings: random walks over Stockfish's best moves (within")
-print("# 40 cp), 8 to 10 plies, kept when Stockfish (depth 14) sees at most")
-print(f"# 40 cp either way, the last move neither a capture nor a check. tests/python/gen_openings.py {count} {seed}.")
+# Plain EPD only: GUIs read every line as a position (positions/README.md
+# describes the file).
 for line in out:
     print(line)
