@@ -10,6 +10,7 @@ mod chart;
 mod matches;
 mod perft;
 mod progress;
+mod rules;
 mod score;
 
 use clap::{Parser, Subcommand};
@@ -42,6 +43,9 @@ enum Command {
     /// Play engine-versus-engine games scored in points (Tally settings or
     /// external UCI engines); `match merge` combines result files.
     Match(matches::MatchArgs),
+    /// Print a variant's point tables (or every variant's) as the TOML a
+    /// rules file takes: the template to edit for --rules.
+    Rules(rules::RulesArgs),
 }
 
 /// Parses the process arguments, runs the command, and returns the exit code.
@@ -60,6 +64,7 @@ pub fn run() -> i32 {
         Some(Command::Bench(args)) => bench::run(&args).map(|()| 0),
         Some(Command::Analyse(args)) => analyse::run(&args).map(|()| 0),
         Some(Command::Match(args)) => matches::run(&args),
+        Some(Command::Rules(args)) => rules::run(&args).map(|()| 0),
         Some(Command::Uci) | None => {
             crate::uci::run(std::io::BufReader::new(std::io::stdin()), std::io::stdout());
             Ok(0)

@@ -30,7 +30,7 @@
 //!   force a side starts with; `last_capture` `[50]`: the bare-kings draw
 //!   award to the last capturer.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use shakmaty::{Bitboard, Board, Color, Move, Role, Square, attacks};
 
 use super::{Award, Event, Memo, Points};
@@ -49,7 +49,7 @@ const fn row(a: i64, b: i64, c: i64, d: i64, e: i64) -> CaptureRow {
 }
 
 /// The capture award table (row = capturing piece).
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct CaptureTable {
     /// A pawn captures (en passant and capturing promotions included).
@@ -117,7 +117,7 @@ impl CaptureTable {
 }
 
 /// The checkmate table: the value of a checking piece.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct MateTable {
     /// A checking queen: `[adjacent, not adjacent]`.
@@ -161,7 +161,7 @@ impl MateTable {
 }
 
 /// The promotion award, by the piece promoted to.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PromotionTable {
     /// Promotion to a queen.
@@ -198,7 +198,7 @@ impl PromotionTable {
 }
 
 /// Material values for the draw award.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ForceTable {
     /// A pawn.
@@ -239,7 +239,7 @@ impl ForceTable {
 }
 
 /// The stylish point table: every value of section 2 of the specification.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Table {
     /// Capture awards.

@@ -15,7 +15,7 @@
 use std::fmt;
 use std::path::Path;
 
-use serde::{Deserialize, Deserializer};
+use serde::{Deserialize, Deserializer, Serialize};
 
 use super::{Points, stylish, wacky};
 
@@ -34,7 +34,7 @@ const fn split(a: i64, b: i64) -> Split {
 }
 
 /// `chess` and `extinction`: the board result.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ResultTable {
     /// Points for a win.
@@ -56,7 +56,7 @@ impl Default for ResultTable {
 }
 
 /// `sets` (spec section 5).
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SetsTable {
     /// Checkmate, to the mating player.
@@ -98,7 +98,7 @@ impl Default for SetsTable {
 
 /// `dynamic` (spec section 6); each split is `[winner-ish side, other]` as
 /// the key says.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct DynamicTable {
     /// Checkmate: `[mating player, mated player]`.
@@ -128,7 +128,7 @@ impl Default for DynamicTable {
 /// `tiebraker` (spec section 7): the splits after a disk. Before a disk,
 /// inside the swap window and in the offered phase, the dynamic table
 /// applies.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct TiebrakerTable {
     /// Accepted disk, the disk player mates: `[disk player, other]`.
@@ -176,7 +176,7 @@ impl Default for TiebrakerTable {
 }
 
 /// Every variant's table.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Tables {
     /// `chess`.

@@ -36,7 +36,7 @@
 //! - `time` `[[3600, 400000], `[600, 50000]`, `[60, 4000]`, `[10, 600]`, [1, 50]]`:
 //!   `[unit in seconds, points]`, taken greedily in the listed order.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use shakmaty::{Color, Move, Role};
 
 use super::{Award, EndContext, Event, Memo, Points};
@@ -49,7 +49,7 @@ const fn p(n: i64) -> Points {
 macro_rules! role_values {
     ($(#[$doc:meta])* $name:ident: $p:expr, $n:expr, $b:expr, $r:expr, $q:expr, $k:expr) => {
         $(#[$doc])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
         #[serde(default, deny_unknown_fields)]
         pub struct $name {
             /// A pawn.
@@ -106,7 +106,7 @@ role_values!(
 );
 
 /// The wacky point table: every value of section 3 of the specification.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Table {
     /// Attacking power A.
