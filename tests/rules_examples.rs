@@ -1,13 +1,14 @@
-//! The worked examples of `docs/rules.md`, scored by the referee: each test
-//! asserts the numbers the page states, so a change of the scoring that
-//! makes the page wrong fails here (update the page with it).
+//! `docs/rules.md` checked against the code: its worked examples, scored
+//! by the referee, give the numbers the page states, and its tables show
+//! every key of every variant with its default. A change of the scoring
+//! that makes the page wrong fails here (update the page with it).
 
 mod common;
 
 use common::*;
 use tally::referee::{GameInput, score_input};
 use tally::rules::Variant::{Chess, Dynamic, Extinction, Stylish, Tiebraker, Wacky};
-use tally::scoring::{DrawAdvantage, Scorer};
+use tally::scoring::{DrawAdvantage, Scorer, Tables};
 
 const FOOLS_MATE: &str = "f2f3 e7e5 g2g4 d8h4";
 const KNIGHT_DANCE: &str = "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8";
@@ -157,4 +158,106 @@ fn tiebraker_examples() {
     let refused = score_input(&scorer, &GameInput::from_text(None, "e2e4 d7d5 disk g8f6"));
     assert_eq!(refused.map_err(|e| e.ply), Err(Some(4)));
     assert_eq!(t("e2e4 d7d5 disk d5e4", None), (0.0, 0.0));
+}
+
+/// The cells of a Markdown table row, trimmed.
+fn cells(line: &str) -> Vec<&str> {
+    let inner = line.trim().trim_start_matches('|').trim_end_matches('|');
+    inner.split('|').map(str::trim).collect()
+}
+
+/// The first `code` span of a cell.
+fn code(cell: &str) -> Option<&str> {
+    let start = cell.find('`')? + 1;
+    let len = cell[start..].find('`')?;
+    Some(&cell[start..start + len])
+}
+
+/// A table cell's value as TOML (`[60, 80]`, `0.5`, `150`).
+fn toml_value(text: &str) -> toml::Value {
+    let doc: toml::Table = toml::from_str(&format!("v = {text}"))
+        .unwrap_or_else(|e| panic!("docs/rules.md: '{text}' is not a TOML value: {e}"));
+    doc["v"].clone()
+}
+
+/// Every `TOML key` column of docs/rules.md, read with the value beside it
+/// (the `default` column after it, or the cells after it as a list, as in
+/// the stylish capture and mate tables), must name a key of the variant
+/// whose section it is in and show its default; and every key of every
+/// table must be on the page.
+#[test]
+fn the_page_shows_every_key_with_its_default() {
+    let page = include_str!("../docs/rules.md");
+    let defaults = toml::Value::try_from(Tables::default()).expect("tables serialize");
+    let mut variant: Option<String> = None;
+    let mut columns: Vec<String> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    for line in page.lines() {
+        if let Some(h) = line.strip_prefix("## ") {
+            variant = code(h).map(str::to_owned);
+            continue;
+        }
+        if !line.starts_with('|') {
+            columns.clear();
+            continue;
+        }
+        let row = cells(line);
+        if columns.is_empty() {
+            columns = row.iter().map(|c| c.to_string()).collect();
+            continue;
+        }
+        if row.iter().all(|c| c.starts_with("---")) {
+            continue;
+        }
+        let Some(v) = variant.as_deref() else {
+            continue;
+        };
+        for (k, header) in columns.iter().enumerate() {
+            if !header.contains("TOML key") {
+                continue;
+            }
+            let Some(key) = row.get(k).and_then(|c| code(c)) else {
+                continue;
+            };
+            let shown = if columns.get(k + 1).map(String::as_str) == Some("default") {
+                toml_value(&row[k + 1].replace('`', ""))
+            } else {
+                let rest: Vec<&str> = row[k + 1..].iter().copied().filter(|c| *c != "-").collect();
+                match rest.as_slice() {
+                    [one] => toml_value(one),
+                    many => toml_value(&format!("[{}]", many.join(", "))),
+                }
+            };
+            let actual = key
+                .split('.')
+                .try_fold(&defaults[v], |t, part| t.get(part))
+                .unwrap_or_else(|| panic!("docs/rules.md: `{key}` is no key of [{v}]"));
+            assert_eq!(&shown, actual, "docs/rules.md: [{v}] {key}");
+            seen.push(format!("{v}.{key}"));
+        }
+    }
+    let mut missing = Vec::new();
+    for v in tally::rules::Variant::ALL {
+        let section = &defaults[v.id()];
+        let mut stack = vec![(String::new(), section)];
+        while let Some((path, value)) = stack.pop() {
+            match value {
+                toml::Value::Table(t) => stack.extend(t.iter().map(|(k, child)| {
+                    let p = if path.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{path}.{k}")
+                    };
+                    (p, child)
+                })),
+                _ => {
+                    let full = format!("{v}.{path}");
+                    if !seen.contains(&full) {
+                        missing.push(full);
+                    }
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "docs/rules.md lacks {missing:?}");
 }
