@@ -31,25 +31,66 @@ pub trait Evaluate<P: Pos>: Send + Sync {
 }
 
 /// Internal score units: 100 per pawn of material in every variant, so
-/// pruning margins mean the same everywhere.
+/// pruning margins mean the same everywhere, unless the variant's awards
+/// are so large that a search path could not hold them: then the units
+/// grow coarser until the largest margin of [`Units::PATH_PLIES`] actions
+/// and an ending ([`Scorer::action_bound`], [`Scorer::end_bound`]) fits
+/// within [`Units::limit`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Units {
-    /// Thousandths of a point per pawn of material.
+    /// Thousandths of a point per 100 units.
     ppp_milli: i64,
+    /// The largest magnitude of a path's margin and of an estimate.
+    limit: i32,
 }
 
 impl Units {
+    /// The longest search path (in actions) whose margin the units hold.
+    pub const PATH_PLIES: u32 = 128;
+    /// The limit of a variant with the search's decisive band: the margins
+    /// of decided games stay well apart from one another by ply.
+    pub const BAND_LIMIT: i32 = 1 << 19;
+    /// The limit of a variant without the decisive band.
+    pub const LIMIT: i32 = 1 << 27;
+
     /// The units of a scorer's variant.
     pub fn of(scorer: &Scorer) -> Units {
+        let limit = if scorer.decisive_band() {
+            Units::BAND_LIMIT
+        } else {
+            Units::LIMIT
+        };
+        let path = i128::from(scorer.action_bound().milli()).abs() * i128::from(Units::PATH_PLIES)
+            + i128::from(scorer.end_bound().milli()).abs();
+        // The least thousandths per pawn that bring the path within the
+        // limit (rounded up; both bounds are at most `i64::MAX`, so this
+        // fits an `i64`).
+        let limit_wide = i128::from(limit);
+        let needed = (path * 100 + limit_wide - 1) / limit_wide;
+        let needed = i64::try_from(needed).unwrap_or(i64::MAX);
         Units {
-            ppp_milli: scorer.points_per_pawn().milli().max(1),
+            ppp_milli: scorer.points_per_pawn().milli().max(needed).max(1),
+            limit,
         }
+    }
+
+    /// The largest magnitude of a search path's margin (and of an
+    /// evaluation) in these units.
+    #[inline]
+    pub fn limit(self) -> i32 {
+        self.limit
     }
 
     /// Points in internal units (rounded towards zero, saturating).
     #[inline]
     pub fn from_points(self, p: Points) -> i32 {
-        let v = p.milli().saturating_mul(100) / self.ppp_milli;
+        let v = match p.milli().checked_mul(100) {
+            Some(x) => x / self.ppp_milli,
+            None => {
+                let x = i128::from(p.milli()) * 100 / i128::from(self.ppp_milli);
+                x.clamp(-(1 << 28), 1 << 28) as i64
+            }
+        };
         v.clamp(-(1 << 28), 1 << 28) as i32
     }
 
@@ -310,10 +351,12 @@ impl Evaluator {
 impl<P: Pos> Evaluate<P> for Evaluator {
     #[inline]
     fn evaluate(&self, node: &Node<P>, memo: &Memo) -> i32 {
-        match self.mode {
+        let v = match self.mode {
             EvalMode::Base => self.base_value(node, memo),
             EvalMode::Variant => self.variant_value(node, memo),
-        }
+        };
+        let limit = self.units.limit();
+        v.clamp(-limit, limit)
     }
 }
 

@@ -20,6 +20,7 @@ mod award;
 mod memo;
 mod outcome;
 mod points;
+mod policy;
 pub mod stylish;
 mod tables;
 pub mod wacky;
@@ -27,7 +28,7 @@ pub mod wacky;
 pub use award::{Award, EndAward, Event, Events};
 pub use memo::Memo;
 pub use points::Points;
-pub use tables::{DrawAdvantage, Tables, TablesError};
+pub use tables::{DrawAdvantage, MAX_FACTOR, MAX_MOVES_LIMIT, Tables, TablesError};
 
 use shakmaty::Color;
 

@@ -96,13 +96,7 @@ impl Scoring for Scorer {
     }
 
     fn decisive_band(&self) -> bool {
-        // Stylish pays by style, not by result; in wacky a mate pays its
-        // award and bonuses, often less than the checks a won position
-        // still collects.
-        !matches!(
-            self.variant(),
-            crate::rules::Variant::Stylish | crate::rules::Variant::Wacky
-        )
+        Scorer::decisive_band(self)
     }
 
     fn memo_in_key(&self) -> bool {

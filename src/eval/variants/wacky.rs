@@ -80,8 +80,9 @@ pub fn mates(c: &Ctx) -> Points {
     let moves = |color: Color| c.memo.moves[color as usize];
     let ours = wacky_win_estimate(c.board, c.stm, moves(c.stm));
     let theirs = wacky_win_estimate(c.board, !c.stm, moves(!c.stm));
-    let milli = ours.milli() * i64::from(w.win) - theirs.milli() * i64::from(w.loss);
-    Points::from_milli(milli / 1000 * WACKY_MATE_SHARE / 1000)
+    let milli = i128::from(ours.milli()) * i128::from(w.win)
+        - i128::from(theirs.milli()) * i128::from(w.loss);
+    Points::from_wide_milli(milli / 1000 * i128::from(WACKY_MATE_SHARE) / 1000)
 }
 #[cfg(test)]
 mod tests {
