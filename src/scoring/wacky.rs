@@ -324,6 +324,34 @@ impl Table {
         movement + self.castling.abs() + capture + self.check.abs()
     }
 
+    /// Whether any counter or combination award is not zero (then the
+    /// chains in the memo change what later captures earn).
+    pub fn pays_chains(&self) -> bool {
+        let awards = self.counter.iter().chain(&self.combination);
+        let steps = [self.counter_step, self.combination_step];
+        awards.chain(&steps).any(|&p| p != Points::ZERO)
+    }
+
+    /// The most a quiet move (no capture, promotion or check) earns: its
+    /// distance (a king's step, a pawn's double step, a line of seven
+    /// squares, a knight move) or castling (the king's two squares and the
+    /// castling award); zero if every one of them pays nothing or less.
+    pub fn quiet_bound(&self) -> Points {
+        let a = |r: Role| self.attack.of(r);
+        let step = |r: Role, squares: i64| self.per_square * a(r).saturating_mul(squares);
+        [
+            step(Role::King, 1),
+            step(Role::Pawn, 2),
+            step(Role::Knight, self.knight_squares),
+            step(Role::Bishop, 7),
+            step(Role::Rook, 7),
+            step(Role::Queen, 7),
+            step(Role::King, 2) + self.castling,
+        ]
+        .into_iter()
+        .fold(Points::ZERO, Points::max)
+    }
+
     /// The largest margin an ending adds without a clock (the search has
     /// none): the mate award in place of the check, and the life and moves
     /// bonuses (life is at most 16 pieces' defending power).

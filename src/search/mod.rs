@@ -89,10 +89,7 @@ impl Scoring for Scorer {
     }
 
     fn has_action_awards(&self) -> bool {
-        matches!(
-            self.variant(),
-            crate::rules::Variant::Stylish | crate::rules::Variant::Wacky
-        )
+        Scorer::has_action_awards(self)
     }
 
     fn decisive_band(&self) -> bool {
@@ -100,15 +97,11 @@ impl Scoring for Scorer {
     }
 
     fn memo_in_key(&self) -> bool {
-        self.variant() == crate::rules::Variant::Wacky
+        Scorer::memo_in_key(self)
     }
 
     fn quiet_award_bound(&self) -> crate::scoring::Points {
-        match self.variant() {
-            // Castling: 500 and the king's two squares at 180 each.
-            crate::rules::Variant::Wacky => crate::scoring::Points::whole(900),
-            _ => crate::scoring::Points::ZERO,
-        }
+        Scorer::quiet_award_bound(self)
     }
 }
 
