@@ -100,19 +100,6 @@ impl Scorer {
         matches!(self.variant, Variant::Chess | Variant::Extinction)
     }
 
-    /// About how many of the variant's points one pawn of material is
-    /// worth, so that search margins mean the same in every variant.
-    pub fn points_per_pawn(&self) -> Points {
-        match self.variant {
-            // A win is 1, a pawn about a tenth of it.
-            Variant::Chess | Variant::Extinction => Points::from_milli(100),
-            Variant::Stylish => Points::whole(5),
-            Variant::Wacky => Points::whole(1000),
-            Variant::Sets => Points::from_milli(200),
-            Variant::Dynamic | Variant::Tiebraker => Points::whole(10),
-        }
-    }
-
     /// The award of `action`, played from `before` to `after`, and the memo
     /// after it. Does not include what the action earns by ending the game
     /// (see [`Scorer::end_award`]).

@@ -2,7 +2,8 @@
 //! the largest margins that actions and endings can produce (so that the
 //! search's units can hold every one of them), and whether a proven win
 //! outranks every estimate (the decisive band), whether the memo belongs
-//! in the search key, and the most a quiet action earns.
+//! in the search key, the most a quiet action earns, and the scale of the
+//! variant's points (points per pawn).
 //!
 //! The bounds are sound however large the values: awards saturate at the
 //! ends of the [`Points`] range, and so do the bounds.
@@ -40,6 +41,32 @@ impl Scorer {
             Variant::Dynamic => t.dynamic.end_bound(),
             Variant::Tiebraker => t.dynamic.end_bound().max(t.tiebraker.end_bound()),
         }
+    }
+
+    /// About how many of the variant's points one pawn of material is
+    /// worth, from one value of its table, so that search margins mean the
+    /// same in every variant and scale with the table: a tenth of a win's
+    /// margin in chess, extinction, sets, dynamic and tiebraker (0.1, 0.1,
+    /// 0.2, 10 with the defaults), a 22nd of a rook's mate from afar in
+    /// stylish (the specification's one surviving mate value, 110: 5), a
+    /// fifth of a check in wacky (1000). Where that value pays nothing, a
+    /// tenth of the largest award; always positive.
+    pub fn points_per_pawn(&self) -> Points {
+        let t = self.tables();
+        let (value, pawns) = match self.variant() {
+            Variant::Chess => (t.chess.win - t.chess.loss, 10),
+            Variant::Extinction => (t.extinction.win - t.extinction.loss, 10),
+            Variant::Sets => (t.sets.mate, 10),
+            Variant::Dynamic | Variant::Tiebraker => (gap(t.dynamic.mate), 10),
+            Variant::Stylish => (t.stylish.mate.rook[1], 22),
+            Variant::Wacky => (t.wacky.check, 5),
+        };
+        let value = if value > Points::ZERO {
+            value
+        } else {
+            self.action_bound().max(self.end_bound())
+        };
+        Points::from_milli((value.milli() / pawns).max(1))
     }
 
     /// Whether a proven checkmate or extinction outranks every estimate

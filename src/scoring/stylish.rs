@@ -496,14 +496,24 @@ pub fn draw_award(t: &Table, memo: &Memo, board: &Board) -> Award {
         }
         return award;
     }
+    if let Some((weaker, points)) = compensation(t, board) {
+        award.give(weaker, points, Event::Draw);
+    }
+    award
+}
+
+/// The draw compensation on `board` (the draw award when more than the
+/// kings and one minor piece remain): the side with less force and its
+/// points, `(theirs - own) + max(0, max_force - own)`; `None` when the
+/// forces are equal.
+pub fn compensation(t: &Table, board: &Board) -> Option<(Color, Points)> {
     let white = t.force.of(board, Color::White);
     let black = t.force.of(board, Color::Black);
     let (weaker, own, theirs) = match white.cmp(&black) {
         std::cmp::Ordering::Less => (Color::White, white, black),
         std::cmp::Ordering::Greater => (Color::Black, black, white),
-        std::cmp::Ordering::Equal => return award,
+        std::cmp::Ordering::Equal => return None,
     };
     let lack = (t.max_force - own).max(Points::ZERO);
-    award.give(weaker, theirs - own + lack, Event::Draw);
-    award
+    Some((weaker, theirs - own + lack))
 }

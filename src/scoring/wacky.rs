@@ -249,6 +249,17 @@ impl Table {
         )
     }
 
+    /// `color`'s material left for the life bonus: the defending power of
+    /// its pieces, king included.
+    pub fn life(&self, board: &shakmaty::Board, color: Color) -> i64 {
+        board
+            .by_color(color)
+            .into_iter()
+            .filter_map(|sq| board.role_at(sq))
+            .map(|r| self.defence.of(r))
+            .sum()
+    }
+
     /// The life bonus for `life` points of material left.
     pub fn life_bonus(&self, life: i64) -> Points {
         band(&self.life, life) * life
@@ -454,13 +465,7 @@ pub fn outcome_award<P: Pos>(
             if moves == 0 {
                 return award;
             }
-            let board = end.pos.board();
-            let life: i64 = board
-                .by_color(winner)
-                .into_iter()
-                .filter_map(|sq| board.role_at(sq))
-                .map(|r| t.defence.of(r))
-                .sum();
+            let life = t.life(end.pos.board(), winner);
             award.give(winner, t.life_bonus(life), Event::Life);
             let mb = t.moves_bonus(i64::from(moves));
             if mb != Points::ZERO {
