@@ -18,8 +18,8 @@ pub mod wdl;
 use shakmaty::Color;
 
 use crate::rules::{Disk, Node, Pos, Variant};
-use crate::scoring::{Memo, Points, Scorer};
-use params::MOVE_RULE_DRIFT;
+use crate::scoring::{Memo, Points, Scorer, stylish, wacky};
+use params::{MOVE_RULE_DRIFT, WACKY_MOVES_TO_MATE};
 
 pub use wdl::Wdl;
 
@@ -30,26 +30,81 @@ pub trait Evaluate<P: Pos>: Send + Sync {
     fn evaluate(&self, node: &Node<P>, memo: &Memo) -> i32;
 }
 
-/// Internal score units: 100 per pawn of material in every variant, so
-/// pruning margins mean the same everywhere.
+/// Internal score units: 100 per pawn of material in every variant (a pawn
+/// is [`Scorer::points_per_pawn`], from the point table), so pruning
+/// margins mean the same everywhere, unless the variant's awards
+/// are so large that a search path could not hold them: then the units
+/// grow coarser until the largest margin of [`Units::PATH_PLIES`] actions
+/// and an ending ([`Scorer::action_bound`], [`Scorer::end_bound`]) fits
+/// within [`Units::limit`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Units {
-    /// Thousandths of a point per pawn of material.
+    /// Thousandths of a point per 100 units.
     ppp_milli: i64,
+    /// Thousandths of a point per pawn of the variant's scale
+    /// ([`Scorer::points_per_pawn`]): what the evaluator's weights in
+    /// thousandths of a pawn are worth ([`Units::pawns`]).
+    pawn_milli: i64,
+    /// The largest magnitude of a path's margin and of an estimate.
+    limit: i32,
 }
 
 impl Units {
+    /// The longest search path (in actions) whose margin the units hold.
+    pub const PATH_PLIES: u32 = 128;
+    /// The limit of a variant with the search's decisive band: the margins
+    /// of decided games stay well apart from one another by ply.
+    pub const BAND_LIMIT: i32 = 1 << 19;
+    /// The limit of a variant without the decisive band.
+    pub const LIMIT: i32 = 1 << 27;
+
     /// The units of a scorer's variant.
     pub fn of(scorer: &Scorer) -> Units {
+        let limit = if scorer.decisive_band() {
+            Units::BAND_LIMIT
+        } else {
+            Units::LIMIT
+        };
+        let path = i128::from(scorer.action_bound().milli()).abs() * i128::from(Units::PATH_PLIES)
+            + i128::from(scorer.end_bound().milli()).abs();
+        // The least thousandths per pawn that bring the path within the
+        // limit (rounded up; both bounds are at most `i64::MAX`, so this
+        // fits an `i64`).
+        let limit_wide = i128::from(limit);
+        let needed = (path * 100 + limit_wide - 1) / limit_wide;
+        let needed = i64::try_from(needed).unwrap_or(i64::MAX);
+        let pawn_milli = scorer.points_per_pawn().milli().max(1);
         Units {
-            ppp_milli: scorer.points_per_pawn().milli().max(1),
+            ppp_milli: pawn_milli.max(needed),
+            pawn_milli,
+            limit,
         }
+    }
+
+    /// `milli_pawns` thousandths of a pawn of the variant's scale, in
+    /// points: the evaluator's weights scale with the point table.
+    #[inline]
+    pub fn pawns(self, milli_pawns: i64) -> Points {
+        Points::from_wide_milli(i128::from(self.pawn_milli) * i128::from(milli_pawns) / 1000)
+    }
+
+    /// The largest magnitude of a search path's margin (and of an
+    /// evaluation) in these units.
+    #[inline]
+    pub fn limit(self) -> i32 {
+        self.limit
     }
 
     /// Points in internal units (rounded towards zero, saturating).
     #[inline]
     pub fn from_points(self, p: Points) -> i32 {
-        let v = p.milli().saturating_mul(100) / self.ppp_milli;
+        let v = match p.milli().checked_mul(100) {
+            Some(x) => x / self.ppp_milli,
+            None => {
+                let x = i128::from(p.milli()) * 100 / i128::from(self.ppp_milli);
+                x.clamp(-(1 << 28), 1 << 28) as i64
+            }
+        };
         v.clamp(-(1 << 28), 1 << 28) as i32
     }
 
@@ -154,8 +209,9 @@ impl Evaluator {
             }
             Variant::Tiebraker => self.tiebraker_margins(node),
             Variant::Stylish => {
-                let mate = u.from_points(Points::whole(110));
-                let draw = u.from_points(stylish_draw_margin(node.pos.board(), stm));
+                // A mate is worth about a rook's mate from afar.
+                let mate = u.from_points(t.stylish.mate.rook[1]);
+                let draw = u.from_points(stylish_draw_margin(&t.stylish, node.pos.board(), stm));
                 ResultMargins {
                     win: mate,
                     draw,
@@ -163,8 +219,9 @@ impl Evaluator {
                 }
             }
             Variant::Wacky => {
-                let ours = wacky_win_estimate(node.pos.board(), stm, memo.moves[stm as usize]);
-                let theirs = wacky_win_estimate(node.pos.board(), !stm, memo.moves[!stm as usize]);
+                let (w, board) = (&t.wacky, node.pos.board());
+                let ours = wacky_win_estimate(w, board, stm, memo.moves_of(stm));
+                let theirs = wacky_win_estimate(w, board, !stm, memo.moves_of(!stm));
                 ResultMargins {
                     win: u.from_points(ours),
                     draw: 0,
@@ -277,7 +334,8 @@ impl Evaluator {
             Variant::Extinction => return variants::extinction::value(&ctx),
             Variant::Stylish => {
                 let v = variants::stylish::value(&ctx);
-                let draw = self.units.from_points(stylish_draw_margin(board, stm));
+                let t = &self.scorer.tables().stylish;
+                let draw = self.units.from_points(stylish_draw_margin(t, board, stm));
                 (v, draw)
             }
             Variant::Wacky => (variants::wacky::value(&ctx), 0),
@@ -310,59 +368,93 @@ impl Evaluator {
 impl<P: Pos> Evaluate<P> for Evaluator {
     #[inline]
     fn evaluate(&self, node: &Node<P>, memo: &Memo) -> i32 {
-        match self.mode {
+        let v = match self.mode {
             EvalMode::Base => self.base_value(node, memo),
             EvalMode::Variant => self.variant_value(node, memo),
-        }
+        };
+        let limit = self.units.limit();
+        v.clamp(-limit, limit)
     }
 }
 
-/// Non-royal force (P 1, N 3, B 3, R 5, Q 9) of `color`.
-pub fn force(board: &shakmaty::Board, color: Color) -> i64 {
-    let ours = board.by_color(color);
-    let n = |bb: shakmaty::Bitboard| (bb & ours).count() as i64;
-    n(board.pawns())
-        + 3 * n(board.knights())
-        + 3 * n(board.bishops())
-        + 5 * n(board.rooks())
-        + 9 * n(board.queens())
-}
-
 /// The stylish draw compensation margin for `stm` if the game were drawn
-/// now: the side with less force gets `(difference) + max(0, 39 - own)`.
-pub fn stylish_draw_margin(board: &shakmaty::Board, stm: Color) -> Points {
-    let (a, b) = (force(board, stm), force(board, !stm));
-    let comp = |own: i64, other: i64| (other - own) + (39 - own).max(0);
-    Points::whole(match a.cmp(&b) {
-        std::cmp::Ordering::Less => comp(a, b),
-        std::cmp::Ordering::Greater => -comp(b, a),
-        std::cmp::Ordering::Equal => 0,
-    })
+/// now: the side with less force gets `(difference) + max(0, max_force -
+/// own)` (the table's draw award without its bare-kings case).
+pub fn stylish_draw_margin(t: &stylish::Table, board: &shakmaty::Board, stm: Color) -> Points {
+    match stylish::compensation(t, board) {
+        Some((weaker, p)) if weaker == stm => p,
+        Some((_, p)) => -p,
+        None => Points::ZERO,
+    }
 }
 
 /// A rough value of a wacky checkmate for `color` now: the mate award and
-/// the life bonus at the current material, and the moves bonus assuming ten
-/// more moves.
-pub fn wacky_win_estimate(board: &shakmaty::Board, color: Color, moves_made: u16) -> Points {
-    let life = force(board, color) + 4;
-    let rate = match life {
-        0..=25 => 1000,
-        26..=35 => 2000,
-        36..=40 => 3000,
-        41..=42 => 5000,
-        43 => 10000,
-        _ => 20000,
-    };
-    let m = i64::from(moves_made) + 10;
-    let moves_rate = match m {
-        40..=49 => 500,
-        30..=39 => 700,
-        20..=29 => 1000,
-        15..=19 => 2000,
-        10..=14 => 3500,
-        4..=9 => 5000,
-        1..=3 => 10000,
-        _ => 0,
-    };
-    Points::whole(25000 + life * rate + (50 - m).max(0) * moves_rate)
+/// the life bonus at the current material, and the moves bonus assuming
+/// [`WACKY_MOVES_TO_MATE`] more moves.
+pub fn wacky_win_estimate(
+    t: &wacky::Table,
+    board: &shakmaty::Board,
+    color: Color,
+    moves_made: u16,
+) -> Points {
+    let life = t.life(board, color);
+    let moves = i64::from(moves_made) + WACKY_MOVES_TO_MATE;
+    t.mate + t.life_bonus(life) + t.moves_bonus(moves)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+
+    fn board(fen: &str) -> shakmaty::Board {
+        fen.parse::<Fen>().unwrap().into_setup().board
+    }
+
+    #[test]
+    fn predicted_awards_come_from_the_tables() {
+        let t = crate::scoring::Tables::default();
+        let start = shakmaty::Board::new();
+        // Mate 25000, life 43 at 10000, moves bonus at 10 moves: 40 x 3500.
+        assert_eq!(
+            wacky_win_estimate(&t.wacky, &start, Color::White, 0),
+            Points::whole(25_000 + 430_000 + 140_000)
+        );
+        // White without its queen: force 30 against 39, 9 + (39 - 30).
+        let b = board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1");
+        assert_eq!(
+            stylish_draw_margin(&t.stylish, &b, Color::White),
+            Points::whole(18)
+        );
+        assert_eq!(
+            stylish_draw_margin(&t.stylish, &b, Color::Black),
+            Points::whole(-18)
+        );
+        // A table with other values predicts other awards.
+        let t = crate::scoring::Tables::from_toml(
+            "[wacky]\nmate = 1\nlife = [[0, 0]]\nmoves = [[0, 2]]\n[stylish]\nmax_force = 0\n",
+        )
+        .unwrap();
+        assert_eq!(
+            wacky_win_estimate(&t.wacky, &start, Color::White, 0),
+            Points::whole(1 + 2 * 40)
+        );
+        assert_eq!(
+            stylish_draw_margin(&t.stylish, &b, Color::White),
+            Points::whole(9)
+        );
+    }
+
+    #[test]
+    fn weights_scale_with_the_table() {
+        let plain = Units::of(&Scorer::new(Variant::Wacky));
+        assert_eq!(plain.pawns(13_800), Points::whole(13_800));
+        let twice = Scorer::with_tables(
+            Variant::Wacky,
+            crate::scoring::Tables::from_toml("[wacky]\ncheck = 10000\n").unwrap(),
+        );
+        assert_eq!(Units::of(&twice).pawns(13_800), Points::whole(27_600));
+        let stylish = Units::of(&Scorer::new(Variant::Stylish));
+        assert_eq!(stylish.pawns(24_000), Points::whole(120));
+    }
 }

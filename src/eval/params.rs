@@ -153,16 +153,17 @@ pub const PERPETUAL_PER_CHECK: i32 = 40;
 /// Checking moves counted for [`PERPETUAL_PER_CHECK`].
 pub const PERPETUAL_CHECKS: i32 = 4;
 
-/// Stylish: the points a side with a queen is expected to mate for (the
-/// mean award of Tally's mates in self-play, captures and bonuses on the
-/// mating move included: 123 over 103 mates).
-pub const STY_MATE_WITH_QUEEN: i64 = 120;
-/// Stylish: the same for a side whose strongest piece is a rook (127 over
-/// 55 mates).
-pub const STY_MATE_WITH_ROOK: i64 = 125;
-/// Stylish: the same for a side with minor pieces and pawns only (162 over
-/// 23 mates).
-pub const STY_MATE_WITH_MINORS: i64 = 160;
+/// Stylish: what a side with a queen is expected to mate for, in
+/// thousandths of a pawn of the variant's scale (120 points at the default
+/// 5 per pawn: the mean award of Tally's mates in self-play, captures and
+/// bonuses on the mating move included, was 123 over 103 mates).
+pub const STY_MATE_WITH_QUEEN: i64 = 24_000;
+/// Stylish: the same for a side whose strongest piece is a rook (125
+/// points; 127 over 55 mates).
+pub const STY_MATE_WITH_ROOK: i64 = 25_000;
+/// Stylish: the same for a side with minor pieces and pawns only (160
+/// points; 162 over 23 mates).
+pub const STY_MATE_WITH_MINORS: i64 = 32_000;
 
 /// Tiebraker: a frozen king on the wing / in the centre.
 pub const TB_FROZEN_KING: Score = s(-80, -40);
@@ -179,15 +180,17 @@ pub const TB_FROZEN_ZONE: Score = s(-20, -15);
 /// Wacky: future points of a won position (the saturation of the
 /// material term) in the middlegame and in a bare endgame. Fitted to the
 /// future point margins of self-play games (`examples/eval_data.rs`).
+/// This and the other wacky weights below are in thousandths of a pawn of
+/// the variant's scale: points at the default 1000 points per pawn.
 pub const WACKY_MATERIAL_MG: i64 = 105_000;
 /// See [`WACKY_MATERIAL_MG`].
 pub const WACKY_MATERIAL_EG: i64 = 270_000;
 /// Wacky: the base evaluation (centipawns) at which the material term
 /// reaches three quarters of its saturation (tanh 1).
 pub const WACKY_CP_SCALE: i32 = 300;
-/// Wacky: points per checking move the side to move has now.
+/// Wacky: the value per checking move the side to move has now.
 pub const WACKY_OUR_CHECK: i64 = 13_800;
-/// Wacky: points per checking move the opponent has (against us).
+/// Wacky: the value per checking move the opponent has (against us).
 pub const WACKY_THEIR_CHECK: i64 = 2_800;
 /// Wacky: checking moves counted, per side.
 pub const WACKY_CHECKS_COUNTED: i64 = 6;
@@ -197,10 +200,10 @@ pub const WACKY_TEMPO: i64 = 14_000;
 /// Wacky: the share (per mille) of the expected mate awards and bonuses
 /// added to the variant evaluation.
 pub const WACKY_MATE_SHARE: i64 = 500;
-/// Wacky: a queen dominates (checks at will) against a king with no queen
-/// and at most this much non-pawn defending power (a rook).
-pub const WACKY_SPAM_MAX_DEFENCE: i64 = 5;
-/// Wacky: points a dominant queen collects per move (a check, less the
+/// Wacky: the moves a side is expected to need before it mates (for the
+/// moves bonus of a mate to come).
+pub const WACKY_MOVES_TO_MATE: i64 = 10;
+/// Wacky: what a dominant queen collects per move (a check, less the
 /// moves the king walks away for).
 pub const WACKY_SPAM_PER_MOVE: i64 = 4_000;
 /// Wacky: the most moves of domination counted.

@@ -20,6 +20,7 @@ mod award;
 mod memo;
 mod outcome;
 mod points;
+mod policy;
 pub mod stylish;
 mod tables;
 pub mod wacky;
@@ -27,7 +28,7 @@ pub mod wacky;
 pub use award::{Award, EndAward, Event, Events};
 pub use memo::Memo;
 pub use points::Points;
-pub use tables::{DrawAdvantage, Tables, TablesError};
+pub use tables::{DrawAdvantage, MAX_FACTOR, MAX_MOVES_LIMIT, Tables, TablesError};
 
 use shakmaty::Color;
 
@@ -97,19 +98,6 @@ impl Scorer {
     /// draw 1/2, loss 0): chess and extinction.
     pub fn is_mate_based(&self) -> bool {
         matches!(self.variant, Variant::Chess | Variant::Extinction)
-    }
-
-    /// About how many of the variant's points one pawn of material is
-    /// worth, so that search margins mean the same in every variant.
-    pub fn points_per_pawn(&self) -> Points {
-        match self.variant {
-            // A win is 1, a pawn about a tenth of it.
-            Variant::Chess | Variant::Extinction => Points::from_milli(100),
-            Variant::Stylish => Points::whole(5),
-            Variant::Wacky => Points::whole(1000),
-            Variant::Sets => Points::from_milli(200),
-            Variant::Dynamic | Variant::Tiebraker => Points::whole(10),
-        }
     }
 
     /// The award of `action`, played from `before` to `after`, and the memo

@@ -1,4 +1,9 @@
 //! [`Points`]: exact point values in thousandths.
+//!
+//! Arithmetic saturates at the ends of the range (about ±9.2 * 10^15
+//! points) instead of wrapping, so no total of positive awards can turn
+//! negative. Values read from a rules file lie within [`Points::MAX_VALUE`]
+//! in magnitude (see the `tables` module), far inside that range.
 
 use std::fmt;
 use std::iter::Sum;
@@ -14,11 +19,25 @@ impl Points {
 
     /// `n` whole points.
     pub const fn whole(n: i64) -> Points {
-        Points(n * 1000)
+        Points(n.saturating_mul(1000))
     }
 
     /// A half point.
     pub const HALF: Points = Points(500);
+
+    /// The largest magnitude of a point value in a rules file: 10^9 points.
+    pub const MAX_VALUE: Points = Points(1_000_000_000_000);
+
+    /// From thousandths of a point in a wider type, saturating at the ends
+    /// of the range.
+    pub fn from_wide_milli(milli: i128) -> Points {
+        Points(milli.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64)
+    }
+
+    /// The magnitude (saturating).
+    pub const fn abs(self) -> Points {
+        Points(self.0.saturating_abs())
+    }
 
     /// From thousandths of a point.
     pub const fn from_milli(milli: i64) -> Points {
@@ -80,40 +99,40 @@ impl fmt::Display for Points {
 impl Add for Points {
     type Output = Points;
     fn add(self, o: Points) -> Points {
-        Points(self.0 + o.0)
+        Points(self.0.saturating_add(o.0))
     }
 }
 
 impl AddAssign for Points {
     fn add_assign(&mut self, o: Points) {
-        self.0 += o.0;
+        self.0 = self.0.saturating_add(o.0);
     }
 }
 
 impl Sub for Points {
     type Output = Points;
     fn sub(self, o: Points) -> Points {
-        Points(self.0 - o.0)
+        Points(self.0.saturating_sub(o.0))
     }
 }
 
 impl SubAssign for Points {
     fn sub_assign(&mut self, o: Points) {
-        self.0 -= o.0;
+        self.0 = self.0.saturating_sub(o.0);
     }
 }
 
 impl Neg for Points {
     type Output = Points;
     fn neg(self) -> Points {
-        Points(-self.0)
+        Points(self.0.saturating_neg())
     }
 }
 
 impl Mul<i64> for Points {
     type Output = Points;
     fn mul(self, k: i64) -> Points {
-        Points(self.0 * k)
+        Points(self.0.saturating_mul(k))
     }
 }
 
@@ -136,5 +155,26 @@ mod tests {
         assert_eq!(Points::whole(2).to_json(), serde_json::json!(2));
         assert_eq!(Points::from_f64(0.5), Some(Points::HALF));
         assert_eq!(Points::from_f64(f64::NAN), None);
+    }
+
+    #[test]
+    fn arithmetic_saturates() {
+        let big = Points::from_milli(i64::MAX - 1);
+        assert_eq!(big + big, Points::from_milli(i64::MAX));
+        assert_eq!(-big - big, Points::from_milli(i64::MIN));
+        assert_eq!(big * 3, Points::from_milli(i64::MAX));
+        let mut sum = Points::ZERO;
+        for _ in 0..20 {
+            sum += Points::from_milli(i64::MAX / 8);
+        }
+        assert!(sum > Points::ZERO);
+        assert_eq!(
+            Points::from_wide_milli(i128::MAX),
+            Points::from_milli(i64::MAX)
+        );
+        assert_eq!(
+            Points::from_milli(i64::MIN).abs(),
+            Points::from_milli(i64::MAX)
+        );
     }
 }

@@ -33,6 +33,7 @@
 use serde::{Deserialize, Serialize};
 use shakmaty::{Bitboard, Board, Color, Move, Role, Square, attacks};
 
+use super::tables::{exact, largest};
 use super::{Award, Event, Memo, Points};
 use crate::rules::{Action, Ending, Node, Pos};
 
@@ -53,16 +54,22 @@ const fn row(a: i64, b: i64, c: i64, d: i64, e: i64) -> CaptureRow {
 #[serde(default, deny_unknown_fields)]
 pub struct CaptureTable {
     /// A pawn captures (en passant and capturing promotions included).
+    #[serde(deserialize_with = "exact")]
     pub pawn: CaptureRow,
     /// A bishop or a knight captures.
+    #[serde(deserialize_with = "exact")]
     pub minor: CaptureRow,
     /// A rook captures.
+    #[serde(deserialize_with = "exact")]
     pub rook: CaptureRow,
     /// A queen captures along a diagonal.
+    #[serde(deserialize_with = "exact")]
     pub queen_diagonal: CaptureRow,
     /// A queen captures along a rank or file.
+    #[serde(deserialize_with = "exact")]
     pub queen_orthogonal: CaptureRow,
     /// A king captures.
+    #[serde(deserialize_with = "exact")]
     pub king: CaptureRow,
 }
 
@@ -121,10 +128,13 @@ impl CaptureTable {
 #[serde(default, deny_unknown_fields)]
 pub struct MateTable {
     /// A checking queen: `[adjacent, not adjacent]`.
+    #[serde(deserialize_with = "exact")]
     pub queen: [Points; 2],
     /// A checking rook: `[adjacent, not adjacent]`.
+    #[serde(deserialize_with = "exact")]
     pub rook: [Points; 2],
     /// A checking bishop: `[adjacent, not adjacent]`.
+    #[serde(deserialize_with = "exact")]
     pub bishop: [Points; 2],
     /// A checking knight (never adjacent).
     pub knight: Points,
@@ -276,6 +286,55 @@ impl Default for Table {
             max_force: p(39),
             last_capture: p(50),
         }
+    }
+}
+
+impl Table {
+    /// The largest magnitude of what one action earns by itself: a
+    /// capture award and a promotion award.
+    pub fn action_bound(&self) -> Points {
+        let c = &self.capture;
+        let captures = [
+            c.pawn,
+            c.minor,
+            c.rook,
+            c.queen_diagonal,
+            c.queen_orthogonal,
+            c.king,
+        ];
+        largest(captures.into_iter().flatten()) + self.promotion_bound()
+    }
+
+    /// The largest magnitude of a promotion award.
+    fn promotion_bound(&self) -> Points {
+        let p = &self.promotion;
+        largest([p.queen, p.rook, p.bishop, p.knight])
+    }
+
+    /// The largest margin an ending adds: a mate's award (the checking
+    /// piece, a promoted checker, discovered mate, coverage, the promotion
+    /// award it cancels) or a draw award. A side has at most 15 non-royal
+    /// pieces (positions with more than 16 pieces a side are refused), so
+    /// its force is at most 15 times the largest force value.
+    pub fn end_bound(&self) -> Points {
+        let m = &self.mate;
+        let checker = largest(
+            m.queen
+                .into_iter()
+                .chain(m.rook)
+                .chain(m.bishop)
+                .chain([m.knight, m.pawn]),
+        );
+        let mate = checker
+            + self.promoted_mate.abs()
+            + self.discovered.abs()
+            + self.coverage.abs()
+            + self.promotion_bound();
+        let f = &self.force;
+        let side = largest([f.pawn, f.knight, f.bishop, f.rook, f.queen]) * 15;
+        // (theirs - own) + max(0, max_force - own).
+        let compensation = side * 3 + self.max_force.abs();
+        mate.max(compensation).max(self.last_capture.abs())
     }
 }
 
@@ -437,14 +496,24 @@ pub fn draw_award(t: &Table, memo: &Memo, board: &Board) -> Award {
         }
         return award;
     }
+    if let Some((weaker, points)) = compensation(t, board) {
+        award.give(weaker, points, Event::Draw);
+    }
+    award
+}
+
+/// The draw compensation on `board` (the draw award when more than the
+/// kings and one minor piece remain): the side with less force and its
+/// points, `(theirs - own) + max(0, max_force - own)`; `None` when the
+/// forces are equal.
+pub fn compensation(t: &Table, board: &Board) -> Option<(Color, Points)> {
     let white = t.force.of(board, Color::White);
     let black = t.force.of(board, Color::Black);
     let (weaker, own, theirs) = match white.cmp(&black) {
         std::cmp::Ordering::Less => (Color::White, white, black),
         std::cmp::Ordering::Greater => (Color::Black, black, white),
-        std::cmp::Ordering::Equal => return award,
+        std::cmp::Ordering::Equal => return None,
     };
     let lack = (t.max_force - own).max(Points::ZERO);
-    award.give(weaker, theirs - own + lack, Event::Draw);
-    award
+    Some((weaker, theirs - own + lack))
 }

@@ -2,7 +2,16 @@
 //! defaults, overridable from a TOML rules file.
 //!
 //! A rules file has one section per variant, named by its id, and sets any
-//! subset of the keys below; unknown keys are errors. Example:
+//! subset of the keys below; unknown keys are errors, and so are arrays of
+//! another length than the key's (a split is a pair). Every point value
+//! lies between -10^9 and 10^9 ([`Points::MAX_VALUE`]); wacky's whole-number
+//! factors (attacking and defending powers, `knight_squares`) between 0 and
+//! [`MAX_FACTOR`], its `moves_limit` between 0 and [`MAX_MOVES_LIMIT`]. A
+//! value outside its range is refused, naming the key and the range.
+//! Awards and totals saturate at the ends of the [`Points`] range rather
+//! than wrap, and the search's units grow with the largest award (see
+//! `Units` in the `eval` module), so every value in range is played
+//! soundly. Example:
 //!
 //! ```toml
 //! [dynamic]
@@ -13,21 +22,172 @@
 //! ```
 
 use std::fmt;
+use std::marker::PhantomData;
 use std::path::Path;
 
+use serde::de::{Error as _, IgnoredAny, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use super::{Points, stylish, wacky};
 
 impl<'de> Deserialize<'de> for Points {
+    /// A number of points, at most [`Points::MAX_VALUE`] in magnitude.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Points, D::Error> {
         let x = f64::deserialize(d)?;
-        Points::from_f64(x).ok_or_else(|| serde::de::Error::custom("not a finite number of points"))
+        match Points::from_f64(x) {
+            Some(p) if p.abs() <= Points::MAX_VALUE => Ok(p),
+            Some(_) => Err(D::Error::custom(format!(
+                "{x} is out of range (a point value lies between -{max} and {max})",
+                max = Points::MAX_VALUE
+            ))),
+            None => Err(D::Error::custom("not a finite number of points")),
+        }
     }
+}
+
+/// The largest whole-number factor in a rules file (wacky's attacking and
+/// defending powers, a knight move's distance).
+pub const MAX_FACTOR: i64 = 1000;
+
+/// The largest `moves_limit` of wacky's moves bonus.
+pub const MAX_MOVES_LIMIT: i64 = 10_000;
+
+/// A whole number in `0..=max`, or an error naming the range.
+fn bounded<'de, D: Deserializer<'de>>(d: D, max: i64) -> Result<i64, D::Error> {
+    let v = i64::deserialize(d)?;
+    if (0..=max).contains(&v) {
+        Ok(v)
+    } else {
+        Err(D::Error::custom(format!(
+            "{v} is out of range (a whole number from 0 to {max})"
+        )))
+    }
+}
+
+/// A whole-number factor, `0..=MAX_FACTOR`.
+pub(super) fn factor<'de, D: Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+    bounded(d, MAX_FACTOR)
+}
+
+/// Wacky's `moves_limit`, `0..=MAX_MOVES_LIMIT`.
+pub(super) fn moves_limit<'de, D: Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+    bounded(d, MAX_MOVES_LIMIT)
+}
+
+/// What an array of `n` values is called in errors.
+fn shape(n: usize) -> String {
+    if n == 2 {
+        "a pair [first, second]".to_string()
+    } else {
+        format!("an array of exactly {n} values")
+    }
+}
+
+/// Counts what is left of a sequence (to report its full length).
+fn rest<'de, A: SeqAccess<'de>>(mut seq: A, read: usize) -> Result<usize, A::Error> {
+    let mut n = read;
+    while seq.next_element::<IgnoredAny>()?.is_some() {
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// Exactly `N` values: an array of another length is an error (the derived
+/// array deserializer would drop extra values).
+pub(super) fn exact<'de, D, T, const N: usize>(d: D) -> Result<[T; N], D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    struct Exact<T, const N: usize>(PhantomData<T>);
+
+    impl<'de, T: Deserialize<'de>, const N: usize> Visitor<'de> for Exact<T, N> {
+        type Value = [T; N];
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str(&shape(N))
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<[T; N], A::Error> {
+            let mut items = Vec::with_capacity(N);
+            while items.len() < N {
+                match seq.next_element::<T>()? {
+                    Some(x) => items.push(x),
+                    None => return Err(A::Error::invalid_length(items.len(), &self)),
+                }
+            }
+            let n = rest(seq, N)?;
+            if n != N {
+                return Err(A::Error::invalid_length(n, &self));
+            }
+            items
+                .try_into()
+                .map_err(|v: Vec<T>| A::Error::invalid_length(v.len(), &self))
+        }
+    }
+
+    d.deserialize_seq(Exact::<T, N>(PhantomData))
+}
+
+/// A list of `[a, b]` pairs, each exactly two values.
+pub(super) fn pairs<'de, D, A, B>(d: D) -> Result<Vec<(A, B)>, D::Error>
+where
+    D: Deserializer<'de>,
+    A: Deserialize<'de>,
+    B: Deserialize<'de>,
+{
+    struct Pair<A, B>(A, B);
+
+    impl<'de, A: Deserialize<'de>, B: Deserialize<'de>> Deserialize<'de> for Pair<A, B> {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Pair<A, B>, D::Error> {
+            struct V<A, B>(PhantomData<(A, B)>);
+
+            impl<'de, A: Deserialize<'de>, B: Deserialize<'de>> Visitor<'de> for V<A, B> {
+                type Value = Pair<A, B>;
+
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str(&shape(2))
+                }
+
+                fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Pair<A, B>, S::Error> {
+                    let a = seq
+                        .next_element::<A>()?
+                        .ok_or_else(|| S::Error::invalid_length(0, &self))?;
+                    let b = seq
+                        .next_element::<B>()?
+                        .ok_or_else(|| S::Error::invalid_length(1, &self))?;
+                    let n = rest(seq, 2)?;
+                    if n != 2 {
+                        return Err(S::Error::invalid_length(n, &self));
+                    }
+                    Ok(Pair(a, b))
+                }
+            }
+
+            d.deserialize_seq(V(PhantomData))
+        }
+    }
+
+    let v = Vec::<Pair<A, B>>::deserialize(d)?;
+    Ok(v.into_iter().map(|Pair(a, b)| (a, b)).collect())
+}
+
+/// The largest magnitude among `values` (zero for none).
+pub(super) fn largest<I: IntoIterator<Item = Points>>(values: I) -> Points {
+    values
+        .into_iter()
+        .map(Points::abs)
+        .max()
+        .unwrap_or(Points::ZERO)
 }
 
 /// Points to the two sides of a split, `[first, second]` as each key says.
 pub type Split = [Points; 2];
+
+/// The largest margin among `splits`: `|first - second|`.
+fn largest_margin<'a, I: IntoIterator<Item = &'a Split>>(splits: I) -> Points {
+    largest(splits.into_iter().map(|s| s[0] - s[1]))
+}
 
 const fn split(a: i64, b: i64) -> Split {
     [Points::whole(a), Points::whole(b)]
@@ -52,6 +212,14 @@ impl Default for ResultTable {
             draw: Points::HALF,
             loss: Points::ZERO,
         }
+    }
+}
+
+impl ResultTable {
+    /// The largest margin an ending pays: a win against a loss (a draw
+    /// pays both sides alike).
+    pub fn end_bound(&self) -> Points {
+        (self.win - self.loss).abs()
     }
 }
 
@@ -96,20 +264,42 @@ impl Default for SetsTable {
     }
 }
 
+impl SetsTable {
+    /// The largest margin an ending pays (each pays one side only).
+    pub fn end_bound(&self) -> Points {
+        largest([
+            self.mate,
+            self.resignation,
+            self.bare_king,
+            self.mutual_bare,
+            self.stalemate,
+            self.draw,
+            self.perpetual_check,
+            self.mutual_perpetual_check,
+            self.repetition,
+        ])
+    }
+}
+
 /// `dynamic` (spec section 6); each split is `[winner-ish side, other]` as
 /// the key says.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct DynamicTable {
     /// Checkmate: `[mating player, mated player]`.
+    #[serde(deserialize_with = "exact")]
     pub mate: Split,
     /// Stalemate: `[stalemating player, stalemated player]`.
+    #[serde(deserialize_with = "exact")]
     pub stalemate: Split,
     /// Perpetual check by Black: `[black, white]`.
+    #[serde(deserialize_with = "exact")]
     pub perpetual_by_black: Split,
     /// Perpetual check by White: `[white, black]`.
+    #[serde(deserialize_with = "exact")]
     pub perpetual_by_white: Split,
     /// Every other draw, mutual perpetual check included: `[white, black]`.
+    #[serde(deserialize_with = "exact")]
     pub draw: Split,
 }
 
@@ -125,6 +315,19 @@ impl Default for DynamicTable {
     }
 }
 
+impl DynamicTable {
+    /// The largest margin an ending pays.
+    pub fn end_bound(&self) -> Points {
+        largest_margin([
+            &self.mate,
+            &self.stalemate,
+            &self.perpetual_by_black,
+            &self.perpetual_by_white,
+            &self.draw,
+        ])
+    }
+}
+
 /// `tiebraker` (spec section 7): the splits after a disk. Before a disk,
 /// inside the swap window and in the offered phase, the dynamic table
 /// applies.
@@ -132,28 +335,39 @@ impl Default for DynamicTable {
 #[serde(default, deny_unknown_fields)]
 pub struct TiebrakerTable {
     /// Accepted disk, the disk player mates: `[disk player, other]`.
+    #[serde(deserialize_with = "exact")]
     pub accepted_disk_mates: Split,
     /// Accepted disk, the other player mates: `[other, disk player]`.
+    #[serde(deserialize_with = "exact")]
     pub accepted_other_mates: Split,
     /// Accepted disk, stalemate: `[stalemating, stalemated]`.
+    #[serde(deserialize_with = "exact")]
     pub accepted_stalemate: Split,
     /// Accepted disk, perpetual check by the disk player: `[disk player, other]`.
+    #[serde(deserialize_with = "exact")]
     pub accepted_disk_perpetual: Split,
     /// Accepted disk, every other draw: `[white, black]` (perpetual check
     /// by the other player is scored as in dynamic).
+    #[serde(deserialize_with = "exact")]
     pub accepted_draw: Split,
     /// After the swap window, a mate by either side: `[mating, mated]`.
+    #[serde(deserialize_with = "exact")]
     pub swapped_mate: Split,
     /// After the swap window, stalemate: `[stalemating, stalemated]`.
+    #[serde(deserialize_with = "exact")]
     pub swapped_stalemate: Split,
     /// After the swap window, any perpetual check or other draw:
     /// `[white, black]`.
+    #[serde(deserialize_with = "exact")]
     pub swapped_draw: Split,
     /// Restored, the restorer mates: `[restorer, first player]`.
+    #[serde(deserialize_with = "exact")]
     pub restored_restorer_mates: Split,
     /// Restored, the restorer stalemates: `[restorer, first player]`.
+    #[serde(deserialize_with = "exact")]
     pub restored_restorer_stalemates: Split,
     /// Restored, every other ending: `[first player, restorer]`.
+    #[serde(deserialize_with = "exact")]
     pub restored_other: Split,
 }
 
@@ -172,6 +386,26 @@ impl Default for TiebrakerTable {
             restored_restorer_stalemates: split(60, 40),
             restored_other: split(100, 0),
         }
+    }
+}
+
+impl TiebrakerTable {
+    /// The largest margin an ending after a disk pays (before a disk the
+    /// dynamic table's).
+    pub fn end_bound(&self) -> Points {
+        largest_margin([
+            &self.accepted_disk_mates,
+            &self.accepted_other_mates,
+            &self.accepted_stalemate,
+            &self.accepted_disk_perpetual,
+            &self.accepted_draw,
+            &self.swapped_mate,
+            &self.swapped_stalemate,
+            &self.swapped_draw,
+            &self.restored_restorer_mates,
+            &self.restored_restorer_stalemates,
+            &self.restored_other,
+        ])
     }
 }
 

@@ -13,9 +13,9 @@
 //!
 //! - `[wacky.attack]` and `[wacky.defence]`: the attacking power A (`pawn`
 //!   9, `knight` 3, `bishop` 3, `rook` 2, `queen` 1, `king` 18) and the
-//!   defending power D (1, 3, 3, 5, 9, 4), whole numbers;
+//!   defending power D (1, 3, 3, 5, 9, 4), whole numbers from 0 to 1000;
 //! - `per_square` `[10]`: points per square moved and per unit of A;
-//!   `knight_squares` `[3]`: a knight move's distance;
+//!   `knight_squares` `[3]`: a knight move's distance (0 to 1000);
 //! - `capture` `[100]`: times A(capturer) times D(captured); `en_passant`
 //!   `[1000]` on top;
 //! - `fall` `[500]` and `fall_step` `[0.5]`: the fall bonus
@@ -30,7 +30,7 @@
 //!   award in place of `check`);
 //! - `life` [[0, 1000], `[26, 2000]`, `[36, 3000]`, `[41, 5000]`, `[43, 10000]`,
 //!   [44, 20000]]: `[from L, rate]` bands, bonus `L x rate`;
-//! - `moves_limit` `[50]` and `moves` [[1, 10000], `[4, 5000]`, `[10, 3500]`,
+//! - `moves_limit` `[50]` (0 to 10000) and `moves` [[1, 10000], `[4, 5000]`, `[10, 3500]`,
 //!   `[15, 2000]`, `[20, 1000]`, `[30, 700]`, [40, 500]]: `[from m, rate]` bands,
 //!   bonus `(moves_limit - m) x rate` when `m < moves_limit`;
 //! - `time` `[[3600, 400000], `[600, 50000]`, `[60, 4000]`, `[10, 600]`, [1, 50]]`:
@@ -39,6 +39,7 @@
 use serde::{Deserialize, Serialize};
 use shakmaty::{Color, Move, Role};
 
+use super::tables::{factor, largest, moves_limit, pairs};
 use super::{Award, EndContext, Event, Memo, Points};
 use crate::rules::{Action, Ending, Node, Pos};
 
@@ -53,16 +54,22 @@ macro_rules! role_values {
         #[serde(default, deny_unknown_fields)]
         pub struct $name {
             /// A pawn.
+            #[serde(deserialize_with = "factor")]
             pub pawn: i64,
             /// A knight.
+            #[serde(deserialize_with = "factor")]
             pub knight: i64,
             /// A bishop.
+            #[serde(deserialize_with = "factor")]
             pub bishop: i64,
             /// A rook.
+            #[serde(deserialize_with = "factor")]
             pub rook: i64,
             /// A queen.
+            #[serde(deserialize_with = "factor")]
             pub queen: i64,
             /// A king.
+            #[serde(deserialize_with = "factor")]
             pub king: i64,
         }
 
@@ -116,6 +123,7 @@ pub struct Table {
     /// Points per square moved, per unit of A.
     pub per_square: Points,
     /// The distance of a knight move.
+    #[serde(deserialize_with = "factor")]
     pub knight_squares: i64,
     /// Capture points per unit of A(capturer) x D(captured).
     pub capture: Points,
@@ -141,12 +149,16 @@ pub struct Table {
     /// A checkmate, in place of the check award.
     pub mate: Points,
     /// Life bonus bands: `(from L, rate)`, ascending.
+    #[serde(deserialize_with = "pairs")]
     pub life: Vec<(i64, Points)>,
     /// Moves at or above which the moves bonus is 0.
+    #[serde(deserialize_with = "moves_limit")]
     pub moves_limit: i64,
     /// Moves bonus bands: `(from m, rate)`, ascending.
+    #[serde(deserialize_with = "pairs")]
     pub moves: Vec<(i64, Points)>,
     /// Time bonus units: `(seconds, points)`, largest first.
+    #[serde(deserialize_with = "pairs")]
     pub time: Vec<(u64, Points)>,
 }
 
@@ -237,6 +249,17 @@ impl Table {
         )
     }
 
+    /// `color`'s material left for the life bonus: the defending power of
+    /// its pieces, king included.
+    pub fn life(&self, board: &shakmaty::Board, color: Color) -> i64 {
+        board
+            .by_color(color)
+            .into_iter()
+            .filter_map(|sq| board.role_at(sq))
+            .map(|r| self.defence.of(r))
+            .sum()
+    }
+
     /// The life bonus for `life` points of material left.
     pub fn life_bonus(&self, life: i64) -> Points {
         band(&self.life, life) * life
@@ -258,10 +281,96 @@ impl Table {
             if unit == 0 {
                 continue;
             }
-            bonus += points * (left / unit) as i64;
+            bonus += points * i64::try_from(left / unit).unwrap_or(i64::MAX);
             left %= unit;
         }
         bonus
+    }
+}
+
+/// The most captures a game has: 32 pieces less the two kings (positions
+/// with more than 16 pieces a side are refused). It bounds the counter
+/// chains, the combination runs and the fall multiplier.
+const MAX_CAPTURES: i64 = 30;
+
+/// The most pieces a side has.
+const MAX_PIECES: i64 = 16;
+
+impl Table {
+    /// The largest attacking and defending powers.
+    fn largest_powers(&self) -> (i64, i64) {
+        let roles = [
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+            Role::King,
+        ];
+        let a = roles.iter().map(|&r| self.attack.of(r).abs()).max();
+        let d = roles.iter().map(|&r| self.defence.of(r).abs()).max();
+        (a.unwrap_or(0), d.unwrap_or(0))
+    }
+
+    /// The largest magnitude of what one action earns by itself: the
+    /// distance (a line of seven squares, or a knight move), castling, a
+    /// capture with its en-passant, fall and the larger of its counter and
+    /// combination awards, and a check.
+    pub fn action_bound(&self) -> Points {
+        let (a, d) = self.largest_powers();
+        let distance = self.knight_squares.abs().max(7);
+        let movement = self.per_square.abs() * a.saturating_mul(distance);
+        let multiplier = 1000 + i128::from(self.fall_step.milli()).abs() * i128::from(MAX_CAPTURES);
+        let fall = Points::from_wide_milli(
+            i128::from(self.fall.milli()).abs() * i128::from(d) * multiplier / 1000,
+        );
+        let n = MAX_CAPTURES as usize;
+        let chains = largest(
+            (1..=n)
+                .map(|k| self.counter_award(k))
+                .chain((2..=n).map(|h| self.combination_award(h))),
+        );
+        let capture =
+            self.capture.abs() * a.saturating_mul(d) + self.en_passant.abs() + fall + chains;
+        movement + self.castling.abs() + capture + self.check.abs()
+    }
+
+    /// Whether any counter or combination award is not zero (then the
+    /// chains in the memo change what later captures earn).
+    pub fn pays_chains(&self) -> bool {
+        let awards = self.counter.iter().chain(&self.combination);
+        let steps = [self.counter_step, self.combination_step];
+        awards.chain(&steps).any(|&p| p != Points::ZERO)
+    }
+
+    /// The most a quiet move (no capture, promotion or check) earns: its
+    /// distance (a king's step, a pawn's double step, a line of seven
+    /// squares, a knight move) or castling (the king's two squares and the
+    /// castling award); zero if every one of them pays nothing or less.
+    pub fn quiet_bound(&self) -> Points {
+        let a = |r: Role| self.attack.of(r);
+        let step = |r: Role, squares: i64| self.per_square * a(r).saturating_mul(squares);
+        [
+            step(Role::King, 1),
+            step(Role::Pawn, 2),
+            step(Role::Knight, self.knight_squares),
+            step(Role::Bishop, 7),
+            step(Role::Rook, 7),
+            step(Role::Queen, 7),
+            step(Role::King, 2) + self.castling,
+        ]
+        .into_iter()
+        .fold(Points::ZERO, Points::max)
+    }
+
+    /// The largest margin an ending adds without a clock (the search has
+    /// none): the mate award in place of the check, and the life and moves
+    /// bonuses (life is at most 16 pieces' defending power).
+    pub fn end_bound(&self) -> Points {
+        let (_, d) = self.largest_powers();
+        let life = largest(self.life.iter().map(|&(_, r)| r)) * MAX_PIECES.saturating_mul(d);
+        let moves = largest(self.moves.iter().map(|&(_, r)| r)) * self.moves_limit.abs();
+        (self.mate - self.check).abs() + life + moves
     }
 }
 
@@ -306,9 +415,10 @@ pub fn action_award<P: Pos>(
         if m.is_en_passant() {
             award.give(mover, t.en_passant, Event::EnPassant);
         }
-        let earlier = i64::from(memo.captures);
-        let multiplier = 1000 + t.fall_step.milli() * earlier;
-        let fall = Points::from_milli(t.fall.milli() * d * multiplier / 1000);
+        let earlier = i128::from(memo.captures);
+        let multiplier = 1000 + i128::from(t.fall_step.milli()) * earlier;
+        let fall =
+            Points::from_wide_milli(i128::from(t.fall.milli()) * i128::from(d) * multiplier / 1000);
         award.give(mover, fall, Event::Fall);
         if memo.last_capture_to == Some(m.to()) && next.counter > 0 {
             award.give(
@@ -355,13 +465,7 @@ pub fn outcome_award<P: Pos>(
             if moves == 0 {
                 return award;
             }
-            let board = end.pos.board();
-            let life: i64 = board
-                .by_color(winner)
-                .into_iter()
-                .filter_map(|sq| board.role_at(sq))
-                .map(|r| t.defence.of(r))
-                .sum();
+            let life = t.life(end.pos.board(), winner);
             award.give(winner, t.life_bonus(life), Event::Life);
             let mb = t.moves_bonus(i64::from(moves));
             if mb != Points::ZERO {

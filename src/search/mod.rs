@@ -89,32 +89,19 @@ impl Scoring for Scorer {
     }
 
     fn has_action_awards(&self) -> bool {
-        matches!(
-            self.variant(),
-            crate::rules::Variant::Stylish | crate::rules::Variant::Wacky
-        )
+        Scorer::has_action_awards(self)
     }
 
     fn decisive_band(&self) -> bool {
-        // Stylish pays by style, not by result; in wacky a mate pays its
-        // award and bonuses, often less than the checks a won position
-        // still collects.
-        !matches!(
-            self.variant(),
-            crate::rules::Variant::Stylish | crate::rules::Variant::Wacky
-        )
+        Scorer::decisive_band(self)
     }
 
     fn memo_in_key(&self) -> bool {
-        self.variant() == crate::rules::Variant::Wacky
+        Scorer::memo_in_key(self)
     }
 
     fn quiet_award_bound(&self) -> crate::scoring::Points {
-        match self.variant() {
-            // Castling: 500 and the king's two squares at 180 each.
-            crate::rules::Variant::Wacky => crate::scoring::Points::whole(900),
-            _ => crate::scoring::Points::ZERO,
-        }
+        Scorer::quiet_award_bound(self)
     }
 }
 

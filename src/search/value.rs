@@ -10,6 +10,7 @@
 //! to the node (ply added back), as engines do with mate scores.
 
 use super::params::MAX_PLY;
+use crate::eval::Units;
 
 /// The band's top: a decided game at ply 0.
 pub const MATE: i32 = 1 << 30;
@@ -19,6 +20,18 @@ pub const MATE_STEP: i32 = 1 << 21;
 pub const DECIDED: i32 = MATE - (MAX_PLY as i32 + 1) * MATE_STEP;
 /// Larger than every value.
 pub const INFINITE: i32 = MATE + MATE_STEP;
+
+// The units keep every search path's margin (its actions and its ending)
+// within `Units::limit`, and every estimate too:
+// - a path is never longer than the units assume;
+const _: () = assert!(MAX_PLY as u32 <= Units::PATH_PLIES);
+// - in the band, a decided game's margin stays within half a step, so
+//   decided games of different lengths never overlap and the length is
+//   read back exactly (`plies_to_end`);
+const _: () = assert!(Units::BAND_LIMIT < MATE_STEP / 2);
+// - outside it, a path's margin plus an estimate never reaches the band.
+const _: () = assert!(2 * Units::LIMIT < DECIDED);
+const _: () = assert!(2 * Units::BAND_LIMIT < DECIDED);
 
 /// Whether `v` is a decided game.
 #[inline]

@@ -9,15 +9,19 @@
 //!   the last pawns;
 //! - [`stylish`]: capture awards within reach, the style of the mate the
 //!   material allows, the draw compensation of the weaker side;
-//! - [`wacky`]: the checks still to come (each pays 5000), a realistic
-//!   value of a mate (the life and moves bonuses it can still earn);
+//! - [`wacky`]: the checks still to come (each pays the table's check
+//!   award, 5000 by default), a realistic value of a mate (the life and
+//!   moves bonuses it can still earn);
 //! - [`sets`], [`dynamic`]: the side endings (stalemate, perpetual check,
 //!   bare king) each pays;
 //! - [`tiebraker`]: the disk's phases, a frozen king.
 //!
 //! The [`Evaluator`](super::Evaluator) adds the drift to the draw near the
-//! move-count rule. Every weight lives in [`super::params`] or in the
-//! variant's point table. The helpers here are shared by several variants.
+//! move-count rule. Every point value comes from the variant's point table
+//! (`Ctx::tables`); every weight lives in [`super::params`], those in points
+//! as thousandths of a pawn of the variant's scale, so that they scale with
+//! the table ([`Units::pawns`]). The helpers here are shared by several
+//! variants.
 
 pub mod dynamic;
 pub mod extinction;

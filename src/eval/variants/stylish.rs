@@ -6,7 +6,7 @@ use shakmaty::attacks;
 use shakmaty::{Board, Color, Role};
 
 use super::super::params::{STY_MATE_WITH_MINORS, STY_MATE_WITH_QUEEN, STY_MATE_WITH_ROOK};
-use super::super::{ResultMargins, stylish_draw_margin};
+use super::super::{ResultMargins, Units, stylish_draw_margin};
 use super::{Ctx, expected};
 use crate::scoring::{Points, stylish};
 
@@ -44,10 +44,10 @@ pub fn best_capture(t: &stylish::Table, board: &Board, color: Color) -> Points {
 /// What a mate by `color` is expected to pay, by the strongest piece it
 /// has: the mean award of the mates Tally gives in self-play (the search
 /// picks the most stylish mate it sees, so a side with a queen does not
-/// mate for a queen's 60 or 80).
-pub fn mate_value(board: &Board, color: Color) -> Points {
+/// mate for a queen's 60 or 80), on the variant's scale.
+pub fn mate_value(units: Units, board: &Board, color: Color) -> Points {
     let ours = board.by_color(color);
-    Points::whole(if (board.queens() & ours).any() {
+    units.pawns(if (board.queens() & ours).any() {
         STY_MATE_WITH_QUEEN
     } else if (board.rooks() & ours).any() {
         STY_MATE_WITH_ROOK
@@ -61,9 +61,9 @@ pub fn value(c: &Ctx) -> i32 {
     let u = c.units;
     let t = &c.tables.stylish;
     let r = ResultMargins {
-        win: u.from_points(mate_value(c.board, c.stm)),
-        draw: u.from_points(stylish_draw_margin(c.board, c.stm)),
-        loss: -u.from_points(mate_value(c.board, !c.stm)),
+        win: u.from_points(mate_value(u, c.board, c.stm)),
+        draw: u.from_points(stylish_draw_margin(t, c.board, c.stm)),
+        loss: -u.from_points(mate_value(u, c.board, !c.stm)),
     };
     let mut v = expected(c, r);
     let ours = u.from_points(best_capture(t, c.board, c.stm));
@@ -94,18 +94,11 @@ mod tests {
 
     #[test]
     fn mate_value_by_strongest_piece() {
-        let w = |fen| mate_value(&board(fen), Color::White);
-        assert_eq!(
-            w("4k3/8/8/8/8/8/8/R2QK3 w - - 0 1"),
-            Points::whole(STY_MATE_WITH_QUEEN)
-        );
-        assert_eq!(
-            w("4k3/8/8/8/8/8/8/R3K1N1 w - - 0 1"),
-            Points::whole(STY_MATE_WITH_ROOK)
-        );
-        assert_eq!(
-            w("4k3/8/8/8/8/8/4P3/4KBN1 w - - 0 1"),
-            Points::whole(STY_MATE_WITH_MINORS)
-        );
+        let u = Units::of(&crate::scoring::Scorer::new(crate::rules::Variant::Stylish));
+        let w = |fen| mate_value(u, &board(fen), Color::White);
+        // The default scale is 5 points per pawn.
+        assert_eq!(w("4k3/8/8/8/8/8/8/R2QK3 w - - 0 1"), Points::whole(120));
+        assert_eq!(w("4k3/8/8/8/8/8/8/R3K1N1 w - - 0 1"), Points::whole(125));
+        assert_eq!(w("4k3/8/8/8/8/8/4P3/4KBN1 w - - 0 1"), Points::whole(160));
     }
 }

@@ -1,9 +1,11 @@
-//! `wacky`: the awards still to come. A check pays 5000, so the checks a
-//! side can give (now and later, against an exposed king) are worth more
-//! than most material; a mate pays 25000 plus the life and moves bonuses,
-//! which are large only for a fast mate with material left, so the value
-//! of a win is estimated from the material a side can expect to keep and
-//! the moves it can expect to need.
+//! `wacky`: the awards still to come. A check pays 5000 (by default), so
+//! the checks a side can give (now and later, against an exposed king) are
+//! worth more than most material; a mate pays 25000 plus the life and moves
+//! bonuses, which are large only for a fast mate with material left, so the
+//! value of a win is estimated from the material a side can expect to keep
+//! and the moves it can expect to need. Every point value comes from the
+//! table, every weight in thousandths of a pawn of the variant's scale
+//! ([`Units::pawns`](super::super::Units::pawns)).
 
 use shakmaty::Color;
 
@@ -19,7 +21,8 @@ use crate::scoring::Points;
 pub fn checks(c: &Ctx) -> Points {
     let ours = i64::from(checking_moves(c.board, c.stm)).min(WACKY_CHECKS_COUNTED);
     let theirs = i64::from(checking_moves(c.board, !c.stm)).min(WACKY_CHECKS_COUNTED);
-    Points::whole(ours * WACKY_OUR_CHECK - theirs * WACKY_THEIR_CHECK)
+    c.units
+        .pawns(ours * WACKY_OUR_CHECK - theirs * WACKY_THEIR_CHECK)
 }
 
 /// What material is worth in future points for the side to move: a
@@ -30,7 +33,7 @@ pub fn material(c: &Ctx) -> Points {
     let x = f64::from(c.cp.clamp(-3000, 3000)) / f64::from(WACKY_CP_SCALE);
     let full =
         WACKY_MATERIAL_EG - (WACKY_MATERIAL_EG - WACKY_MATERIAL_MG) * i64::from(c.phase) / 24;
-    Points::whole((x.tanh() * full as f64) as i64)
+    c.units.pawns((x.tanh() * full as f64) as i64)
 }
 
 /// The checks a dominant side collects until the game ends: with a queen
@@ -50,14 +53,15 @@ pub fn spam(c: &Ctx, color: Color) -> Points {
     let defence = n(b.knights()) * t.defence.knight
         + n(b.bishops()) * t.defence.bishop
         + n(b.rooks()) * t.defence.rook;
-    if defence > WACKY_SPAM_MAX_DEFENCE {
+    // At most a rook's worth of pieces to block with.
+    if defence > t.defence.rook {
         return Points::ZERO;
     }
     let step = if color.is_white() { 8 } else { -8 };
     let fuel = ((b.pawns() & ours).shift(step) & !b.occupied()).count() as i64;
     let clock = (i64::from(c.rule_plies) - i64::from(c.halfmoves)).max(0) / 2;
     let moves = (clock + fuel * i64::from(c.rule_plies) / 2).min(WACKY_SPAM_MOVES);
-    Points::whole(WACKY_SPAM_PER_MOVE * moves)
+    c.units.pawns(WACKY_SPAM_PER_MOVE * moves)
 }
 
 /// The wacky evaluation: the future points of material, the checks to
@@ -67,7 +71,7 @@ pub fn spam(c: &Ctx, color: Color) -> Points {
 pub fn value(c: &Ctx) -> i32 {
     let u = c.units;
     let spam = spam(c, c.stm) - spam(c, !c.stm);
-    u.from_points(material(c) + checks(c) + spam + mates(c) + Points::whole(WACKY_TEMPO))
+    u.from_points(material(c) + checks(c) + spam + mates(c) + u.pawns(WACKY_TEMPO))
 }
 
 /// The mates still to come: the chance of each side mating (the
@@ -77,11 +81,12 @@ pub fn value(c: &Ctx) -> i32 {
 /// checks walks into mates that cost it far more.
 pub fn mates(c: &Ctx) -> Points {
     let w = wdl(c);
-    let moves = |color: Color| c.memo.moves[color as usize];
-    let ours = wacky_win_estimate(c.board, c.stm, moves(c.stm));
-    let theirs = wacky_win_estimate(c.board, !c.stm, moves(!c.stm));
-    let milli = ours.milli() * i64::from(w.win) - theirs.milli() * i64::from(w.loss);
-    Points::from_milli(milli / 1000 * WACKY_MATE_SHARE / 1000)
+    let t = &c.tables.wacky;
+    let ours = wacky_win_estimate(t, c.board, c.stm, c.memo.moves_of(c.stm));
+    let theirs = wacky_win_estimate(t, c.board, !c.stm, c.memo.moves_of(!c.stm));
+    let milli = i128::from(ours.milli()) * i128::from(w.win)
+        - i128::from(theirs.milli()) * i128::from(w.loss);
+    Points::from_wide_milli(milli / 1000 * i128::from(WACKY_MATE_SHARE) / 1000)
 }
 #[cfg(test)]
 mod tests {
@@ -100,14 +105,14 @@ mod tests {
         let c = ctx("4k3/8/8/8/8/8/6PQ/6K1 w - - 0 1", &t, &m);
         assert_eq!(
             spam(&c, Color::White),
-            Points::whole(WACKY_SPAM_PER_MOVE * 100)
+            c.units.pawns(WACKY_SPAM_PER_MOVE * 100)
         );
         assert_eq!(spam(&c, Color::Black), Points::ZERO);
         // Late on the clock, with the pawn blocked: the moves left only.
         let c = ctx("4k3/8/8/8/8/6p1/6PQ/6K1 w - - 80 60", &t, &m);
         assert_eq!(
             spam(&c, Color::White),
-            Points::whole(WACKY_SPAM_PER_MOVE * 10)
+            c.units.pawns(WACKY_SPAM_PER_MOVE * 10)
         );
         // A rook and a knight defend: no domination.
         let c = ctx("3rk3/8/8/8/8/5n2/6PQ/6K1 w - - 0 1", &t, &m);
@@ -123,7 +128,7 @@ mod tests {
         assert_eq!(material(&Ctx { cp: 0, ..c }), Points::ZERO);
         let up = material(&Ctx { cp: 300, ..c });
         assert_eq!(material(&Ctx { cp: -300, ..c }), -up);
-        assert!(up > Points::whole(WACKY_MATERIAL_MG / 2));
+        assert!(up > c.units.pawns(WACKY_MATERIAL_MG / 2));
     }
 
     #[test]
@@ -137,7 +142,7 @@ mod tests {
         // bonuses, Black the same loss.
         let c = ctx("4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1", &t, &m);
         let ours = mates(&c);
-        let win = wacky_win_estimate(c.board, Color::White, 0);
+        let win = wacky_win_estimate(&t.wacky, c.board, Color::White, 0);
         assert!(ours > Points::from_milli(win.milli() * WACKY_MATE_SHARE / 2000));
         assert!(ours <= Points::from_milli(win.milli() * WACKY_MATE_SHARE / 1000));
         let c = ctx("4k3/8/8/8/8/8/3Q4/4K3 b - - 0 1", &t, &m);
