@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use tally::matches::results::{self, Header};
 use tally::matches::{
-    Control, GameRecord, MatchConfig, PlayerSpec, Quiet, Shard, openings, run, summarise,
+    Control, ForfeitKind, GameRecord, MatchConfig, PlayerSpec, Quiet, Shard, openings, run,
+    summarise,
 };
 use tally::referee::pgn::read_games;
 use tally::referee::score_input;
@@ -89,7 +90,7 @@ fn two_tally_settings_play_scored_games() {
     assert_eq!(play(&c), games);
 }
 
-fn forfeits(mode: &str, control: Control, kind: &str, reason: &str) {
+fn forfeits(mode: &str, control: Control, kind: ForfeitKind, reason: &str) {
     let mut c = config(Variant::Chess, "name=tally hash=8", &fake(mode), 2, control);
     // One game at a time for a crash: the second game needs the restarted
     // engine; two at once elsewhere, to save the waits.
@@ -110,7 +111,7 @@ fn forfeits(mode: &str, control: Control, kind: &str, reason: &str) {
     }
     let s = summarise(&["tally".into(), format!("fake-{mode}")], &games, None);
     assert_eq!((s.wins, s.draws, s.losses), (2, 0, 0));
-    assert_eq!(s.forfeits[1].get(kind), Some(&2));
+    assert_eq!(s.forfeits[1].get(&kind), Some(&2));
     assert!(s.forfeits[0].is_empty());
 }
 
@@ -119,19 +120,24 @@ fn a_crashing_engine_loses_and_is_restarted() {
     forfeits(
         "crash",
         depth(1),
-        "crash",
+        ForfeitKind::Crash,
         "crashed: the engine exited (exit status: 3)",
     );
 }
 
 #[test]
 fn a_hanging_engine_loses() {
-    forfeits("hang", depth(1), "hang", "no reply within 1.0 s");
+    forfeits("hang", depth(1), ForfeitKind::Hang, "no reply within 1.0 s");
 }
 
 #[test]
 fn an_illegal_move_loses() {
-    forfeits("illegal", depth(1), "illegal", "illegal move 'a1a1'");
+    forfeits(
+        "illegal",
+        depth(1),
+        ForfeitKind::Illegal,
+        "illegal move 'a1a1'",
+    );
 }
 
 #[test]
@@ -141,7 +147,7 @@ fn a_reply_after_the_clock_loses_on_time() {
         base: Some(Duration::from_secs(1)),
         ..Control::default()
     };
-    forfeits("slow", tc, "time", "lost on time");
+    forfeits("slow", tc, ForfeitKind::Time, "lost on time");
 }
 
 #[test]

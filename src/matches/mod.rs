@@ -272,13 +272,49 @@ fn digest(parts: impl IntoIterator<Item = String>) -> String {
     format!("{h:016x}")
 }
 
+/// Why a game was forfeited, in kind (written in results files in
+/// lower case: `crash`, `hang`, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ForfeitKind {
+    /// The engine's output ended (it exited or closed its output).
+    Crash,
+    /// No reply by the deadline.
+    Hang,
+    /// An illegal or unreadable move.
+    Illegal,
+    /// The move came after the clock ran out.
+    Time,
+    /// An answer that breaks the protocol.
+    Protocol,
+}
+
+impl ForfeitKind {
+    /// The kind's name, as in results files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ForfeitKind::Crash => "crash",
+            ForfeitKind::Hang => "hang",
+            ForfeitKind::Illegal => "illegal",
+            ForfeitKind::Time => "time",
+            ForfeitKind::Protocol => "protocol",
+        }
+    }
+}
+
+impl std::fmt::Display for ForfeitKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// How a player forfeited a game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Forfeit {
     /// The forfeiting player: 0 for the first, 1 for the second.
     pub player: usize,
-    /// `crash`, `hang`, `illegal`, `time` or `protocol`.
-    pub kind: String,
+    /// The kind of forfeit.
+    pub kind: ForfeitKind,
     /// The details.
     pub reason: String,
 }
@@ -613,13 +649,13 @@ fn play_one(
 
 fn forfeit_of(player: usize, f: &Failure) -> Forfeit {
     let kind = match f {
-        Failure::Crash(_) => "crash",
-        Failure::Hang(_) => "hang",
-        Failure::Protocol(_) | Failure::Interrupted => "protocol",
+        Failure::Crash(_) => ForfeitKind::Crash,
+        Failure::Hang(_) => ForfeitKind::Hang,
+        Failure::Protocol(_) | Failure::Interrupted => ForfeitKind::Protocol,
     };
     Forfeit {
         player,
-        kind: kind.to_owned(),
+        kind,
         reason: f.to_string(),
     }
 }
@@ -687,7 +723,7 @@ fn play_on<P: Pos>(
             if used > t[ci] + config.time_margin {
                 forfeit = Some(Forfeit {
                     player: pi,
-                    kind: "time".to_owned(),
+                    kind: ForfeitKind::Time,
                     reason: format!(
                         "lost on time: {:.3} s used with {:.3} s left",
                         used.as_secs_f64(),
@@ -704,7 +740,7 @@ fn play_on<P: Pos>(
             Err(e) => {
                 forfeit = Some(Forfeit {
                     player: pi,
-                    kind: "illegal".to_owned(),
+                    kind: ForfeitKind::Illegal,
                     reason: format!("illegal move '{text}': {e}"),
                 });
             }
@@ -755,9 +791,11 @@ fn play_on<P: Pos>(
     }
     let termination = match &forfeit {
         None => "normal",
-        Some(f) if f.kind == "time" => "time forfeit",
-        Some(f) if f.kind == "illegal" => "rules infraction",
-        Some(_) => "abandoned",
+        Some(f) => match f.kind {
+            ForfeitKind::Time => "time forfeit",
+            ForfeitKind::Illegal => "rules infraction",
+            ForfeitKind::Crash | ForfeitKind::Hang | ForfeitKind::Protocol => "abandoned",
+        },
     };
     pgn.tags = vec![
         ("Event".into(), format!("tally match ({})", config.variant)),

@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::GameRecord;
+use super::{ForfeitKind, GameRecord};
 
 /// The normal quantile of a two-sided 95 % interval.
 pub const Z95: f64 = 1.959_964;
@@ -123,7 +123,7 @@ pub struct Summary {
     /// `None`).
     pub elo_ci95: (Option<f64>, Option<f64>),
     /// Forfeits per player, by reason kind.
-    pub forfeits: [BTreeMap<String, usize>; 2],
+    pub forfeits: [BTreeMap<ForfeitKind, usize>; 2],
     /// Games per ending kind.
     pub endings: BTreeMap<String, usize>,
     /// The SPRT, when one runs.
@@ -175,7 +175,7 @@ pub fn summarise(names: &[String; 2], games: &[GameRecord], sprt: Option<&SprtCo
     let mut sum_points = [0.0; 2];
     let mut margins = Vec::with_capacity(n);
     let mut scores = Vec::with_capacity(n);
-    let mut forfeits: [BTreeMap<String, usize>; 2] = Default::default();
+    let mut forfeits: [BTreeMap<ForfeitKind, usize>; 2] = Default::default();
     let mut endings = BTreeMap::new();
     for g in games {
         let s = game_score(g);
@@ -193,7 +193,7 @@ pub fn summarise(names: &[String; 2], games: &[GameRecord], sprt: Option<&SprtCo
         if let Some(f) = &g.forfeit
             && let Some(m) = forfeits.get_mut(f.player)
         {
-            *m.entry(f.kind.clone()).or_insert(0) += 1;
+            *m.entry(f.kind).or_insert(0) += 1;
         }
         *endings.entry(g.ending.clone()).or_insert(0) += 1;
     }
