@@ -2,6 +2,11 @@
 //! UCI engine (tests/fixtures/fake_uci.py, run with python3), shards that
 //! merge to the same totals as one run, resuming, and the command line's
 //! errors. Fixed depths and one thread: every result is reproducible.
+//!
+//! No test depends on timing or machine load: Tally plays at a fixed depth
+//! even on a clock (far below it), engines that answer are given waits
+//! they cannot miss (minutes), and only engines that never answer (or
+//! sleep past their clock on purpose) are timed out.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -28,7 +33,9 @@ fn config(variant: Variant, a: &str, b: &str, games: usize, control: Control) ->
     let players = [PlayerSpec::parse(a).unwrap(), PlayerSpec::parse(b).unwrap()];
     let mut c = MatchConfig::new(variant, players, control, openings);
     c.games = games;
-    c.hang_timeout = Duration::from_secs(1);
+    // Far above any reply of a working engine, however loaded the machine:
+    // only an engine that never answers waits this long.
+    c.hang_timeout = Duration::from_secs(120);
     c
 }
 
@@ -90,8 +97,21 @@ fn two_tally_settings_play_scored_games() {
     assert_eq!(play(&c), games);
 }
 
+/// Tally (at depth 1, so that its own moves take no time worth a clock)
+/// against the fake engine in `mode`: both games forfeited by the fake,
+/// by `kind`, with `reason` in the details.
 fn forfeits(mode: &str, control: Control, kind: ForfeitKind, reason: &str) {
-    let mut c = config(Variant::Chess, "name=tally hash=8", &fake(mode), 2, control);
+    let mut c = config(
+        Variant::Chess,
+        "name=tally hash=8 depth=1",
+        &fake(mode),
+        2,
+        control,
+    );
+    if mode == "hang" {
+        // The fake never replies: the wait is all this test measures.
+        c.hang_timeout = Duration::from_secs(1);
+    }
     // One game at a time for a crash: the second game needs the restarted
     // engine; two at once elsewhere, to save the waits.
     c.concurrency = if mode == "crash" { 1 } else { 2 };
@@ -142,9 +162,11 @@ fn an_illegal_move_loses() {
 
 #[test]
 fn a_reply_after_the_clock_loses_on_time() {
-    // A whole second: Tally never comes near it, even on a loaded machine.
+    // Tally plays at depth 1 (well under a millisecond a move) on a 3 s
+    // clock, so only the fake, which sleeps past its whole clock, can lose
+    // on time; the fake's lateness is measured, never raced.
     let tc = Control {
-        base: Some(Duration::from_secs(1)),
+        base: Some(Duration::from_secs(3)),
         ..Control::default()
     };
     forfeits("slow", tc, ForfeitKind::Time, "lost on time");

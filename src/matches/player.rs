@@ -48,6 +48,10 @@ use crate::search::{Limits, Silent};
 /// How long an external engine may take to answer `uci` or `isready`.
 pub const START_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// How long to wait for the exit status of an engine whose output ended
+/// (a crash is reported with it).
+pub const EXIT_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// Who a player is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerKind {
@@ -600,8 +604,10 @@ impl Process {
                 Ok(l) => other(&l),
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
-                    // Give the process a moment to be reaped, for its status.
-                    let until = Instant::now() + Duration::from_millis(200);
+                    // An engine whose output ends is exiting: wait for its
+                    // status, generously (a loaded machine may take a
+                    // while to run its exit), but not without end.
+                    let until = Instant::now() + EXIT_TIMEOUT;
                     let mut status = "the engine closed its output".to_owned();
                     while Instant::now() < until {
                         if let Ok(Some(s)) = self.child.try_wait() {
