@@ -161,6 +161,19 @@ fn an_illegal_move_loses() {
 }
 
 #[test]
+fn output_that_is_not_utf8_is_read() {
+    // `id author J\xfcrgen` at the start and `info string caf\xe9` before
+    // the move: the engine starts, and its move is read (and refused as
+    // illegal), not taken for a crash.
+    forfeits(
+        "latin1",
+        depth(1),
+        ForfeitKind::Illegal,
+        "illegal move 'a1a1'",
+    );
+}
+
+#[test]
 fn a_reply_after_the_clock_loses_on_time() {
     // Tally plays at depth 1 (well under a millisecond a move) on a 3 s
     // clock, so only the fake, which sleeps past its whole clock, can lose

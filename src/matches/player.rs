@@ -28,7 +28,9 @@
 //! and `isready`; before each game `ucinewgame` and `isready`; for each
 //! move `position` (`startpos` or `fen`, then `moves`) and `go`. A reader
 //! thread turns its output into a channel, so every wait has a deadline:
-//! end of output is a crash, no `bestmove` by the deadline a hang. For
+//! end of output is a crash, no `bestmove` by the deadline a hang. Output
+//! is read as bytes and decoded lossily (bytes that are not UTF-8, such as
+//! a Latin-1 author's name, become U+FFFD). For
 //! extinction, `setoption name UCI_Variant value extinction` is sent unless
 //! the spec sets `UCI_Variant` itself; for every other variant nothing is
 //! sent (they play on standard chess rules).
@@ -553,13 +555,16 @@ impl Process {
             .name("uci-reader".to_owned())
             .spawn(move || {
                 let mut reader = BufReader::new(stdout);
-                let mut line = String::new();
+                let mut line = Vec::new();
                 loop {
                     line.clear();
-                    match reader.read_line(&mut line) {
+                    match reader.read_until(b'\n', &mut line) {
                         Ok(0) | Err(_) => break,
                         Ok(_) => {
-                            if tx.send(line.trim_end().to_owned()).is_err() {
+                            // Engines write in any encoding (an author's
+                            // name in Latin-1): decode lossily.
+                            let text = String::from_utf8_lossy(&line);
+                            if tx.send(text.trim_end().to_owned()).is_err() {
                                 break;
                             }
                         }
