@@ -112,9 +112,13 @@ fn forfeits(mode: &str, control: Control, kind: ForfeitKind, reason: &str) {
         // The fake never replies: the wait is all this test measures.
         c.hang_timeout = Duration::from_secs(1);
     }
-    // One game at a time for a crash: the second game needs the restarted
-    // engine; two at once elsewhere, to save the waits.
-    c.concurrency = if mode == "crash" { 1 } else { 2 };
+    // One game at a time for a crash or a flood: the second game needs the
+    // restarted engine; two at once elsewhere, to save the waits.
+    c.concurrency = if matches!(mode, "crash" | "flood" | "longline") {
+        1
+    } else {
+        2
+    };
     let games = play(&c);
     assert_eq!(games.len(), 2);
     for g in &games {
@@ -157,6 +161,25 @@ fn an_illegal_move_loses() {
         depth(1),
         ForfeitKind::Illegal,
         "illegal move 'a1a1'",
+    );
+}
+
+#[test]
+fn an_engine_flooding_its_output_loses_and_is_restarted() {
+    // Endless `info` lines, then one endless line: each forfeits at once
+    // (the memory held stays bounded), and the next game gets a fresh
+    // engine.
+    forfeits(
+        "flood",
+        depth(1),
+        ForfeitKind::Flood,
+        "flooded its output: more than 100000 lines written in answer to one request",
+    );
+    forfeits(
+        "longline",
+        depth(1),
+        ForfeitKind::Flood,
+        "flooded its output: a line longer than 64 KiB",
     );
 }
 

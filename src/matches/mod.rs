@@ -34,10 +34,10 @@
 //!   [`MatchConfig::hang_timeout`] is a hang; with fixed depth or nodes the
 //!   hang timeout alone is the wait.
 //! - **Forfeits**: a crash (end of output), a hang, an illegal or
-//!   unreadable move, a protocol error or a loss on time loses the game for
-//!   that player, recorded with its reason ([`Forfeit`]); the game is
-//!   scored as the forfeiting player's resignation, and the player is
-//!   restarted before its next game.
+//!   unreadable move, a protocol error, a flood of output (see [`player`])
+//!   or a loss on time loses the game for that player, recorded with its
+//!   reason ([`Forfeit`]); the game is scored as the forfeiting player's
+//!   resignation, and the player is restarted before its next game.
 //! - **Stopping**: when `stop` is set (Ctrl-C) the games in progress are
 //!   abandoned at their next move (not recorded: a resumed run plays them
 //!   again) and no new game starts; every finished game has already been
@@ -287,6 +287,8 @@ pub enum ForfeitKind {
     Time,
     /// An answer that breaks the protocol.
     Protocol,
+    /// Output beyond the bounds (an endless line, endless lines).
+    Flood,
 }
 
 impl ForfeitKind {
@@ -298,6 +300,7 @@ impl ForfeitKind {
             ForfeitKind::Illegal => "illegal",
             ForfeitKind::Time => "time",
             ForfeitKind::Protocol => "protocol",
+            ForfeitKind::Flood => "flood",
         }
     }
 }
@@ -651,6 +654,7 @@ fn forfeit_of(player: usize, f: &Failure) -> Forfeit {
     let kind = match f {
         Failure::Crash(_) => ForfeitKind::Crash,
         Failure::Hang(_) => ForfeitKind::Hang,
+        Failure::Flood(_) => ForfeitKind::Flood,
         Failure::Protocol(_) | Failure::Interrupted => ForfeitKind::Protocol,
     };
     Forfeit {
@@ -794,7 +798,9 @@ fn play_on<P: Pos>(
         Some(f) => match f.kind {
             ForfeitKind::Time => "time forfeit",
             ForfeitKind::Illegal => "rules infraction",
-            ForfeitKind::Crash | ForfeitKind::Hang | ForfeitKind::Protocol => "abandoned",
+            ForfeitKind::Crash | ForfeitKind::Hang | ForfeitKind::Protocol | ForfeitKind::Flood => {
+                "abandoned"
+            }
         },
     };
     pgn.tags = vec![

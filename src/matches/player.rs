@@ -30,15 +30,20 @@
 //! thread turns its output into a channel, so every wait has a deadline:
 //! end of output is a crash, no `bestmove` by the deadline a hang. Output
 //! is read as bytes and decoded lossily (bytes that are not UTF-8, such as
-//! a Latin-1 author's name, become U+FFFD). For
+//! a Latin-1 author's name, become U+FFFD). Output is bounded, so that an
+//! engine cannot exhaust Tally's memory: a line longer than [`MAX_LINE`],
+//! or more than [`MAX_OUTPUT`] bytes or [`MAX_LINES`] lines between two
+//! requests, is a flood ([`Failure::Flood`]): the reader stops, the engine
+//! forfeits the game and is restarted for the next, as after a crash. For
 //! extinction, `setoption name UCI_Variant value extinction` is sent unless
 //! the spec sets `UCI_Variant` itself; for every other variant nothing is
 //! sent (they play on standard chess rules).
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
 
 use crate::engine::{Engine, EngineOptions};
@@ -53,6 +58,17 @@ pub const START_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long to wait for the exit status of an engine whose output ended
 /// (a crash is reported with it).
 pub const EXIT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The longest line an external engine may write (64 KiB; UCI lines are
+/// well under 1 KiB).
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// The most an external engine may write between two of Tally's requests
+/// (`uci`, `ucinewgame`, `go`): 16 MiB ...
+pub const MAX_OUTPUT: usize = 16 * 1024 * 1024;
+
+/// ... in at most this many lines (a long search prints a few thousand).
+pub const MAX_LINES: usize = 100_000;
 
 /// Who a player is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -383,6 +399,9 @@ pub enum Failure {
     Hang(Duration),
     /// An answer that breaks the protocol (or an internal error).
     Protocol(String),
+    /// Output beyond the bounds ([`MAX_LINE`], [`MAX_OUTPUT`],
+    /// [`MAX_LINES`]).
+    Flood(String),
     /// The match is stopping.
     Interrupted,
 }
@@ -393,6 +412,7 @@ impl std::fmt::Display for Failure {
             Failure::Crash(m) => write!(f, "crashed: {m}"),
             Failure::Hang(d) => write!(f, "no reply within {:.1} s", d.as_secs_f64()),
             Failure::Protocol(m) => write!(f, "protocol error: {m}"),
+            Failure::Flood(m) => write!(f, "flooded its output: {m}"),
             Failure::Interrupted => f.write_str("interrupted"),
         }
     }
@@ -523,11 +543,87 @@ impl Player for TallyPlayer {
     }
 }
 
+/// What the reader thread hands on.
+enum Output {
+    /// A line, without its end.
+    Line(String),
+    /// The engine broke the output bounds; the reader has stopped.
+    Flood(String),
+}
+
+/// What an engine wrote since the last request (shared with its reader).
+#[derive(Default)]
+struct Written {
+    bytes: AtomicUsize,
+    lines: AtomicUsize,
+}
+
+impl Written {
+    /// Counts one line of `len` bytes; `Err` with the reason when the
+    /// bounds are broken.
+    fn count(&self, len: usize) -> Result<(), String> {
+        let bytes = self.bytes.fetch_add(len, Ordering::Relaxed) + len;
+        let lines = self.lines.fetch_add(1, Ordering::Relaxed) + 1;
+        if bytes > MAX_OUTPUT {
+            return Err(format!(
+                "more than {} MiB written in answer to one request",
+                MAX_OUTPUT >> 20
+            ));
+        }
+        if lines > MAX_LINES {
+            return Err(format!(
+                "more than {MAX_LINES} lines written in answer to one request"
+            ));
+        }
+        Ok(())
+    }
+
+    fn reset(&self) {
+        self.bytes.store(0, Ordering::Relaxed);
+        self.lines.store(0, Ordering::Relaxed);
+    }
+}
+
+/// Reads `stdout` line by line into `tx` within the bounds (see the module
+/// docs), until the output ends, the receiver is gone or the bounds break.
+fn read_output(stdout: impl Read, tx: &Sender<Output>, written: &Written) {
+    let mut reader = BufReader::new(stdout);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        // One byte more than a line may hold, its end included.
+        let limit = MAX_LINE as u64 + 1;
+        match (&mut reader).take(limit).read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        let ended = line.last() == Some(&b'\n');
+        if !ended && line.len() > MAX_LINE {
+            let _ = tx.send(Output::Flood(format!(
+                "a line longer than {} KiB",
+                MAX_LINE >> 10
+            )));
+            return;
+        }
+        if let Err(reason) = written.count(line.len()) {
+            let _ = tx.send(Output::Flood(reason));
+            return;
+        }
+        // Engines write in any encoding (an author's name in Latin-1):
+        // decode lossily.
+        let text = String::from_utf8_lossy(&line);
+        if tx.send(Output::Line(text.trim_end().to_owned())).is_err() {
+            return;
+        }
+    }
+}
+
 /// A running engine process.
 struct Process {
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<Output>,
+    written: Arc<Written>,
 }
 
 impl Process {
@@ -551,32 +647,25 @@ impl Process {
             return Err(format!("cannot talk to '{program}'"));
         };
         let (tx, rx) = channel();
+        let written = Arc::new(Written::default());
+        let counter = Arc::clone(&written);
         std::thread::Builder::new()
             .name("uci-reader".to_owned())
-            .spawn(move || {
-                let mut reader = BufReader::new(stdout);
-                let mut line = Vec::new();
-                loop {
-                    line.clear();
-                    match reader.read_until(b'\n', &mut line) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            // Engines write in any encoding (an author's
-                            // name in Latin-1): decode lossily.
-                            let text = String::from_utf8_lossy(&line);
-                            if tx.send(text.trim_end().to_owned()).is_err() {
-                                break;
-                            }
-                        }
-                    }
-                }
-            })
+            .spawn(move || read_output(stdout, &tx, &counter))
             .map_err(|e| format!("cannot start a reader thread: {e}"))?;
         Ok(Process {
             child,
             stdin,
             lines: rx,
+            written,
         })
+    }
+
+    /// Sends a request: what the engine writes from now on counts against
+    /// the bounds afresh.
+    fn request(&mut self, line: &str) -> Result<(), Failure> {
+        self.written.reset();
+        self.send(line)
     }
 
     fn send(&mut self, line: &str) -> Result<(), Failure> {
@@ -605,8 +694,9 @@ impl Process {
             }
             let slice = (deadline - now).min(Duration::from_millis(100));
             match self.lines.recv_timeout(slice) {
-                Ok(l) if want(&l) => return Ok(l),
-                Ok(l) => other(&l),
+                Ok(Output::Line(l)) if want(&l) => return Ok(l),
+                Ok(Output::Line(l)) => other(&l),
+                Ok(Output::Flood(reason)) => return Err(Failure::Flood(reason)),
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
                     // An engine whose output ends is exiting: wait for its
@@ -627,8 +717,18 @@ impl Process {
         }
     }
 
-    fn drain(&mut self) {
-        while self.lines.try_recv().is_ok() {}
+    /// Drops the lines not read yet (the bounds keep them few).
+    ///
+    /// # Errors
+    ///
+    /// A [`Failure::Flood`] when the engine broke the bounds meanwhile.
+    fn drain(&mut self) -> Result<(), Failure> {
+        while let Ok(out) = self.lines.try_recv() {
+            if let Output::Flood(reason) = out {
+                return Err(Failure::Flood(reason));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -707,7 +807,7 @@ impl UciPlayer {
         self.process = None;
         let mut proc = Process::spawn(&self.program, &self.args)?;
         let what = |f: Failure| format!("'{}' {f} while starting", self.program);
-        proc.send("uci").map_err(what)?;
+        proc.request("uci").map_err(what)?;
         let mut id = None;
         proc.wait_for(
             &|l| l.trim() == "uciok",
@@ -750,8 +850,8 @@ impl Player for UciPlayer {
 
     fn new_game(&mut self) -> Result<(), Failure> {
         let p = self.process()?;
-        p.drain();
-        p.send("ucinewgame")?;
+        p.drain()?;
+        p.request("ucinewgame")?;
         p.send("isready")?;
         p.wait_for(&|l| l.trim() == "readyok", &mut |_| {}, START_TIMEOUT, None)?;
         Ok(())
@@ -766,7 +866,7 @@ impl Player for UciPlayer {
         stop: &AtomicBool,
     ) -> Result<String, Failure> {
         let p = self.process()?;
-        p.drain();
+        p.drain()?;
         let mut pos = if start_fen == crate::notation::STANDARD_FEN {
             "position startpos".to_owned()
         } else {
@@ -776,7 +876,7 @@ impl Player for UciPlayer {
             pos.push_str(" moves ");
             pos.push_str(&moves.join(" "));
         }
-        p.send(&pos)?;
+        p.request(&pos)?;
         p.send(&go.uci())?;
         let line = p.wait_for(
             &|l| l.trim_start().starts_with("bestmove"),
@@ -834,6 +934,30 @@ mod tests {
         assert!(PlayerSpec::parse("option.Foo=1").is_err());
         assert!(PlayerSpec::parse("cmd='unterminated").is_err());
         assert!(PlayerSpec::parse("depth=x").is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn output_unread_between_requests_is_bounded() {
+        // `yes` writes lines without end while nobody reads them (as an
+        // engine might while its opponent thinks): the reader stops at the
+        // bound and the next look at the output reports the flood. The
+        // loop's bound only catches a broken reader; it is never reached.
+        let mut p = Process::spawn("yes", &["info string idle".to_owned()]).unwrap();
+        let until = Instant::now() + Duration::from_secs(120);
+        let failure = loop {
+            match p.drain() {
+                Err(f) => break f,
+                Ok(()) if Instant::now() > until => panic!("no flood reported"),
+                Ok(()) => std::thread::sleep(Duration::from_millis(10)),
+            }
+        };
+        assert_eq!(
+            failure,
+            Failure::Flood(format!(
+                "more than {MAX_LINES} lines written in answer to one request"
+            ))
+        );
     }
 
     #[test]
