@@ -303,6 +303,66 @@ fn results_files_survive_a_cut_short_line() {
     assert_eq!(read, games);
 }
 
+#[test]
+fn a_cut_last_line_is_removed_before_new_games_follow_it() {
+    let r = temp("torn.json");
+    let _ = std::fs::remove_file(&r);
+    let (code, _, err) = depth_one_match("chess", "4", &r, &[]);
+    assert_eq!(code, 0, "{err}");
+    // Keep the header and games 0 and 1, and half of game 2's line: as if
+    // the run had been killed while writing it.
+    let text = std::fs::read_to_string(&r).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 5);
+    let cut = format!(
+        "{}\n{}\n{}\n{}",
+        lines[0],
+        lines[1],
+        lines[2],
+        &lines[3][..lines[3].len() / 2]
+    );
+    std::fs::write(&r, cut).unwrap();
+    // Resuming removes the cut line (with a warning) and plays games 2
+    // and 3 again; the file then reads whole, resumes and merges.
+    let (code, _, err) = depth_one_match("chess", "4", &r, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.starts_with("warning: ") && err.contains("removed a cut-short last line"),
+        "{err}"
+    );
+    let (_, games) = results::read(&r).unwrap();
+    let mut indices: Vec<usize> = games.iter().map(|g| g.index).collect();
+    indices.sort_unstable();
+    assert_eq!(indices, [0, 1, 2, 3]);
+    let (code, out, err) = depth_one_match("chess", "4", &r, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    assert!(out.contains("4 games"), "{out}");
+    let (code, out, err) = tally(&["match", "merge", r.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("4 games"), "{out}");
+}
+
+#[test]
+fn a_results_file_in_use_is_refused() {
+    let r = temp("locked.json");
+    let _ = std::fs::remove_file(&r);
+    let (code, _, err) = depth_one_match("chess", "2", &r, &[]);
+    assert_eq!(code, 0, "{err}");
+    let before = std::fs::read(&r).unwrap();
+    // Another run holds the file.
+    let held = std::fs::File::open(&r).unwrap();
+    held.lock().unwrap();
+    let (code, _, err) = depth_one_match("chess", "2", &r, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("in use by another run"), "{err}");
+    assert_eq!(std::fs::read(&r).unwrap(), before);
+    drop(held);
+    let (code, _, err) = depth_one_match("chess", "2", &r, &[]);
+    assert_eq!(code, 0, "{err}");
+}
+
 fn tally(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_tally"))
         .args(args)

@@ -130,8 +130,9 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
     /// Results file (JSON Lines): every finished game is appended; an
-    /// existing file of the same experiment is resumed; a `{shard}` in the
-    /// name becomes K-of-N.
+    /// existing file of the same experiment is resumed (a cut-short last
+    /// line is removed first); one run at a time may use a file (it is
+    /// locked); a `{shard}` in the name becomes K-of-N.
     #[arg(long, value_name = "FILE")]
     pub results: Option<PathBuf>,
     /// Stop early on a sequential probability ratio test:
@@ -331,19 +332,18 @@ fn play(a: &RunArgs) -> Result<i32, CliError> {
         None => None,
         Some(path) => {
             let path = shard_path(path, config.shard);
-            if path.exists() {
-                let (h, games) = results::read(&path).map_err(bad)?;
-                if h.experiment != experiment || h.shard != config.shard {
-                    return Err(bad(format!(
-                        "{} holds another experiment or shard: give another --results file to start afresh",
-                        path.display()
-                    )));
-                }
-                resumed = games;
-                Some(Writer::append_to(&path).map_err(bad)?)
-            } else {
-                Some(Writer::create(&path, &header).map_err(bad)?)
+            let opened = results::open(&path, &header).map_err(bad)?;
+            if let Some(w) = &opened.repaired {
+                eprintln!("warning: {w}");
             }
+            if opened.header.experiment != experiment || opened.header.shard != config.shard {
+                return Err(bad(format!(
+                    "{} holds another experiment or shard: give another --results file to start afresh",
+                    path.display()
+                )));
+            }
+            resumed = opened.games;
+            Some(opened.writer)
         }
     };
     let pgn = match &a.pgn {
