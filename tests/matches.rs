@@ -363,6 +363,89 @@ fn a_results_file_in_use_is_refused() {
     assert_eq!(code, 0, "{err}");
 }
 
+/// Whether process `pid` is running (a zombie is not).
+#[cfg(unix)]
+fn running(pid: u32) -> bool {
+    if std::path::Path::new("/proc/self").exists() {
+        // Linux: the state follows the command's closing parenthesis.
+        return std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            !stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        });
+    }
+    Command::new("kill")
+        .args(["-0", &pid.to_string()])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[cfg(unix)]
+#[test]
+fn a_hung_engine_dies_when_the_match_is_killed() {
+    use std::time::Instant;
+    let pidfile = temp("hung.pid");
+    let _ = std::fs::remove_file(&pidfile);
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fake_uci.py");
+    let engine = format!(
+        "cmd=python3 arg='{}' arg=hang arg='{}'",
+        script.display(),
+        pidfile.display()
+    );
+    let mut run = Command::new(env!("CARGO_BIN_EXE_tally"))
+        .args([
+            "match",
+            "-p",
+            "name=a hash=8",
+            "-p",
+            &engine,
+            "--depth",
+            "1",
+            "--games",
+            "2",
+            "--concurrency",
+            "1",
+            "--hang-timeout",
+            "3600",
+            "--quiet",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The fake writes its process id when it starts to hang (on its first
+    // `go`). The bounds below are generous: they only end a broken test.
+    let started = Instant::now();
+    let pid = loop {
+        if let Ok(text) = std::fs::read_to_string(&pidfile) {
+            break text.trim().parse::<u32>().unwrap();
+        }
+        if started.elapsed() > Duration::from_secs(120) {
+            let _ = run.kill();
+            panic!("the fake engine never started to hang");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(running(pid));
+    run.kill().unwrap(); // SIGKILL: no destructor runs.
+    run.wait().unwrap();
+    let killed = Instant::now();
+    while running(pid) && killed.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let orphaned = running(pid);
+    if orphaned {
+        let _ = Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status();
+    }
+    assert!(!orphaned, "the hung engine {pid} outlived its match");
+}
+
 fn tally(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_tally"))
         .args(args)

@@ -38,6 +38,20 @@
 //! extinction, `setoption name UCI_Variant value extinction` is sent unless
 //! the spec sets `UCI_Variant` itself; for every other variant nothing is
 //! sent (they play on standard chess rules).
+//!
+//! Engines die with Tally: an engine that is not reading its input (hung,
+//! or thinking) does not see it close when Tally is killed (`kill -9`,
+//! an out-of-memory kill) and would run on, orphaned. So on Unix each
+//! engine gets a watchdog, `/bin/sh -c 'read -r line; kill -KILL -GROUP'`,
+//! a process in the engine's process group whose standard input is a pipe
+//! that Tally holds and never writes: when Tally ends for any reason the
+//! kernel closes the pipe, `read` returns, and the watchdog kills the
+//! engine's whole process group (itself and any children of the engine
+//! included). When Tally ends an engine itself, it kills the watchdog
+//! first, so that it never fires at a group number that could have been
+//! reused. This needs no `unsafe` (unlike `PR_SET_PDEATHSIG`, which also
+//! fires when the spawning *thread* ends, and is Linux only). Without
+//! `/bin/sh` (or elsewhere than Unix) engines run without a watchdog.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -624,6 +638,35 @@ struct Process {
     stdin: ChildStdin,
     lines: Receiver<Output>,
     written: Arc<Written>,
+    /// Kills the engine when Tally dies (see the module docs).
+    watchdog: Option<Child>,
+}
+
+/// Starts the watchdog of `engine` (see the module docs); `None` where
+/// none can run.
+#[cfg(unix)]
+fn watchdog(engine: &Child) -> Option<Child> {
+    use std::os::unix::process::CommandExt;
+    let group = engine.id();
+    Command::new("/bin/sh")
+        .args([
+            "-c",
+            "read -r line; kill -KILL -\"$1\"",
+            "tally-watchdog",
+            &group.to_string(),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        // In the engine's group: out of reach of a Ctrl-C at the terminal.
+        .process_group(i32::try_from(group).ok()?)
+        .spawn()
+        .ok()
+}
+
+#[cfg(not(unix))]
+fn watchdog(_engine: &Child) -> Option<Child> {
+    None
 }
 
 impl Process {
@@ -649,16 +692,21 @@ impl Process {
         let (tx, rx) = channel();
         let written = Arc::new(Written::default());
         let counter = Arc::clone(&written);
-        std::thread::Builder::new()
+        let reader = std::thread::Builder::new()
             .name("uci-reader".to_owned())
-            .spawn(move || read_output(stdout, &tx, &counter))
-            .map_err(|e| format!("cannot start a reader thread: {e}"))?;
-        Ok(Process {
+            .spawn(move || read_output(stdout, &tx, &counter));
+        let process = Process {
+            watchdog: watchdog(&child),
             child,
             stdin,
             lines: rx,
             written,
-        })
+        };
+        match reader {
+            Ok(_) => Ok(process),
+            // Dropping the process ends the engine and its watchdog.
+            Err(e) => Err(format!("cannot start a reader thread: {e}")),
+        }
     }
 
     /// Sends a request: what the engine writes from now on counts against
@@ -734,6 +782,12 @@ impl Process {
 
 impl Drop for Process {
     fn drop(&mut self) {
+        // The watchdog first, while the engine (reaped only below) still
+        // holds its group's number.
+        if let Some(w) = &mut self.watchdog {
+            let _ = w.kill();
+            let _ = w.wait();
+        }
         let _ = writeln!(self.stdin, "quit");
         let _ = self.stdin.flush();
         let until = Instant::now() + Duration::from_millis(200);
