@@ -139,7 +139,8 @@ pub struct RunArgs {
     /// elo0=E0,elo1=E1[,alpha=0.05,beta=0.05].
     #[arg(long, value_name = "SPEC")]
     pub sprt: Option<String>,
-    /// Play only shard K of N (game i when i % N == K-1).
+    /// Play only shard K of N: the game pairs j (games 2j and 2j+1, one
+    /// opening) with j % N == K-1.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
     /// The shard count when the shard index comes from the environment

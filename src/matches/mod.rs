@@ -13,7 +13,11 @@
 //! - **Schedule**: game `i` (0-based) plays opening `(i / 2) % openings`,
 //!   with player 1 White when `i` is even and Black when it is odd: each
 //!   opening is played twice, colours reversed.
-//! - **Shards**: shard `K/N` plays the games with `i % N == K - 1`
+//! - **Pairs**: games `2j` and `2j + 1` are pair `j`, one opening with
+//!   the colours reversed; the SPRT and its Elo count pairs
+//!   ([`stats`]).
+//! - **Shards**: shard `K/N` plays the pairs with `j % N == K - 1` (both
+//!   games of each, so that every shard has whole pairs for its SPRT)
 //!   ([`Shard`]); `K` and `N` may come from a cluster's job array
 //!   ([`shard_from_env`]). The games of all shards together are exactly
 //!   those of one run, so merged results ([`results::merge`]) are the
@@ -134,8 +138,8 @@ impl Control {
     }
 }
 
-/// One slice of a match's games: game `i` belongs to it when
-/// `i % count == index - 1`.
+/// One slice of a match's games, in whole pairs: game `i` (of pair
+/// `i / 2`) belongs to it when `(i / 2) % count == index - 1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shard {
     /// 1-based index.
@@ -147,7 +151,7 @@ pub struct Shard {
 impl Shard {
     /// Whether game `i` is in this shard.
     pub fn contains(&self, i: usize) -> bool {
-        i % self.count as usize == (self.index - 1) as usize
+        (i / 2) % self.count as usize == (self.index - 1) as usize
     }
 
     /// A shard, checked: `1 <= index <= count`.
@@ -850,6 +854,9 @@ mod tests {
         }
         all.sort_unstable();
         assert_eq!(all, (0..11).collect::<Vec<_>>());
+        // Whole pairs: pairs 0 and 3 in shard 1 of 3.
+        c.shard = Some(Shard::new(1, 3).unwrap());
+        assert_eq!(c.schedule(), [0, 1, 6, 7]);
         assert_eq!(c.plan(0), (0, 0));
         assert_eq!(c.plan(1), (0, 1));
         assert_eq!(c.plan(5), (2, 1));
