@@ -3,10 +3,10 @@
 //! merge to the same totals as one run, resuming, and the command line's
 //! errors. Fixed depths and one thread: every result is reproducible.
 //!
-//! No test depends on timing or machine load: Tally plays at a fixed depth
-//! even on a clock (far below it), engines that answer are given waits
-//! they cannot miss (minutes), and only engines that never answer (or
-//! sleep past their clock on purpose) are timed out.
+//! No test depends on timing or machine load: no player races a clock
+//! (only fakes that sleep past theirs on purpose play on one), engines
+//! that answer are given waits they cannot miss (minutes, to start as to
+//! move), and only engines that never answer are timed out.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -36,6 +36,7 @@ fn config(variant: Variant, a: &str, b: &str, games: usize, control: Control) ->
     // Far above any reply of a working engine, however loaded the machine:
     // only an engine that never answers waits this long.
     c.hang_timeout = Duration::from_secs(120);
+    c.start_timeout = Duration::from_secs(120);
     c
 }
 
@@ -97,9 +98,8 @@ fn two_tally_settings_play_scored_games() {
     assert_eq!(play(&c), games);
 }
 
-/// Tally (at depth 1, so that its own moves take no time worth a clock)
-/// against the fake engine in `mode`: both games forfeited by the fake,
-/// by `kind`, with `reason` in the details.
+/// Tally against the fake engine in `mode`: both games forfeited by the
+/// fake, by `kind`, with `reason` in the details.
 fn forfeits(mode: &str, control: Control, kind: ForfeitKind, reason: &str) {
     let mut c = config(
         Variant::Chess,
@@ -126,7 +126,7 @@ fn forfeits(mode: &str, control: Control, kind: ForfeitKind, reason: &str) {
             .forfeit
             .as_ref()
             .unwrap_or_else(|| panic!("{mode}: no forfeit"));
-        assert_eq!(f.player, 1, "{mode}");
+        assert_eq!(f.player, 1, "{mode}: {f:?}");
         assert_eq!(f.kind, kind, "{mode}");
         assert!(f.reason.contains(reason), "{mode}: {}", f.reason);
         assert_eq!(g.ending, "resignation");
@@ -198,14 +198,29 @@ fn output_that_is_not_utf8_is_read() {
 
 #[test]
 fn a_reply_after_the_clock_loses_on_time() {
-    // Tally plays at depth 1 (well under a millisecond a move) on a 3 s
-    // clock, so only the fake, which sleeps past its whole clock, can lose
-    // on time; the fake's lateness is measured, never raced.
+    // Two fakes that sleep past their whole clock: in each game White, the
+    // first to move, loses on time. No player has to beat the clock (a
+    // loaded machine can hold up any reply for seconds); only the fakes'
+    // lateness is measured, and a slower machine only adds to it.
     let tc = Control {
-        base: Some(Duration::from_secs(3)),
+        base: Some(Duration::from_secs(1)),
         ..Control::default()
     };
-    forfeits("slow", tc, ForfeitKind::Time, "lost on time");
+    let mut c = config(Variant::Chess, &fake("slow"), &fake("slow"), 2, tc);
+    c.concurrency = 2;
+    let games = play(&c);
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        let f = g.forfeit.as_ref().expect("a forfeit");
+        assert_eq!(f.player, g.white, "{f:?}");
+        assert_eq!(f.kind, ForfeitKind::Time, "{f:?}");
+        assert!(f.reason.starts_with("lost on time: "), "{f:?}");
+        assert!(f.reason.ends_with(" s used with 1.000 s left"), "{f:?}");
+        assert!(g.moves.is_empty());
+        assert_eq!(g.ending, "resignation");
+    }
+    let s = summarise(&["a".into(), "b".into()], &games, None);
+    assert_eq!((s.wins, s.draws, s.losses), (1, 0, 1));
 }
 
 #[test]

@@ -163,7 +163,8 @@ pub struct RunArgs {
     #[arg(long, default_value_t = 50, value_name = "MS")]
     pub time_margin: u64,
     /// Seconds past its time an engine may stay silent before it counts as
-    /// hung (the whole wait with fixed depth or nodes).
+    /// hung (the whole wait with fixed depth or nodes); also its time to
+    /// start, at least 10 s.
     #[arg(long, default_value_t = 30.0, value_name = "SECS")]
     pub hang_timeout: f64,
 }
@@ -255,6 +256,9 @@ pub fn config_of(a: &RunArgs) -> Result<MatchConfig, CliError> {
         return Err(bad("--hang-timeout must be a positive number of seconds"));
     }
     config.hang_timeout = Duration::from_secs_f64(a.hang_timeout);
+    config.start_timeout = config
+        .hang_timeout
+        .max(crate::matches::player::START_TIMEOUT);
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     config.concurrency = a
         .concurrency

@@ -381,11 +381,15 @@ pub struct MatchConfig {
     /// How long past its time an engine may stay silent before it counts
     /// as hung (the whole wait with fixed depth or nodes).
     pub hang_timeout: Duration,
+    /// How long an external engine may take over what is not a move:
+    /// starting (`uci`, `isready`), `isready` before each game, and giving
+    /// its exit status once its output ended.
+    pub start_timeout: Duration,
 }
 
 impl MatchConfig {
     /// A config with defaults: 2 games per opening, one game at a time, a
-    /// 50 ms time margin and a 30 s hang timeout.
+    /// 50 ms time margin, a 30 s hang timeout and a 10 s start timeout.
     pub fn new(
         variant: Variant,
         players: [PlayerSpec; 2],
@@ -405,6 +409,7 @@ impl MatchConfig {
             draw_advantage: DrawAdvantage::Black,
             time_margin: Duration::from_millis(50),
             hang_timeout: Duration::from_secs(30),
+            start_timeout: player::START_TIMEOUT,
         }
     }
 
@@ -494,7 +499,11 @@ impl MatchConfig {
                 &self.tables,
                 self.draw_advantage,
             ))),
-            PlayerKind::Uci { .. } => Ok(Box::new(UciPlayer::start(spec, self.variant)?)),
+            PlayerKind::Uci { .. } => Ok(Box::new(UciPlayer::start(
+                spec,
+                self.variant,
+                self.start_timeout,
+            )?)),
         }
     }
 

@@ -24,7 +24,8 @@
 //! External engines and the protocol: the engine is started with its
 //! standard error discarded and in its own process group (so a Ctrl-C at
 //! the terminal reaches only Tally, which stops the match cleanly), sent
-//! `uci` (and must answer `uciok` within [`START_TIMEOUT`]), its options,
+//! `uci` (and must answer `uciok` within its start timeout, by default
+//! [`START_TIMEOUT`]), its options,
 //! and `isready`; before each game `ucinewgame` and `isready`; for each
 //! move `position` (`startpos` or `fen`, then `moves`) and `go`. A reader
 //! thread turns its output into a channel, so every wait has a deadline:
@@ -66,12 +67,10 @@ use crate::rules::Variant;
 use crate::scoring::{DrawAdvantage, Tables};
 use crate::search::{Limits, Silent};
 
-/// How long an external engine may take to answer `uci` or `isready`.
+/// How long an external engine may take, by default, over what is not a
+/// move: answering `uci` or `isready`, and giving its exit status once
+/// its output ended (a crash is reported with it).
 pub const START_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// How long to wait for the exit status of an engine whose output ended
-/// (a crash is reported with it).
-pub const EXIT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The longest line an external engine may write (64 KiB; UCI lines are
 /// well under 1 KiB).
@@ -640,6 +639,8 @@ struct Process {
     written: Arc<Written>,
     /// Kills the engine when Tally dies (see the module docs).
     watchdog: Option<Child>,
+    /// The wait for an exit status.
+    patience: Duration,
 }
 
 /// Starts the watchdog of `engine` (see the module docs); `None` where
@@ -670,7 +671,7 @@ fn watchdog(_engine: &Child) -> Option<Child> {
 }
 
 impl Process {
-    fn spawn(program: &str, args: &[String]) -> Result<Process, String> {
+    fn spawn(program: &str, args: &[String], patience: Duration) -> Result<Process, String> {
         let mut cmd = Command::new(program);
         cmd.args(args)
             .stdin(Stdio::piped())
@@ -701,6 +702,7 @@ impl Process {
             stdin,
             lines: rx,
             written,
+            patience,
         };
         match reader {
             Ok(_) => Ok(process),
@@ -750,7 +752,7 @@ impl Process {
                     // An engine whose output ends is exiting: wait for its
                     // status, generously (a loaded machine may take a
                     // while to run its exit), but not without end.
-                    let until = Instant::now() + EXIT_TIMEOUT;
+                    let until = Instant::now() + self.patience;
                     let mut status = "the engine closed its output".to_owned();
                     while Instant::now() < until {
                         if let Ok(Some(s)) = self.child.try_wait() {
@@ -808,6 +810,7 @@ pub struct UciPlayer {
     program: String,
     args: Vec<String>,
     options: Vec<(String, String)>,
+    patience: Duration,
     process: Option<Process>,
 }
 
@@ -822,12 +825,17 @@ impl std::fmt::Debug for UciPlayer {
 
 impl UciPlayer {
     /// Starts an external engine for `variant` (see the module docs for
-    /// the handshake).
+    /// the handshake), giving it `start_timeout` for everything that is not
+    /// a move (see [`START_TIMEOUT`]).
     ///
     /// # Errors
     ///
     /// A one-line message if it cannot be started or does not answer.
-    pub fn start(spec: &PlayerSpec, variant: Variant) -> Result<UciPlayer, String> {
+    pub fn start(
+        spec: &PlayerSpec,
+        variant: Variant,
+        start_timeout: Duration,
+    ) -> Result<UciPlayer, String> {
         let PlayerKind::Uci {
             program,
             args,
@@ -848,6 +856,7 @@ impl UciPlayer {
             program: program.clone(),
             args: args.clone(),
             options,
+            patience: start_timeout,
             process: None,
         };
         p.launch()?;
@@ -859,7 +868,7 @@ impl UciPlayer {
 
     fn launch(&mut self) -> Result<(), String> {
         self.process = None;
-        let mut proc = Process::spawn(&self.program, &self.args)?;
+        let mut proc = Process::spawn(&self.program, &self.args, self.patience)?;
         let what = |f: Failure| format!("'{}' {f} while starting", self.program);
         proc.request("uci").map_err(what)?;
         let mut id = None;
@@ -870,7 +879,7 @@ impl UciPlayer {
                     id = Some(n.trim().to_owned());
                 }
             },
-            START_TIMEOUT,
+            self.patience,
             None,
         )
         .map_err(what)?;
@@ -884,7 +893,8 @@ impl UciPlayer {
                 .map_err(what)?;
         }
         proc.send("isready").map_err(what)?;
-        proc.wait_for(&|l| l.trim() == "readyok", &mut |_| {}, START_TIMEOUT, None)
+        let patience = self.patience;
+        proc.wait_for(&|l| l.trim() == "readyok", &mut |_| {}, patience, None)
             .map_err(what)?;
         self.process = Some(proc);
         Ok(())
@@ -903,11 +913,12 @@ impl Player for UciPlayer {
     }
 
     fn new_game(&mut self) -> Result<(), Failure> {
+        let patience = self.patience;
         let p = self.process()?;
         p.drain()?;
         p.request("ucinewgame")?;
         p.send("isready")?;
-        p.wait_for(&|l| l.trim() == "readyok", &mut |_| {}, START_TIMEOUT, None)?;
+        p.wait_for(&|l| l.trim() == "readyok", &mut |_| {}, patience, None)?;
         Ok(())
     }
 
@@ -997,7 +1008,7 @@ mod tests {
         // engine might while its opponent thinks): the reader stops at the
         // bound and the next look at the output reports the flood. The
         // loop's bound only catches a broken reader; it is never reached.
-        let mut p = Process::spawn("yes", &["info string idle".to_owned()]).unwrap();
+        let mut p = Process::spawn("yes", &["info string idle".to_owned()], START_TIMEOUT).unwrap();
         let until = Instant::now() + Duration::from_secs(120);
         let failure = loop {
             match p.drain() {
