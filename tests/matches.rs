@@ -15,8 +15,8 @@ use std::time::Duration;
 
 use tally::matches::results::{self, Header};
 use tally::matches::{
-    Control, ForfeitKind, GameRecord, MatchConfig, PlayerSpec, Quiet, Shard, openings, run,
-    summarise,
+    Control, ForfeitKind, GameRecord, MatchConfig, PlayerSpec, Quiet, Shard, SprtDecision,
+    openings, run, summarise,
 };
 use tally::referee::pgn::read_games;
 use tally::referee::score_input;
@@ -221,6 +221,60 @@ fn a_reply_after_the_clock_loses_on_time() {
     }
     let s = summarise(&["a".into(), "b".into()], &games, None);
     assert_eq!((s.wins, s.draws, s.losses), (1, 0, 1));
+}
+
+#[test]
+fn the_sprt_counts_pairs_and_stops_the_match() {
+    // Tally against a fake that loses every game (an illegal move): every
+    // pair is won, 2 points. The LLR over pairs (elo0=0, elo1=5, zero
+    // counts taken as 0.001) is 1.92 after one pair and 7.64 after two,
+    // above ln(0.95 / 0.05) = 2.94: the match stops after 4 of 40 games.
+    let mut c = config(
+        Variant::Chess,
+        "name=tally hash=8",
+        &fake("illegal"),
+        40,
+        depth(1),
+    );
+    c.sprt = Some("elo0=0,elo1=5".parse().unwrap());
+    let stop = AtomicBool::new(false);
+    let out = run(&c, Vec::new(), &stop, &Quiet).unwrap();
+    assert!(out.sprt_stopped);
+    assert_eq!(out.games.len(), 4);
+    assert_eq!(out.summary.penta, [0, 0, 0, 0, 2]);
+    let t = out.summary.sprt.as_ref().unwrap();
+    assert_eq!(t.decision, SprtDecision::AcceptH1);
+    assert!((t.llr - 7.6435).abs() < 1e-3, "{}", t.llr);
+    // The command line prints it in one line.
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fake_uci.py");
+    let engine = format!("cmd=python3 arg='{}' arg=illegal", script.display());
+    let (code, out, err) = tally(&[
+        "match",
+        "-p",
+        "name=tally hash=8",
+        "-p",
+        &engine,
+        "--depth",
+        "1",
+        "--games",
+        "40",
+        "--concurrency",
+        "1",
+        "--sprt",
+        "elo0=0,elo1=5",
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("stopped early by the SPRT"), "{err}");
+    assert!(
+        out.lines().any(|l| l
+            == "Elo n/a, LLR 7.64 [-2.94, 2.94] H1 accepted, 4 games, penta [0,0,0,0,2]"),
+        "{out}"
+    );
+    assert!(
+        out.contains("pairs 2, pentanomial [0,0,0,0,2]: Elo n/a"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -69,7 +69,7 @@ use crate::with_rules;
 
 pub use openings::Opening;
 pub use player::{Failure, Go, Player, PlayerKind, PlayerSpec, TallyPlayer, UciPlayer};
-pub use stats::{SprtConfig, SprtStatus, Summary, summarise};
+pub use stats::{EloModel, SprtConfig, SprtDecision, SprtStatus, Summary, summarise};
 
 /// The search limits of a match: a clock, or fixed limits.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -618,7 +618,7 @@ pub fn run(
                     if summary
                         .sprt
                         .as_ref()
-                        .is_some_and(|s| s.decision != "continue")
+                        .is_some_and(|s| s.decision != SprtDecision::Continue)
                     {
                         halt.store(true, Ordering::Relaxed);
                     }
