@@ -2,6 +2,11 @@
 //! UCI engine (tests/fixtures/fake_uci.py, run with python3), shards that
 //! merge to the same totals as one run, resuming, and the command line's
 //! errors. Fixed depths and one thread: every result is reproducible.
+//!
+//! No test depends on timing or machine load: no player races a clock
+//! (only fakes that sleep past theirs on purpose play on one), engines
+//! that answer are given waits they cannot miss (minutes, to start as to
+//! move), and only engines that never answer are timed out.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -10,7 +15,8 @@ use std::time::Duration;
 
 use tally::matches::results::{self, Header};
 use tally::matches::{
-    Control, GameRecord, MatchConfig, PlayerSpec, Quiet, Shard, openings, run, summarise,
+    Control, ForfeitKind, GameRecord, MatchConfig, PlayerSpec, Quiet, Shard, SprtDecision,
+    openings, run, summarise,
 };
 use tally::referee::pgn::read_games;
 use tally::referee::score_input;
@@ -27,7 +33,10 @@ fn config(variant: Variant, a: &str, b: &str, games: usize, control: Control) ->
     let players = [PlayerSpec::parse(a).unwrap(), PlayerSpec::parse(b).unwrap()];
     let mut c = MatchConfig::new(variant, players, control, openings);
     c.games = games;
-    c.hang_timeout = Duration::from_secs(1);
+    // Far above any reply of a working engine, however loaded the machine:
+    // only an engine that never answers waits this long.
+    c.hang_timeout = Duration::from_secs(120);
+    c.start_timeout = Duration::from_secs(120);
     c
 }
 
@@ -89,11 +98,27 @@ fn two_tally_settings_play_scored_games() {
     assert_eq!(play(&c), games);
 }
 
-fn forfeits(mode: &str, control: Control, kind: &str, reason: &str) {
-    let mut c = config(Variant::Chess, "name=tally hash=8", &fake(mode), 2, control);
-    // One game at a time for a crash: the second game needs the restarted
-    // engine; two at once elsewhere, to save the waits.
-    c.concurrency = if mode == "crash" { 1 } else { 2 };
+/// Tally against the fake engine in `mode`: both games forfeited by the
+/// fake, by `kind`, with `reason` in the details.
+fn forfeits(mode: &str, control: Control, kind: ForfeitKind, reason: &str) {
+    let mut c = config(
+        Variant::Chess,
+        "name=tally hash=8 depth=1",
+        &fake(mode),
+        2,
+        control,
+    );
+    if mode == "hang" {
+        // The fake never replies: the wait is all this test measures.
+        c.hang_timeout = Duration::from_secs(1);
+    }
+    // One game at a time for a crash or a flood: the second game needs the
+    // restarted engine; two at once elsewhere, to save the waits.
+    c.concurrency = if matches!(mode, "crash" | "flood" | "longline") {
+        1
+    } else {
+        2
+    };
     let games = play(&c);
     assert_eq!(games.len(), 2);
     for g in &games {
@@ -101,7 +126,7 @@ fn forfeits(mode: &str, control: Control, kind: &str, reason: &str) {
             .forfeit
             .as_ref()
             .unwrap_or_else(|| panic!("{mode}: no forfeit"));
-        assert_eq!(f.player, 1, "{mode}");
+        assert_eq!(f.player, 1, "{mode}: {f:?}");
         assert_eq!(f.kind, kind, "{mode}");
         assert!(f.reason.contains(reason), "{mode}: {}", f.reason);
         assert_eq!(g.ending, "resignation");
@@ -110,7 +135,7 @@ fn forfeits(mode: &str, control: Control, kind: &str, reason: &str) {
     }
     let s = summarise(&["tally".into(), format!("fake-{mode}")], &games, None);
     assert_eq!((s.wins, s.draws, s.losses), (2, 0, 0));
-    assert_eq!(s.forfeits[1].get(kind), Some(&2));
+    assert_eq!(s.forfeits[1].get(&kind), Some(&2));
     assert!(s.forfeits[0].is_empty());
 }
 
@@ -119,29 +144,137 @@ fn a_crashing_engine_loses_and_is_restarted() {
     forfeits(
         "crash",
         depth(1),
-        "crash",
+        ForfeitKind::Crash,
         "crashed: the engine exited (exit status: 3)",
     );
 }
 
 #[test]
 fn a_hanging_engine_loses() {
-    forfeits("hang", depth(1), "hang", "no reply within 1.0 s");
+    forfeits("hang", depth(1), ForfeitKind::Hang, "no reply within 1.0 s");
 }
 
 #[test]
 fn an_illegal_move_loses() {
-    forfeits("illegal", depth(1), "illegal", "illegal move 'a1a1'");
+    forfeits(
+        "illegal",
+        depth(1),
+        ForfeitKind::Illegal,
+        "illegal move 'a1a1'",
+    );
+}
+
+#[test]
+fn an_engine_flooding_its_output_loses_and_is_restarted() {
+    // Endless `info` lines, then one endless line: each forfeits at once
+    // (the memory held stays bounded), and the next game gets a fresh
+    // engine.
+    forfeits(
+        "flood",
+        depth(1),
+        ForfeitKind::Flood,
+        "flooded its output: more than 100000 lines written in answer to one request",
+    );
+    forfeits(
+        "longline",
+        depth(1),
+        ForfeitKind::Flood,
+        "flooded its output: a line longer than 64 KiB",
+    );
+}
+
+#[test]
+fn output_that_is_not_utf8_is_read() {
+    // `id author J\xfcrgen` at the start and `info string caf\xe9` before
+    // the move: the engine starts, and its move is read (and refused as
+    // illegal), not taken for a crash.
+    forfeits(
+        "latin1",
+        depth(1),
+        ForfeitKind::Illegal,
+        "illegal move 'a1a1'",
+    );
 }
 
 #[test]
 fn a_reply_after_the_clock_loses_on_time() {
-    // A whole second: Tally never comes near it, even on a loaded machine.
+    // Two fakes that sleep past their whole clock: in each game White, the
+    // first to move, loses on time. No player has to beat the clock (a
+    // loaded machine can hold up any reply for seconds); only the fakes'
+    // lateness is measured, and a slower machine only adds to it.
     let tc = Control {
         base: Some(Duration::from_secs(1)),
         ..Control::default()
     };
-    forfeits("slow", tc, "time", "lost on time");
+    let mut c = config(Variant::Chess, &fake("slow"), &fake("slow"), 2, tc);
+    c.concurrency = 2;
+    let games = play(&c);
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        let f = g.forfeit.as_ref().expect("a forfeit");
+        assert_eq!(f.player, g.white, "{f:?}");
+        assert_eq!(f.kind, ForfeitKind::Time, "{f:?}");
+        assert!(f.reason.starts_with("lost on time: "), "{f:?}");
+        assert!(f.reason.ends_with(" s used with 1.000 s left"), "{f:?}");
+        assert!(g.moves.is_empty());
+        assert_eq!(g.ending, "resignation");
+    }
+    let s = summarise(&["a".into(), "b".into()], &games, None);
+    assert_eq!((s.wins, s.draws, s.losses), (1, 0, 1));
+}
+
+#[test]
+fn the_sprt_counts_pairs_and_stops_the_match() {
+    // Tally against a fake that loses every game (an illegal move): every
+    // pair is won, 2 points. The LLR over pairs (elo0=0, elo1=5, zero
+    // counts taken as 0.001) is 1.92 after one pair and 7.64 after two,
+    // above ln(0.95 / 0.05) = 2.94: the match stops after 4 of 40 games.
+    let mut c = config(
+        Variant::Chess,
+        "name=tally hash=8",
+        &fake("illegal"),
+        40,
+        depth(1),
+    );
+    c.sprt = Some("elo0=0,elo1=5".parse().unwrap());
+    let stop = AtomicBool::new(false);
+    let out = run(&c, Vec::new(), &stop, &Quiet).unwrap();
+    assert!(out.sprt_stopped);
+    assert_eq!(out.games.len(), 4);
+    assert_eq!(out.summary.penta, [0, 0, 0, 0, 2]);
+    let t = out.summary.sprt.as_ref().unwrap();
+    assert_eq!(t.decision, SprtDecision::AcceptH1);
+    assert!((t.llr - 7.6435).abs() < 1e-3, "{}", t.llr);
+    // The command line prints it in one line.
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fake_uci.py");
+    let engine = format!("cmd=python3 arg='{}' arg=illegal", script.display());
+    let (code, out, err) = tally(&[
+        "match",
+        "-p",
+        "name=tally hash=8",
+        "-p",
+        &engine,
+        "--depth",
+        "1",
+        "--games",
+        "40",
+        "--concurrency",
+        "1",
+        "--sprt",
+        "elo0=0,elo1=5",
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("stopped early by the SPRT"), "{err}");
+    assert!(
+        out.lines().any(|l| l
+            == "Elo n/a, LLR 7.64 [-2.94, 2.94] H1 accepted, 4 games, penta [0,0,0,0,2]"),
+        "{out}"
+    );
+    assert!(
+        out.contains("pairs 2, pentanomial [0,0,0,0,2]: Elo n/a"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -237,6 +370,149 @@ fn results_files_survive_a_cut_short_line() {
     let (h, read) = results::read(&path).unwrap();
     assert_eq!(h, header);
     assert_eq!(read, games);
+}
+
+#[test]
+fn a_cut_last_line_is_removed_before_new_games_follow_it() {
+    let r = temp("torn.json");
+    let _ = std::fs::remove_file(&r);
+    let (code, _, err) = depth_one_match("chess", "4", &r, &[]);
+    assert_eq!(code, 0, "{err}");
+    // Keep the header and games 0 and 1, and half of game 2's line: as if
+    // the run had been killed while writing it.
+    let text = std::fs::read_to_string(&r).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 5);
+    let cut = format!(
+        "{}\n{}\n{}\n{}",
+        lines[0],
+        lines[1],
+        lines[2],
+        &lines[3][..lines[3].len() / 2]
+    );
+    std::fs::write(&r, cut).unwrap();
+    // Resuming removes the cut line (with a warning) and plays games 2
+    // and 3 again; the file then reads whole, resumes and merges.
+    let (code, _, err) = depth_one_match("chess", "4", &r, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.starts_with("warning: ") && err.contains("removed a cut-short last line"),
+        "{err}"
+    );
+    let (_, games) = results::read(&r).unwrap();
+    let mut indices: Vec<usize> = games.iter().map(|g| g.index).collect();
+    indices.sort_unstable();
+    assert_eq!(indices, [0, 1, 2, 3]);
+    let (code, out, err) = depth_one_match("chess", "4", &r, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    assert!(out.contains("4 games"), "{out}");
+    let (code, out, err) = tally(&["match", "merge", r.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("4 games"), "{out}");
+}
+
+#[test]
+fn a_results_file_in_use_is_refused() {
+    let r = temp("locked.json");
+    let _ = std::fs::remove_file(&r);
+    let (code, _, err) = depth_one_match("chess", "2", &r, &[]);
+    assert_eq!(code, 0, "{err}");
+    let before = std::fs::read(&r).unwrap();
+    // Another run holds the file.
+    let held = std::fs::File::open(&r).unwrap();
+    held.lock().unwrap();
+    let (code, _, err) = depth_one_match("chess", "2", &r, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("in use by another run"), "{err}");
+    assert_eq!(std::fs::read(&r).unwrap(), before);
+    drop(held);
+    let (code, _, err) = depth_one_match("chess", "2", &r, &[]);
+    assert_eq!(code, 0, "{err}");
+}
+
+/// Whether process `pid` is running (a zombie is not).
+#[cfg(unix)]
+fn running(pid: u32) -> bool {
+    if std::path::Path::new("/proc/self").exists() {
+        // Linux: the state follows the command's closing parenthesis.
+        return std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            !stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        });
+    }
+    Command::new("kill")
+        .args(["-0", &pid.to_string()])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[cfg(unix)]
+#[test]
+fn a_hung_engine_dies_when_the_match_is_killed() {
+    use std::time::Instant;
+    let pidfile = temp("hung.pid");
+    let _ = std::fs::remove_file(&pidfile);
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fake_uci.py");
+    let engine = format!(
+        "cmd=python3 arg='{}' arg=hang arg='{}'",
+        script.display(),
+        pidfile.display()
+    );
+    let mut run = Command::new(env!("CARGO_BIN_EXE_tally"))
+        .args([
+            "match",
+            "-p",
+            "name=a hash=8",
+            "-p",
+            &engine,
+            "--depth",
+            "1",
+            "--games",
+            "2",
+            "--concurrency",
+            "1",
+            "--hang-timeout",
+            "3600",
+            "--quiet",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The fake writes its process id when it starts to hang (on its first
+    // `go`). The bounds below are generous: they only end a broken test.
+    let started = Instant::now();
+    let pid = loop {
+        if let Ok(text) = std::fs::read_to_string(&pidfile) {
+            break text.trim().parse::<u32>().unwrap();
+        }
+        if started.elapsed() > Duration::from_secs(120) {
+            let _ = run.kill();
+            panic!("the fake engine never started to hang");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(running(pid));
+    run.kill().unwrap(); // SIGKILL: no destructor runs.
+    run.wait().unwrap();
+    let killed = Instant::now();
+    while running(pid) && killed.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let orphaned = running(pid);
+    if orphaned {
+        let _ = Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status();
+    }
+    assert!(!orphaned, "the hung engine {pid} outlived its match");
 }
 
 fn tally(args: &[&str]) -> (i32, String, String) {

@@ -35,8 +35,8 @@ use super::progress::Progress;
 use crate::analyse::fmt_points;
 use crate::matches::results::{self, Header, Writer};
 use crate::matches::{
-    Control, GameRecord, MatchConfig, Observer, PlayerSpec, Shard, SprtConfig, Summary, openings,
-    shard_from_env, summarise,
+    Control, EloModel, GameRecord, MatchConfig, Observer, PlayerSpec, Shard, SprtConfig, Summary,
+    openings, shard_from_env, summarise,
 };
 use crate::rules::Variant;
 use crate::scoring::{DrawAdvantage, Tables};
@@ -130,15 +130,19 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
     /// Results file (JSON Lines): every finished game is appended; an
-    /// existing file of the same experiment is resumed; a `{shard}` in the
-    /// name becomes K-of-N.
+    /// existing file of the same experiment is resumed (a cut-short last
+    /// line is removed first); one run at a time may use a file (it is
+    /// locked); a `{shard}` in the name becomes K-of-N.
     #[arg(long, value_name = "FILE")]
     pub results: Option<PathBuf>,
-    /// Stop early on a sequential probability ratio test:
-    /// elo0=E0,elo1=E1[,alpha=0.05,beta=0.05].
+    /// Stop early on a sequential probability ratio test over the game
+    /// pairs (pentanomial): elo0=E0,elo1=E1[,alpha=0.05,beta=0.05,
+    /// model=logistic|normalized] (the bounds' Elo scale; logistic by
+    /// default).
     #[arg(long, value_name = "SPEC")]
     pub sprt: Option<String>,
-    /// Play only shard K of N (game i when i % N == K-1).
+    /// Play only shard K of N: the game pairs j (games 2j and 2j+1, one
+    /// opening) with j % N == K-1.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
     /// The shard count when the shard index comes from the environment
@@ -161,7 +165,8 @@ pub struct RunArgs {
     #[arg(long, default_value_t = 50, value_name = "MS")]
     pub time_margin: u64,
     /// Seconds past its time an engine may stay silent before it counts as
-    /// hung (the whole wait with fixed depth or nodes).
+    /// hung (the whole wait with fixed depth or nodes); also its time to
+    /// start, at least 10 s.
     #[arg(long, default_value_t = 30.0, value_name = "SECS")]
     pub hang_timeout: f64,
 }
@@ -253,6 +258,9 @@ pub fn config_of(a: &RunArgs) -> Result<MatchConfig, CliError> {
         return Err(bad("--hang-timeout must be a positive number of seconds"));
     }
     config.hang_timeout = Duration::from_secs_f64(a.hang_timeout);
+    config.start_timeout = config
+        .hang_timeout
+        .max(crate::matches::player::START_TIMEOUT);
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     config.concurrency = a
         .concurrency
@@ -308,8 +316,12 @@ impl Observer for Sink {
         let elo = summary
             .elo
             .map_or_else(|| "-".to_owned(), |e| format!("{e:+.0}"));
+        let llr = summary
+            .sprt
+            .as_ref()
+            .map_or_else(String::new, |t| format!(" LLR {:.2}", t.llr));
         self.progress.message(format!(
-            "{}-{}-{} margin {} Elo {elo}",
+            "{}-{}-{} margin {} Elo {elo}{llr}",
             summary.wins,
             summary.draws,
             summary.losses,
@@ -331,19 +343,18 @@ fn play(a: &RunArgs) -> Result<i32, CliError> {
         None => None,
         Some(path) => {
             let path = shard_path(path, config.shard);
-            if path.exists() {
-                let (h, games) = results::read(&path).map_err(bad)?;
-                if h.experiment != experiment || h.shard != config.shard {
-                    return Err(bad(format!(
-                        "{} holds another experiment or shard: give another --results file to start afresh",
-                        path.display()
-                    )));
-                }
-                resumed = games;
-                Some(Writer::append_to(&path).map_err(bad)?)
-            } else {
-                Some(Writer::create(&path, &header).map_err(bad)?)
+            let opened = results::open(&path, &header).map_err(bad)?;
+            if let Some(w) = &opened.repaired {
+                eprintln!("warning: {w}");
             }
+            if opened.header.experiment != experiment || opened.header.shard != config.shard {
+                return Err(bad(format!(
+                    "{} holds another experiment or shard: give another --results file to start afresh",
+                    path.display()
+                )));
+            }
+            resumed = opened.games;
+            Some(opened.writer)
         }
     };
     let pgn = match &a.pgn {
@@ -531,9 +542,33 @@ pub fn summary_table(variant: &str, control: &str, shard: Option<Shard>, s: &Sum
         let list: Vec<String> = s.endings.iter().map(|(k, n)| format!("{k} {n}")).collect();
         out.push_str(&format!("endings: {}\n", list.join(", ")));
     }
-    if let Some(t) = &s.sprt {
+    let pairs: usize = s.penta.iter().sum();
+    if pairs > 0 {
+        let elo =
+            |e: Option<f64>, inf: &str| e.map_or_else(|| inf.to_owned(), |e| format!("{e:+.1}"));
+        let interval = s.pair_elo.map_or_else(
+            || "n/a".to_owned(),
+            |e| {
+                format!(
+                    "{} (95 %: {} to {})",
+                    elo(Some(e.elo), ""),
+                    elo(e.low, "-inf"),
+                    elo(e.high, "+inf")
+                )
+            },
+        );
         out.push_str(&format!(
-            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} ({:.2}, {:.2}) {}\n",
+            "pairs {pairs}, pentanomial {}: Elo {interval}\n",
+            penta_text(&s.penta)
+        ));
+    }
+    if let Some(t) = &s.sprt {
+        let model = match t.config.model {
+            EloModel::Logistic => "logistic",
+            EloModel::Normalized => "normalized",
+        };
+        out.push_str(&format!(
+            "SPRT elo0={} elo1={} alpha={} beta={} ({model}): LLR {:.2} [{:.2}, {:.2}] {}\n",
             t.config.elo0,
             t.config.elo1,
             t.config.alpha,
@@ -541,15 +576,58 @@ pub fn summary_table(variant: &str, control: &str, shard: Option<Shard>, s: &Sum
             t.llr,
             t.lower,
             t.upper,
-            match t.decision {
-                "H0" => "H0 accepted",
-                "H1" => "H1 accepted",
-                _ => "continue",
-            }
+            t.decision.describe()
         ));
     }
+    out.push_str(&one_line(s));
+    out.push('\n');
     if std::io::stdout().is_terminal() {
         out.push('\n');
     }
     out
+}
+
+/// `[a,b,c,d,e]`.
+fn penta_text(penta: &[usize; 5]) -> String {
+    let counts: Vec<String> = penta.iter().map(usize::to_string).collect();
+    format!("[{}]", counts.join(","))
+}
+
+/// The result in one line, for a commit message: `Elo 12.3 +- 8.1 (95%),
+/// LLR 2.96 [-2.94, 2.94] H1 accepted, 1234 games, penta [a,b,c,d,e]`
+/// (normalized Elo when the SPRT's bounds are; the games are those of
+/// whole pairs, which the figures count).
+pub fn one_line(s: &Summary) -> String {
+    let normalized = s
+        .sprt
+        .as_ref()
+        .is_some_and(|t| t.config.model == EloModel::Normalized);
+    let (label, estimate) = if normalized {
+        ("nElo", s.pair_nelo)
+    } else {
+        ("Elo", s.pair_elo)
+    };
+    let mut parts = vec![match estimate {
+        None => format!("{label} n/a"),
+        Some(e) => {
+            let half = match (e.low, e.high) {
+                (Some(l), Some(h)) => format!("{:.1}", (h - l) / 2.0),
+                _ => "inf".to_owned(),
+            };
+            format!("{label} {:.1} +- {half} (95%)", e.elo)
+        }
+    }];
+    if let Some(t) = &s.sprt {
+        parts.push(format!(
+            "LLR {:.2} [{:.2}, {:.2}] {}",
+            t.llr,
+            t.lower,
+            t.upper,
+            t.decision.describe()
+        ));
+    }
+    let pairs: usize = s.penta.iter().sum();
+    parts.push(format!("{} games", 2 * pairs));
+    parts.push(format!("penta {}", penta_text(&s.penta)));
+    parts.join(", ")
 }

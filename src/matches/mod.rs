@@ -13,7 +13,11 @@
 //! - **Schedule**: game `i` (0-based) plays opening `(i / 2) % openings`,
 //!   with player 1 White when `i` is even and Black when it is odd: each
 //!   opening is played twice, colours reversed.
-//! - **Shards**: shard `K/N` plays the games with `i % N == K - 1`
+//! - **Pairs**: games `2j` and `2j + 1` are pair `j`, one opening with
+//!   the colours reversed; the SPRT and its Elo count pairs
+//!   ([`stats`]).
+//! - **Shards**: shard `K/N` plays the pairs with `j % N == K - 1` (both
+//!   games of each, so that every shard has whole pairs for its SPRT)
 //!   ([`Shard`]); `K` and `N` may come from a cluster's job array
 //!   ([`shard_from_env`]). The games of all shards together are exactly
 //!   those of one run, so merged results ([`results::merge`]) are the
@@ -34,10 +38,10 @@
 //!   [`MatchConfig::hang_timeout`] is a hang; with fixed depth or nodes the
 //!   hang timeout alone is the wait.
 //! - **Forfeits**: a crash (end of output), a hang, an illegal or
-//!   unreadable move, a protocol error or a loss on time loses the game for
-//!   that player, recorded with its reason ([`Forfeit`]); the game is
-//!   scored as the forfeiting player's resignation, and the player is
-//!   restarted before its next game.
+//!   unreadable move, a protocol error, a flood of output (see [`player`])
+//!   or a loss on time loses the game for that player, recorded with its
+//!   reason ([`Forfeit`]); the game is scored as the forfeiting player's
+//!   resignation, and the player is restarted before its next game.
 //! - **Stopping**: when `stop` is set (Ctrl-C) the games in progress are
 //!   abandoned at their next move (not recorded: a resumed run plays them
 //!   again) and no new game starts; every finished game has already been
@@ -65,7 +69,7 @@ use crate::with_rules;
 
 pub use openings::Opening;
 pub use player::{Failure, Go, Player, PlayerKind, PlayerSpec, TallyPlayer, UciPlayer};
-pub use stats::{SprtConfig, SprtStatus, Summary, summarise};
+pub use stats::{EloModel, SprtConfig, SprtDecision, SprtStatus, Summary, summarise};
 
 /// The search limits of a match: a clock, or fixed limits.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -134,8 +138,8 @@ impl Control {
     }
 }
 
-/// One slice of a match's games: game `i` belongs to it when
-/// `i % count == index - 1`.
+/// One slice of a match's games, in whole pairs: game `i` (of pair
+/// `i / 2`) belongs to it when `(i / 2) % count == index - 1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shard {
     /// 1-based index.
@@ -147,7 +151,7 @@ pub struct Shard {
 impl Shard {
     /// Whether game `i` is in this shard.
     pub fn contains(&self, i: usize) -> bool {
-        i % self.count as usize == (self.index - 1) as usize
+        (i / 2) % self.count as usize == (self.index - 1) as usize
     }
 
     /// A shard, checked: `1 <= index <= count`.
@@ -272,13 +276,52 @@ fn digest(parts: impl IntoIterator<Item = String>) -> String {
     format!("{h:016x}")
 }
 
+/// Why a game was forfeited, in kind (written in results files in
+/// lower case: `crash`, `hang`, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ForfeitKind {
+    /// The engine's output ended (it exited or closed its output).
+    Crash,
+    /// No reply by the deadline.
+    Hang,
+    /// An illegal or unreadable move.
+    Illegal,
+    /// The move came after the clock ran out.
+    Time,
+    /// An answer that breaks the protocol.
+    Protocol,
+    /// Output beyond the bounds (an endless line, endless lines).
+    Flood,
+}
+
+impl ForfeitKind {
+    /// The kind's name, as in results files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ForfeitKind::Crash => "crash",
+            ForfeitKind::Hang => "hang",
+            ForfeitKind::Illegal => "illegal",
+            ForfeitKind::Time => "time",
+            ForfeitKind::Protocol => "protocol",
+            ForfeitKind::Flood => "flood",
+        }
+    }
+}
+
+impl std::fmt::Display for ForfeitKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// How a player forfeited a game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Forfeit {
     /// The forfeiting player: 0 for the first, 1 for the second.
     pub player: usize,
-    /// `crash`, `hang`, `illegal`, `time` or `protocol`.
-    pub kind: String,
+    /// The kind of forfeit.
+    pub kind: ForfeitKind,
     /// The details.
     pub reason: String,
 }
@@ -338,11 +381,15 @@ pub struct MatchConfig {
     /// How long past its time an engine may stay silent before it counts
     /// as hung (the whole wait with fixed depth or nodes).
     pub hang_timeout: Duration,
+    /// How long an external engine may take over what is not a move:
+    /// starting (`uci`, `isready`), `isready` before each game, and giving
+    /// its exit status once its output ended.
+    pub start_timeout: Duration,
 }
 
 impl MatchConfig {
     /// A config with defaults: 2 games per opening, one game at a time, a
-    /// 50 ms time margin and a 30 s hang timeout.
+    /// 50 ms time margin, a 30 s hang timeout and a 10 s start timeout.
     pub fn new(
         variant: Variant,
         players: [PlayerSpec; 2],
@@ -362,6 +409,7 @@ impl MatchConfig {
             draw_advantage: DrawAdvantage::Black,
             time_margin: Duration::from_millis(50),
             hang_timeout: Duration::from_secs(30),
+            start_timeout: player::START_TIMEOUT,
         }
     }
 
@@ -451,7 +499,11 @@ impl MatchConfig {
                 &self.tables,
                 self.draw_advantage,
             ))),
-            PlayerKind::Uci { .. } => Ok(Box::new(UciPlayer::start(spec, self.variant)?)),
+            PlayerKind::Uci { .. } => Ok(Box::new(UciPlayer::start(
+                spec,
+                self.variant,
+                self.start_timeout,
+            )?)),
         }
     }
 
@@ -566,7 +618,7 @@ pub fn run(
                     if summary
                         .sprt
                         .as_ref()
-                        .is_some_and(|s| s.decision != "continue")
+                        .is_some_and(|s| s.decision != SprtDecision::Continue)
                     {
                         halt.store(true, Ordering::Relaxed);
                     }
@@ -613,13 +665,14 @@ fn play_one(
 
 fn forfeit_of(player: usize, f: &Failure) -> Forfeit {
     let kind = match f {
-        Failure::Crash(_) => "crash",
-        Failure::Hang(_) => "hang",
-        Failure::Protocol(_) | Failure::Interrupted => "protocol",
+        Failure::Crash(_) => ForfeitKind::Crash,
+        Failure::Hang(_) => ForfeitKind::Hang,
+        Failure::Flood(_) => ForfeitKind::Flood,
+        Failure::Protocol(_) | Failure::Interrupted => ForfeitKind::Protocol,
     };
     Forfeit {
         player,
-        kind: kind.to_owned(),
+        kind,
         reason: f.to_string(),
     }
 }
@@ -687,7 +740,7 @@ fn play_on<P: Pos>(
             if used > t[ci] + config.time_margin {
                 forfeit = Some(Forfeit {
                     player: pi,
-                    kind: "time".to_owned(),
+                    kind: ForfeitKind::Time,
                     reason: format!(
                         "lost on time: {:.3} s used with {:.3} s left",
                         used.as_secs_f64(),
@@ -704,7 +757,7 @@ fn play_on<P: Pos>(
             Err(e) => {
                 forfeit = Some(Forfeit {
                     player: pi,
-                    kind: "illegal".to_owned(),
+                    kind: ForfeitKind::Illegal,
                     reason: format!("illegal move '{text}': {e}"),
                 });
             }
@@ -755,9 +808,13 @@ fn play_on<P: Pos>(
     }
     let termination = match &forfeit {
         None => "normal",
-        Some(f) if f.kind == "time" => "time forfeit",
-        Some(f) if f.kind == "illegal" => "rules infraction",
-        Some(_) => "abandoned",
+        Some(f) => match f.kind {
+            ForfeitKind::Time => "time forfeit",
+            ForfeitKind::Illegal => "rules infraction",
+            ForfeitKind::Crash | ForfeitKind::Hang | ForfeitKind::Protocol | ForfeitKind::Flood => {
+                "abandoned"
+            }
+        },
     };
     pgn.tags = vec![
         ("Event".into(), format!("tally match ({})", config.variant)),
@@ -806,6 +863,9 @@ mod tests {
         }
         all.sort_unstable();
         assert_eq!(all, (0..11).collect::<Vec<_>>());
+        // Whole pairs: pairs 0 and 3 in shard 1 of 3.
+        c.shard = Some(Shard::new(1, 3).unwrap());
+        assert_eq!(c.schedule(), [0, 1, 6, 7]);
         assert_eq!(c.plan(0), (0, 0));
         assert_eq!(c.plan(1), (0, 1));
         assert_eq!(c.plan(5), (2, 1));

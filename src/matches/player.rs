@@ -24,19 +24,41 @@
 //! External engines and the protocol: the engine is started with its
 //! standard error discarded and in its own process group (so a Ctrl-C at
 //! the terminal reaches only Tally, which stops the match cleanly), sent
-//! `uci` (and must answer `uciok` within [`START_TIMEOUT`]), its options,
+//! `uci` (and must answer `uciok` within its start timeout, by default
+//! [`START_TIMEOUT`]), its options,
 //! and `isready`; before each game `ucinewgame` and `isready`; for each
 //! move `position` (`startpos` or `fen`, then `moves`) and `go`. A reader
 //! thread turns its output into a channel, so every wait has a deadline:
-//! end of output is a crash, no `bestmove` by the deadline a hang. For
+//! end of output is a crash, no `bestmove` by the deadline a hang. Output
+//! is read as bytes and decoded lossily (bytes that are not UTF-8, such as
+//! a Latin-1 author's name, become U+FFFD). Output is bounded, so that an
+//! engine cannot exhaust Tally's memory: a line longer than [`MAX_LINE`],
+//! or more than [`MAX_OUTPUT`] bytes or [`MAX_LINES`] lines between two
+//! requests, is a flood ([`Failure::Flood`]): the reader stops, the engine
+//! forfeits the game and is restarted for the next, as after a crash. For
 //! extinction, `setoption name UCI_Variant value extinction` is sent unless
 //! the spec sets `UCI_Variant` itself; for every other variant nothing is
 //! sent (they play on standard chess rules).
+//!
+//! Engines die with Tally: an engine that is not reading its input (hung,
+//! or thinking) does not see it close when Tally is killed (`kill -9`,
+//! an out-of-memory kill) and would run on, orphaned. So on Unix each
+//! engine gets a watchdog, `/bin/sh -c 'read -r line; kill -KILL -GROUP'`,
+//! a process in the engine's process group whose standard input is a pipe
+//! that Tally holds and never writes: when Tally ends for any reason the
+//! kernel closes the pipe, `read` returns, and the watchdog kills the
+//! engine's whole process group (itself and any children of the engine
+//! included). When Tally ends an engine itself, it kills the watchdog
+//! first, so that it never fires at a group number that could have been
+//! reused. This needs no `unsafe` (unlike `PR_SET_PDEATHSIG`, which also
+//! fires when the spawning *thread* ends, and is Linux only). Without
+//! `/bin/sh` (or elsewhere than Unix) engines run without a watchdog.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
 
 use crate::engine::{Engine, EngineOptions};
@@ -45,8 +67,21 @@ use crate::rules::Variant;
 use crate::scoring::{DrawAdvantage, Tables};
 use crate::search::{Limits, Silent};
 
-/// How long an external engine may take to answer `uci` or `isready`.
+/// How long an external engine may take, by default, over what is not a
+/// move: answering `uci` or `isready`, and giving its exit status once
+/// its output ended (a crash is reported with it).
 pub const START_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The longest line an external engine may write (64 KiB; UCI lines are
+/// well under 1 KiB).
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// The most an external engine may write between two of Tally's requests
+/// (`uci`, `ucinewgame`, `go`): 16 MiB ...
+pub const MAX_OUTPUT: usize = 16 * 1024 * 1024;
+
+/// ... in at most this many lines (a long search prints a few thousand).
+pub const MAX_LINES: usize = 100_000;
 
 /// Who a player is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -377,6 +412,9 @@ pub enum Failure {
     Hang(Duration),
     /// An answer that breaks the protocol (or an internal error).
     Protocol(String),
+    /// Output beyond the bounds ([`MAX_LINE`], [`MAX_OUTPUT`],
+    /// [`MAX_LINES`]).
+    Flood(String),
     /// The match is stopping.
     Interrupted,
 }
@@ -387,6 +425,7 @@ impl std::fmt::Display for Failure {
             Failure::Crash(m) => write!(f, "crashed: {m}"),
             Failure::Hang(d) => write!(f, "no reply within {:.1} s", d.as_secs_f64()),
             Failure::Protocol(m) => write!(f, "protocol error: {m}"),
+            Failure::Flood(m) => write!(f, "flooded its output: {m}"),
             Failure::Interrupted => f.write_str("interrupted"),
         }
     }
@@ -517,15 +556,122 @@ impl Player for TallyPlayer {
     }
 }
 
+/// What the reader thread hands on.
+enum Output {
+    /// A line, without its end.
+    Line(String),
+    /// The engine broke the output bounds; the reader has stopped.
+    Flood(String),
+}
+
+/// What an engine wrote since the last request (shared with its reader).
+#[derive(Default)]
+struct Written {
+    bytes: AtomicUsize,
+    lines: AtomicUsize,
+}
+
+impl Written {
+    /// Counts one line of `len` bytes; `Err` with the reason when the
+    /// bounds are broken.
+    fn count(&self, len: usize) -> Result<(), String> {
+        let bytes = self.bytes.fetch_add(len, Ordering::Relaxed) + len;
+        let lines = self.lines.fetch_add(1, Ordering::Relaxed) + 1;
+        if bytes > MAX_OUTPUT {
+            return Err(format!(
+                "more than {} MiB written in answer to one request",
+                MAX_OUTPUT >> 20
+            ));
+        }
+        if lines > MAX_LINES {
+            return Err(format!(
+                "more than {MAX_LINES} lines written in answer to one request"
+            ));
+        }
+        Ok(())
+    }
+
+    fn reset(&self) {
+        self.bytes.store(0, Ordering::Relaxed);
+        self.lines.store(0, Ordering::Relaxed);
+    }
+}
+
+/// Reads `stdout` line by line into `tx` within the bounds (see the module
+/// docs), until the output ends, the receiver is gone or the bounds break.
+fn read_output(stdout: impl Read, tx: &Sender<Output>, written: &Written) {
+    let mut reader = BufReader::new(stdout);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        // One byte more than a line may hold, its end included.
+        let limit = MAX_LINE as u64 + 1;
+        match (&mut reader).take(limit).read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        let ended = line.last() == Some(&b'\n');
+        if !ended && line.len() > MAX_LINE {
+            let _ = tx.send(Output::Flood(format!(
+                "a line longer than {} KiB",
+                MAX_LINE >> 10
+            )));
+            return;
+        }
+        if let Err(reason) = written.count(line.len()) {
+            let _ = tx.send(Output::Flood(reason));
+            return;
+        }
+        // Engines write in any encoding (an author's name in Latin-1):
+        // decode lossily.
+        let text = String::from_utf8_lossy(&line);
+        if tx.send(Output::Line(text.trim_end().to_owned())).is_err() {
+            return;
+        }
+    }
+}
+
 /// A running engine process.
 struct Process {
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<Output>,
+    written: Arc<Written>,
+    /// Kills the engine when Tally dies (see the module docs).
+    watchdog: Option<Child>,
+    /// The wait for an exit status.
+    patience: Duration,
+}
+
+/// Starts the watchdog of `engine` (see the module docs); `None` where
+/// none can run.
+#[cfg(unix)]
+fn watchdog(engine: &Child) -> Option<Child> {
+    use std::os::unix::process::CommandExt;
+    let group = engine.id();
+    Command::new("/bin/sh")
+        .args([
+            "-c",
+            "read -r line; kill -KILL -\"$1\"",
+            "tally-watchdog",
+            &group.to_string(),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        // In the engine's group: out of reach of a Ctrl-C at the terminal.
+        .process_group(i32::try_from(group).ok()?)
+        .spawn()
+        .ok()
+}
+
+#[cfg(not(unix))]
+fn watchdog(_engine: &Child) -> Option<Child> {
+    None
 }
 
 impl Process {
-    fn spawn(program: &str, args: &[String]) -> Result<Process, String> {
+    fn spawn(program: &str, args: &[String], patience: Duration) -> Result<Process, String> {
         let mut cmd = Command::new(program);
         cmd.args(args)
             .stdin(Stdio::piped())
@@ -545,29 +691,31 @@ impl Process {
             return Err(format!("cannot talk to '{program}'"));
         };
         let (tx, rx) = channel();
-        std::thread::Builder::new()
+        let written = Arc::new(Written::default());
+        let counter = Arc::clone(&written);
+        let reader = std::thread::Builder::new()
             .name("uci-reader".to_owned())
-            .spawn(move || {
-                let mut reader = BufReader::new(stdout);
-                let mut line = String::new();
-                loop {
-                    line.clear();
-                    match reader.read_line(&mut line) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            if tx.send(line.trim_end().to_owned()).is_err() {
-                                break;
-                            }
-                        }
-                    }
-                }
-            })
-            .map_err(|e| format!("cannot start a reader thread: {e}"))?;
-        Ok(Process {
+            .spawn(move || read_output(stdout, &tx, &counter));
+        let process = Process {
+            watchdog: watchdog(&child),
             child,
             stdin,
             lines: rx,
-        })
+            written,
+            patience,
+        };
+        match reader {
+            Ok(_) => Ok(process),
+            // Dropping the process ends the engine and its watchdog.
+            Err(e) => Err(format!("cannot start a reader thread: {e}")),
+        }
+    }
+
+    /// Sends a request: what the engine writes from now on counts against
+    /// the bounds afresh.
+    fn request(&mut self, line: &str) -> Result<(), Failure> {
+        self.written.reset();
+        self.send(line)
     }
 
     fn send(&mut self, line: &str) -> Result<(), Failure> {
@@ -596,12 +744,15 @@ impl Process {
             }
             let slice = (deadline - now).min(Duration::from_millis(100));
             match self.lines.recv_timeout(slice) {
-                Ok(l) if want(&l) => return Ok(l),
-                Ok(l) => other(&l),
+                Ok(Output::Line(l)) if want(&l) => return Ok(l),
+                Ok(Output::Line(l)) => other(&l),
+                Ok(Output::Flood(reason)) => return Err(Failure::Flood(reason)),
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
-                    // Give the process a moment to be reaped, for its status.
-                    let until = Instant::now() + Duration::from_millis(200);
+                    // An engine whose output ends is exiting: wait for its
+                    // status, generously (a loaded machine may take a
+                    // while to run its exit), but not without end.
+                    let until = Instant::now() + self.patience;
                     let mut status = "the engine closed its output".to_owned();
                     while Instant::now() < until {
                         if let Ok(Some(s)) = self.child.try_wait() {
@@ -616,13 +767,29 @@ impl Process {
         }
     }
 
-    fn drain(&mut self) {
-        while self.lines.try_recv().is_ok() {}
+    /// Drops the lines not read yet (the bounds keep them few).
+    ///
+    /// # Errors
+    ///
+    /// A [`Failure::Flood`] when the engine broke the bounds meanwhile.
+    fn drain(&mut self) -> Result<(), Failure> {
+        while let Ok(out) = self.lines.try_recv() {
+            if let Output::Flood(reason) = out {
+                return Err(Failure::Flood(reason));
+            }
+        }
+        Ok(())
     }
 }
 
 impl Drop for Process {
     fn drop(&mut self) {
+        // The watchdog first, while the engine (reaped only below) still
+        // holds its group's number.
+        if let Some(w) = &mut self.watchdog {
+            let _ = w.kill();
+            let _ = w.wait();
+        }
         let _ = writeln!(self.stdin, "quit");
         let _ = self.stdin.flush();
         let until = Instant::now() + Duration::from_millis(200);
@@ -643,6 +810,7 @@ pub struct UciPlayer {
     program: String,
     args: Vec<String>,
     options: Vec<(String, String)>,
+    patience: Duration,
     process: Option<Process>,
 }
 
@@ -657,12 +825,17 @@ impl std::fmt::Debug for UciPlayer {
 
 impl UciPlayer {
     /// Starts an external engine for `variant` (see the module docs for
-    /// the handshake).
+    /// the handshake), giving it `start_timeout` for everything that is not
+    /// a move (see [`START_TIMEOUT`]).
     ///
     /// # Errors
     ///
     /// A one-line message if it cannot be started or does not answer.
-    pub fn start(spec: &PlayerSpec, variant: Variant) -> Result<UciPlayer, String> {
+    pub fn start(
+        spec: &PlayerSpec,
+        variant: Variant,
+        start_timeout: Duration,
+    ) -> Result<UciPlayer, String> {
         let PlayerKind::Uci {
             program,
             args,
@@ -683,6 +856,7 @@ impl UciPlayer {
             program: program.clone(),
             args: args.clone(),
             options,
+            patience: start_timeout,
             process: None,
         };
         p.launch()?;
@@ -694,9 +868,9 @@ impl UciPlayer {
 
     fn launch(&mut self) -> Result<(), String> {
         self.process = None;
-        let mut proc = Process::spawn(&self.program, &self.args)?;
+        let mut proc = Process::spawn(&self.program, &self.args, self.patience)?;
         let what = |f: Failure| format!("'{}' {f} while starting", self.program);
-        proc.send("uci").map_err(what)?;
+        proc.request("uci").map_err(what)?;
         let mut id = None;
         proc.wait_for(
             &|l| l.trim() == "uciok",
@@ -705,7 +879,7 @@ impl UciPlayer {
                     id = Some(n.trim().to_owned());
                 }
             },
-            START_TIMEOUT,
+            self.patience,
             None,
         )
         .map_err(what)?;
@@ -719,7 +893,8 @@ impl UciPlayer {
                 .map_err(what)?;
         }
         proc.send("isready").map_err(what)?;
-        proc.wait_for(&|l| l.trim() == "readyok", &mut |_| {}, START_TIMEOUT, None)
+        let patience = self.patience;
+        proc.wait_for(&|l| l.trim() == "readyok", &mut |_| {}, patience, None)
             .map_err(what)?;
         self.process = Some(proc);
         Ok(())
@@ -738,11 +913,12 @@ impl Player for UciPlayer {
     }
 
     fn new_game(&mut self) -> Result<(), Failure> {
+        let patience = self.patience;
         let p = self.process()?;
-        p.drain();
-        p.send("ucinewgame")?;
+        p.drain()?;
+        p.request("ucinewgame")?;
         p.send("isready")?;
-        p.wait_for(&|l| l.trim() == "readyok", &mut |_| {}, START_TIMEOUT, None)?;
+        p.wait_for(&|l| l.trim() == "readyok", &mut |_| {}, patience, None)?;
         Ok(())
     }
 
@@ -755,7 +931,7 @@ impl Player for UciPlayer {
         stop: &AtomicBool,
     ) -> Result<String, Failure> {
         let p = self.process()?;
-        p.drain();
+        p.drain()?;
         let mut pos = if start_fen == crate::notation::STANDARD_FEN {
             "position startpos".to_owned()
         } else {
@@ -765,7 +941,7 @@ impl Player for UciPlayer {
             pos.push_str(" moves ");
             pos.push_str(&moves.join(" "));
         }
-        p.send(&pos)?;
+        p.request(&pos)?;
         p.send(&go.uci())?;
         let line = p.wait_for(
             &|l| l.trim_start().starts_with("bestmove"),
@@ -823,6 +999,30 @@ mod tests {
         assert!(PlayerSpec::parse("option.Foo=1").is_err());
         assert!(PlayerSpec::parse("cmd='unterminated").is_err());
         assert!(PlayerSpec::parse("depth=x").is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn output_unread_between_requests_is_bounded() {
+        // `yes` writes lines without end while nobody reads them (as an
+        // engine might while its opponent thinks): the reader stops at the
+        // bound and the next look at the output reports the flood. The
+        // loop's bound only catches a broken reader; it is never reached.
+        let mut p = Process::spawn("yes", &["info string idle".to_owned()], START_TIMEOUT).unwrap();
+        let until = Instant::now() + Duration::from_secs(120);
+        let failure = loop {
+            match p.drain() {
+                Err(f) => break f,
+                Ok(()) if Instant::now() > until => panic!("no flood reported"),
+                Ok(()) => std::thread::sleep(Duration::from_millis(10)),
+            }
+        };
+        assert_eq!(
+            failure,
+            Failure::Flood(format!(
+                "more than {MAX_LINES} lines written in answer to one request"
+            ))
+        );
     }
 
     #[test]

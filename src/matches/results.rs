@@ -3,14 +3,17 @@
 //!
 //! The first line is the [`Header`] (`{"type":"header",...}`: the format
 //! version, the [`Experiment`] and the shard), every further line one
-//! [`GameRecord`] (`{"type":"game",...}`). A last line cut short (a run
-//! killed while writing) is ignored when reading. A run given an existing
-//! file checks that the experiment is the same and skips the games already
-//! in it (resume); `tally match merge` combines the files of several
-//! shards into one ([`merge`]).
+//! [`GameRecord`] (`{"type":"game",...}`), written whole in one write. A
+//! last line cut short (a run killed while writing) is ignored when
+//! reading. A run given an existing file ([`open`]) takes an exclusive
+//! lock on it (a second run on the same file is refused), repairs a cut
+//! last line (removes it, with a warning) so that new games never follow
+//! a broken line, checks that the experiment is the same and skips the
+//! games already in it (resume); `tally match merge` combines the files of
+//! several shards into one ([`merge`]).
 
-use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{Read, Write};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -45,13 +48,17 @@ enum Line {
 /// A one-line message: the file cannot be read, has no header, or a line
 /// (other than a cut-short last one) is not a record.
 pub fn read(path: &Path) -> Result<(Header, Vec<GameRecord>), String> {
-    let f = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    parse(&bytes, path)
+}
+
+/// Parses the text of the results file at `path` (see [`read`]).
+fn parse(bytes: &[u8], path: &Path) -> Result<(Header, Vec<GameRecord>), String> {
+    // Lossily: a line cut inside a character must not spoil the others.
+    let text = String::from_utf8_lossy(bytes);
     let mut header = None;
     let mut games = Vec::new();
-    let lines: Vec<String> = BufReader::new(f)
-        .lines()
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let lines: Vec<&str> = text.lines().collect();
     let last = lines.iter().rposition(|l| !l.trim().is_empty());
     for (i, text) in lines.iter().enumerate() {
         if text.trim().is_empty() {
@@ -95,6 +102,106 @@ pub struct Writer {
     file: File,
 }
 
+/// A results file opened for a run by [`open`].
+#[derive(Debug)]
+pub struct Opened {
+    /// The file, locked, ready to append to.
+    pub writer: Writer,
+    /// The file's header: the one given, for a new file.
+    pub header: Header,
+    /// The games already in the file.
+    pub games: Vec<GameRecord>,
+    /// A warning when a cut-short last line was removed.
+    pub repaired: Option<String>,
+}
+
+/// Where a cut-short last line starts in `bytes` (the start of the last
+/// non-blank line when that line is not a record), if there is one; the
+/// header line is never cut.
+fn torn_tail(bytes: &[u8]) -> Option<usize> {
+    let end = bytes.iter().rposition(|b| !b.is_ascii_whitespace())? + 1;
+    let start = bytes[..end]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    if start == 0 {
+        return None;
+    }
+    let whole = std::str::from_utf8(&bytes[start..end])
+        .ok()
+        .is_some_and(|l| serde_json::from_str::<Line>(l).is_ok());
+    (!whole).then_some(start)
+}
+
+/// Opens the results file of a run: creates it with `header` when it is
+/// missing or empty; otherwise reads its header and games, removing a
+/// cut-short last line first. The file stays locked (exclusively) while
+/// the returned writer lives.
+///
+/// # Errors
+///
+/// A one-line message: another run holds the file, or it cannot be read,
+/// repaired or written, or it is not a results file.
+pub fn open(path: &Path, header: &Header) -> Result<Opened, String> {
+    let shown = path.display();
+    let mut file = OpenOptions::new()
+        .read(true)
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(|e| format!("cannot open {shown}: {e}"))?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(TryLockError::WouldBlock) => {
+            return Err(format!(
+                "{shown} is in use by another run (locked): give each run its own --results file"
+            ));
+        }
+        // A file system without locks: go on unlocked.
+        Err(TryLockError::Error(e)) if e.kind() == std::io::ErrorKind::Unsupported => {}
+        Err(TryLockError::Error(e)) => return Err(format!("cannot lock {shown}: {e}")),
+    }
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let mut writer = Writer { file };
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        writer.write_line(&Line::Header(header.clone()))?;
+        return Ok(Opened {
+            writer,
+            header: header.clone(),
+            games: Vec::new(),
+            repaired: None,
+        });
+    }
+    let mut repaired = None;
+    if let Some(start) = torn_tail(&bytes) {
+        writer
+            .file
+            .set_len(start as u64)
+            .map_err(|e| format!("cannot repair {shown}: {e}"))?;
+        repaired = Some(format!(
+            "{shown}: removed a cut-short last line ({} bytes; a run was stopped while writing it)",
+            bytes.len() - start
+        ));
+        bytes.truncate(start);
+    } else if bytes.last() != Some(&b'\n') {
+        // A whole last line without its end: end it, so the next does not
+        // glue onto it.
+        writer
+            .file
+            .write_all(b"\n")
+            .map_err(|e| format!("cannot write {shown}: {e}"))?;
+    }
+    let (header, games) = parse(&bytes, path)?;
+    Ok(Opened {
+        writer,
+        header,
+        games,
+        repaired,
+    })
+}
+
 impl Writer {
     /// Creates `path` with `header` (replacing any file there).
     ///
@@ -102,27 +209,22 @@ impl Writer {
     ///
     /// A message if it cannot be written.
     pub fn create(path: &Path, header: &Header) -> Result<Writer, String> {
-        let mut file =
+        let file =
             File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-        let line = serde_json::to_string(&Line::Header(header.clone()))
-            .map_err(|e| format!("cannot write the header: {e}"))?;
-        writeln!(file, "{line}").map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        Ok(Writer { file })
+        let mut w = Writer { file };
+        w.write_line(&Line::Header(header.clone()))?;
+        Ok(w)
     }
 
-    /// Opens an existing file to append to.
-    ///
-    /// # Errors
-    ///
-    /// A message if it cannot be opened.
-    pub fn append_to(path: &Path) -> Result<Writer, String> {
-        let mut file = OpenOptions::new()
-            .append(true)
-            .open(path)
-            .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-        // A line cut short by a killed run must not glue onto the next.
-        let _ = writeln!(file);
-        Ok(Writer { file })
+    /// Writes one line whole, in one write, and flushes it.
+    fn write_line(&mut self, line: &Line) -> Result<(), String> {
+        let mut text =
+            serde_json::to_string(line).map_err(|e| format!("cannot write a record: {e}"))?;
+        text.push('\n');
+        self.file
+            .write_all(text.as_bytes())
+            .and_then(|()| self.file.flush())
+            .map_err(|e| format!("cannot write the results file: {e}"))
     }
 
     /// Appends one game (flushed at once).
@@ -131,11 +233,7 @@ impl Writer {
     ///
     /// A message if it cannot be written.
     pub fn game(&mut self, g: &GameRecord) -> Result<(), String> {
-        let line = serde_json::to_string(&Line::Game(Box::new(g.clone())))
-            .map_err(|e| format!("cannot write a game: {e}"))?;
-        writeln!(self.file, "{line}")
-            .and_then(|()| self.file.flush())
-            .map_err(|e| format!("cannot write the results file: {e}"))
+        self.write_line(&Line::Game(Box::new(g.clone())))
     }
 }
 
@@ -206,4 +304,60 @@ pub fn write(path: &Path, header: &Header, games: &[GameRecord]) -> Result<(), S
         w.game(g)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header() -> Header {
+        Header {
+            format: FORMAT,
+            experiment: Experiment {
+                variant: "chess".into(),
+                players: ["a".into(), "b".into()],
+                control: "depth=1".into(),
+                openings: "1 0".into(),
+                games: 2,
+                draw_advantage: "black".into(),
+                tables: "0".into(),
+            },
+            shard: None,
+        }
+    }
+
+    #[test]
+    fn open_repairs_the_end_and_locks() {
+        let dir = std::env::temp_dir().join(format!("tally-results-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("r.json");
+        let line = serde_json::to_string(&Line::Header(header())).unwrap();
+        // A whole last line without its end is kept and ended.
+        std::fs::write(&path, &line).unwrap();
+        let opened = open(&path, &header()).unwrap();
+        assert_eq!(opened.repaired, None);
+        assert_eq!(opened.header, header());
+        // A second run is refused while the first holds the file.
+        let second = open(&path, &header()).unwrap_err();
+        assert!(second.contains("in use by another run"), "{second}");
+        drop(opened);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{line}\n"));
+        // A cut last line is removed, with a warning.
+        std::fs::write(&path, format!("{line}\n{{\"type\":\"game\",\"ind")).unwrap();
+        let opened = open(&path, &header()).unwrap();
+        assert!(
+            opened
+                .repaired
+                .as_ref()
+                .is_some_and(|w| w.contains("(19 bytes;"))
+        );
+        assert!(opened.games.is_empty());
+        drop(opened);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{line}\n"));
+        // An empty file gets the header.
+        std::fs::write(&path, "").unwrap();
+        drop(open(&path, &header()).unwrap());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{line}\n"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

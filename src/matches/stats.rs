@@ -7,25 +7,60 @@
 //!   variant's own points (the referee's totals), the margin with a 95 %
 //!   interval from the normal approximation (mean ± 1.96 standard
 //!   errors).
-//! - **Elo** from the score (win 1, draw 1/2, loss 0) by the logistic
-//!   formula, with a 95 % interval from the score's standard error mapped
-//!   through the same formula (trinomial model; the pairs of games on one
-//!   opening are treated as independent games).
-//! - **SPRT**: the generalised SPRT on the trinomial score, with the
-//!   log-likelihood ratio approximated as in fishtest:
-//!   `LLR = N (s1 - s0) (2 s - s0 - s1) / (2 var)`, where `s0`, `s1` are
-//!   the expected scores at `elo0`, `elo1` and `var` the per-game score
-//!   variance; the test stops below `ln(beta / (1 - alpha))` (H0) or above
-//!   `ln((1 - beta) / alpha)` (H1).
+//! - **Elo per game** from the score (win 1, draw 1/2, loss 0) by the
+//!   logistic formula, with a 95 % interval from the score's standard
+//!   error mapped through the same formula (trinomial model, every game
+//!   taken as independent).
+//! - **Pairs**: games `2j` and `2j + 1` play one opening with the colours
+//!   reversed; a pair whose two games are both finished scores 0, 1/2, 1,
+//!   3/2 or 2 points for player 1, and the counts of the five are the
+//!   **pentanomial** (as fishtest and OpenBench count). The two games of a
+//!   pair are not independent (the opening favours one side twice), so
+//!   the pentanomial is what the SPRT and the pair Elo use: with `n` pairs
+//!   and `x` a pair's score fraction (points / 2), `mu` is the mean of `x`
+//!   and `var` its (population) variance over the pairs.
+//! - **Pair Elo**: `elo(mu)` by the logistic formula, with the 95 %
+//!   interval `elo(mu ± 1.96 sqrt(var / n))`. Normalized Elo (nElo, used
+//!   by the `normalized` SPRT model) is `(800 / ln 10) (mu - 1/2) /
+//!   sqrt(2 var)`, `± 1.96 (800 / ln 10) / sqrt(2 n)`.
+//! - **SPRT**: the generalised SPRT on the pentanomial, with the
+//!   log-likelihood ratio by the normal approximation
+//!   `LLR = n (mu1 - mu0) (2 mu - mu0 - mu1) / (2 var)`, where `mu0`,
+//!   `mu1` are the expected pair score fractions under the two hypotheses:
+//!   `1 / (1 + 10^(-elo / 400))` for logistic bounds (the default), or
+//!   `1/2 + t var^(1/2)` with `t = sqrt(2) elo ln 10 / 800` for
+//!   normalized bounds, so that there `LLR = n (t1 - t0)
+//!   (2 (mu - 1/2) / sqrt(var) - t0 - t1) / 2`. A count of zero is taken
+//!   as 0.001 in the LLR (as fishtest and OpenBench do), so that a sample
+//!   without spread (all pairs won) still has a variance. The test accepts
+//!   H0 at or below `ln(beta / (1 - alpha))` and H1 at or above
+//!   `ln((1 - beta) / alpha)`.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::GameRecord;
+use super::{ForfeitKind, GameRecord};
 
 /// The normal quantile of a two-sided 95 % interval.
 pub const Z95: f64 = 1.959_964;
+
+/// Normalized Elo per unit of the t-value (`800 / ln 10`).
+const NELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
+
+/// What a pentanomial count of zero counts as in the LLR.
+const EMPTY_COUNT: f64 = 1e-3;
+
+/// The Elo scale of the SPRT's bounds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EloModel {
+    /// Logistic Elo, as the summary's Elo.
+    #[default]
+    Logistic,
+    /// Normalized Elo (nElo), independent of the draw rate.
+    Normalized,
+}
 
 /// SPRT settings.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -38,24 +73,53 @@ pub struct SprtConfig {
     pub alpha: f64,
     /// False negative rate.
     pub beta: f64,
+    /// The scale of `elo0` and `elo1`.
+    #[serde(default)]
+    pub model: EloModel,
+}
+
+impl SprtConfig {
+    /// The LLR at or below which H0 is accepted.
+    pub fn lower(&self) -> f64 {
+        (self.beta / (1.0 - self.alpha)).ln()
+    }
+
+    /// The LLR at or above which H1 is accepted.
+    pub fn upper(&self) -> f64 {
+        ((1.0 - self.beta) / self.alpha).ln()
+    }
 }
 
 impl std::str::FromStr for SprtConfig {
     type Err = String;
 
-    /// Parses `elo0=0,elo1=5,alpha=0.05,beta=0.05` (alpha and beta default
-    /// to 0.05).
+    /// Parses `elo0=0,elo1=5[,alpha=0.05,beta=0.05,model=logistic]`
+    /// (alpha and beta default to 0.05, the model to logistic; the other
+    /// model is `normalized`).
     fn from_str(s: &str) -> Result<SprtConfig, String> {
         let mut c = SprtConfig {
             elo0: f64::NAN,
             elo1: f64::NAN,
             alpha: 0.05,
             beta: 0.05,
+            model: EloModel::Logistic,
         };
         for part in s.split([',', ' ']).filter(|p| !p.is_empty()) {
             let (k, v) = part
                 .split_once('=')
                 .ok_or_else(|| format!("--sprt: '{part}' is not key=value"))?;
+            if k.trim() == "model" {
+                c.model = match v.trim() {
+                    "logistic" => EloModel::Logistic,
+                    "normalized" => EloModel::Normalized,
+                    other => {
+                        return Err(format!(
+                            "--sprt: model={other}: expected logistic or normalized"
+                        ));
+                    }
+                };
+                continue;
+            }
             let v: f64 = v
                 .trim()
                 .parse()
@@ -81,6 +145,31 @@ impl std::str::FromStr for SprtConfig {
     }
 }
 
+/// Where the SPRT stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SprtDecision {
+    /// Neither bound reached: play on.
+    #[serde(rename = "continue")]
+    Continue,
+    /// The lower bound reached: H0 (`elo0`) accepted.
+    #[serde(rename = "H0")]
+    AcceptH0,
+    /// The upper bound reached: H1 (`elo1`) accepted.
+    #[serde(rename = "H1")]
+    AcceptH1,
+}
+
+impl SprtDecision {
+    /// In words: `H0 accepted`, `H1 accepted` or `continue`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            SprtDecision::Continue => "continue",
+            SprtDecision::AcceptH0 => "H0 accepted",
+            SprtDecision::AcceptH1 => "H1 accepted",
+        }
+    }
+}
+
 /// The SPRT's state.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SprtStatus {
@@ -88,12 +177,24 @@ pub struct SprtStatus {
     pub config: SprtConfig,
     /// The log-likelihood ratio.
     pub llr: f64,
-    /// The lower bound (accept H0 below it).
+    /// The lower bound (accept H0 at or below it).
     pub lower: f64,
-    /// The upper bound (accept H1 above it).
+    /// The upper bound (accept H1 at or above it).
     pub upper: f64,
-    /// `"H0"`, `"H1"` or `"continue"`.
-    pub decision: &'static str,
+    /// Where the test stands.
+    pub decision: SprtDecision,
+}
+
+/// An Elo estimate with its 95 % interval (bounds may be infinite:
+/// `None`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct EloInterval {
+    /// The estimate.
+    pub elo: f64,
+    /// The interval's lower bound.
+    pub low: Option<f64>,
+    /// The interval's upper bound.
+    pub high: Option<f64>,
 }
 
 /// A match's summary.
@@ -123,9 +224,18 @@ pub struct Summary {
     /// `None`).
     pub elo_ci95: (Option<f64>, Option<f64>),
     /// Forfeits per player, by reason kind.
-    pub forfeits: [BTreeMap<String, usize>; 2],
+    pub forfeits: [BTreeMap<ForfeitKind, usize>; 2],
     /// Games per ending kind.
     pub endings: BTreeMap<String, usize>,
+    /// Whole pairs (both games finished) by player 1's points in them: 0,
+    /// 1/2, 1, 3/2, 2.
+    pub penta: [usize; 5],
+    /// Player 1's Elo from the pairs (logistic), `None` without pairs or at
+    /// a pair score of 0 or 1.
+    pub pair_elo: Option<EloInterval>,
+    /// Player 1's normalized Elo from the pairs, `None` without pairs or
+    /// spread.
+    pub pair_nelo: Option<EloInterval>,
     /// The SPRT, when one runs.
     pub sprt: Option<SprtStatus>,
 }
@@ -137,7 +247,8 @@ pub fn expected_score(elo: f64) -> f64 {
 
 /// The Elo difference of a score fraction; `None` at 0, 1 or outside.
 pub fn elo_of(score: f64) -> Option<f64> {
-    (score > 0.0 && score < 1.0).then(|| -400.0 * (1.0 / score - 1.0).log10())
+    // `+ 0.0` turns the -0 of an even score into 0.
+    (score > 0.0 && score < 1.0).then(|| -400.0 * (1.0 / score - 1.0).log10() + 0.0)
 }
 
 /// Player 1's result of a game: 1, 1/2 or 0.
@@ -155,14 +266,122 @@ pub fn game_score(g: &GameRecord) -> f64 {
     }
 }
 
-/// The log-likelihood ratio of a trinomial sample (see the module docs).
-pub fn llr(n: f64, mean: f64, var: f64, c: &SprtConfig) -> f64 {
-    if n < 1.0 || var <= 0.0 {
+/// The pentanomial of `games`: whole pairs (games `2j` and `2j + 1`, any
+/// order) counted by player 1's points in them (0, 1/2, 1, 3/2, 2).
+pub fn pentanomial(games: &[GameRecord]) -> [usize; 5] {
+    let mut halves: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
+    for g in games {
+        halves.entry(g.index / 2).or_default().push(game_score(g));
+    }
+    let mut counts = [0; 5];
+    for scores in halves.values() {
+        if let [a, b] = scores[..] {
+            // Points in half points: 0 to 4.
+            let k = ((a + b) * 2.0).round() as usize;
+            if let Some(c) = counts.get_mut(k) {
+                *c += 1;
+            }
+        }
+    }
+    counts
+}
+
+/// Pairs, mean pair score fraction and its population variance, from
+/// (possibly fractional) pentanomial counts; `None` without pairs.
+fn pair_moments(counts: &[f64; 5]) -> Option<(f64, f64, f64)> {
+    let n: f64 = counts.iter().sum();
+    if n <= 0.0 {
+        return None;
+    }
+    let x = |k: usize| k as f64 / 4.0;
+    let mean = counts
+        .iter()
+        .enumerate()
+        .map(|(k, c)| c * x(k))
+        .sum::<f64>()
+        / n;
+    let var = counts
+        .iter()
+        .enumerate()
+        .map(|(k, c)| c * (x(k) - mean) * (x(k) - mean))
+        .sum::<f64>()
+        / n;
+    Some((n, mean, var))
+}
+
+/// The log-likelihood ratio of a pentanomial sample (see the module
+/// docs); 0 without pairs.
+pub fn llr(penta: &[usize; 5], c: &SprtConfig) -> f64 {
+    if penta.iter().all(|&k| k == 0) {
         return 0.0;
     }
-    let s0 = expected_score(c.elo0);
-    let s1 = expected_score(c.elo1);
-    n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+    let counts = penta.map(|k| if k == 0 { EMPTY_COUNT } else { k as f64 });
+    let Some((n, mean, var)) = pair_moments(&counts) else {
+        return 0.0;
+    };
+    if var <= 0.0 {
+        return 0.0;
+    }
+    match c.model {
+        EloModel::Logistic => {
+            let (s0, s1) = (expected_score(c.elo0), expected_score(c.elo1));
+            n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+        }
+        EloModel::Normalized => {
+            let t = |elo: f64| std::f64::consts::SQRT_2 * elo / NELO_PER_T;
+            let (t0, t1) = (t(c.elo0), t(c.elo1));
+            let t_hat = (mean - 0.5) / var.sqrt();
+            n * (t1 - t0) * (2.0 * t_hat - t0 - t1) / 2.0
+        }
+    }
+}
+
+/// The SPRT's state after the pairs `penta`.
+pub fn sprt_status(penta: &[usize; 5], c: &SprtConfig) -> SprtStatus {
+    let llr = llr(penta, c);
+    let (lower, upper) = (c.lower(), c.upper());
+    let decision = if llr <= lower {
+        SprtDecision::AcceptH0
+    } else if llr >= upper {
+        SprtDecision::AcceptH1
+    } else {
+        SprtDecision::Continue
+    };
+    SprtStatus {
+        config: *c,
+        llr,
+        lower,
+        upper,
+        decision,
+    }
+}
+
+/// Player 1's logistic Elo from the pairs, with its 95 % interval (see
+/// the module docs); `None` without pairs or at a score of 0 or 1.
+pub fn pair_elo(penta: &[usize; 5]) -> Option<EloInterval> {
+    let (n, mean, var) = pair_moments(&penta.map(|k| k as f64))?;
+    let half = Z95 * (var / n).sqrt();
+    Some(EloInterval {
+        elo: elo_of(mean)?,
+        low: elo_of(mean - half),
+        high: elo_of(mean + half),
+    })
+}
+
+/// Player 1's normalized Elo from the pairs, with its 95 % interval (see
+/// the module docs); `None` without pairs or without spread.
+pub fn pair_nelo(penta: &[usize; 5]) -> Option<EloInterval> {
+    let (n, mean, var) = pair_moments(&penta.map(|k| k as f64))?;
+    if var <= 0.0 {
+        return None;
+    }
+    let elo = NELO_PER_T * (mean - 0.5) / (2.0 * var).sqrt();
+    let half = Z95 * NELO_PER_T / (2.0 * n).sqrt();
+    Some(EloInterval {
+        elo,
+        low: Some(elo - half),
+        high: Some(elo + half),
+    })
 }
 
 /// Summarises games (any order) between players named `names`.
@@ -175,7 +394,7 @@ pub fn summarise(names: &[String; 2], games: &[GameRecord], sprt: Option<&SprtCo
     let mut sum_points = [0.0; 2];
     let mut margins = Vec::with_capacity(n);
     let mut scores = Vec::with_capacity(n);
-    let mut forfeits: [BTreeMap<String, usize>; 2] = Default::default();
+    let mut forfeits: [BTreeMap<ForfeitKind, usize>; 2] = Default::default();
     let mut endings = BTreeMap::new();
     for g in games {
         let s = game_score(g);
@@ -193,7 +412,7 @@ pub fn summarise(names: &[String; 2], games: &[GameRecord], sprt: Option<&SprtCo
         if let Some(f) = &g.forfeit
             && let Some(m) = forfeits.get_mut(f.player)
         {
-            *m.entry(f.kind.clone()).or_insert(0) += 1;
+            *m.entry(f.kind).or_insert(0) += 1;
         }
         *endings.entry(g.ending.clone()).or_insert(0) += 1;
     }
@@ -228,35 +447,8 @@ pub fn summarise(names: &[String; 2], games: &[GameRecord], sprt: Option<&SprtCo
     } else {
         (elo_of(lo), elo_of(hi))
     };
-    let sprt = sprt.map(|c| {
-        // The population variance, as the LLR formula wants.
-        let pop_var = if n == 0 {
-            0.0
-        } else {
-            scores
-                .iter()
-                .map(|x| (x - score) * (x - score))
-                .sum::<f64>()
-                / nf
-        };
-        let llr = llr(nf, score, pop_var, c);
-        let lower = (c.beta / (1.0 - c.alpha)).ln();
-        let upper = ((1.0 - c.beta) / c.alpha).ln();
-        let decision = if llr <= lower {
-            "H0"
-        } else if llr >= upper {
-            "H1"
-        } else {
-            "continue"
-        };
-        SprtStatus {
-            config: *c,
-            llr,
-            lower,
-            upper,
-            decision,
-        }
-    });
+    let penta = pentanomial(games);
+    let sprt = sprt.map(|c| sprt_status(&penta, c));
     Summary {
         names: names.clone(),
         games: n,
@@ -274,6 +466,9 @@ pub fn summarise(names: &[String; 2], games: &[GameRecord], sprt: Option<&SprtCo
         elo_ci95,
         forfeits,
         endings,
+        penta,
+        pair_elo: pair_elo(&penta),
+        pair_nelo: pair_nelo(&penta),
         sprt,
     }
 }
@@ -288,22 +483,87 @@ mod tests {
         assert!((elo_of(0.75).unwrap() - 190.848).abs() < 1e-3);
         assert_eq!(elo_of(1.0), None);
         assert_eq!(elo_of(0.0), None);
+        assert!(elo_of(0.5).unwrap().is_sign_positive());
         assert!((elo_of(expected_score(123.0)).unwrap() - 123.0).abs() < 1e-9);
     }
 
     #[test]
-    fn sprt_parsing_and_llr() {
+    fn sprt_parsing() {
         let c: SprtConfig = "elo0=0,elo1=10".parse().unwrap();
-        assert_eq!(c.alpha, 0.05);
+        assert_eq!((c.alpha, c.beta), (0.05, 0.05));
+        assert_eq!(c.model, EloModel::Logistic);
+        let c: SprtConfig = "elo0=0,elo1=2,alpha=0.1,model=normalized".parse().unwrap();
+        assert_eq!((c.alpha, c.model), (0.1, EloModel::Normalized));
         assert!("elo0=10,elo1=0".parse::<SprtConfig>().is_err());
         assert!("elo0=0".parse::<SprtConfig>().is_err());
         assert!("elo0=0,elo1=5,gamma=1".parse::<SprtConfig>().is_err());
-        // A sample scoring exactly at elo1's expectation favours H1.
-        let s1 = expected_score(10.0);
-        assert!(llr(1000.0, s1, 0.2, &c) > 0.0);
-        let s0 = expected_score(0.0);
-        assert!(llr(1000.0, s0, 0.2, &c) < 0.0);
-        // Halfway: zero.
-        assert!(llr(1000.0, (s0 + s1) / 2.0, 0.2, &c).abs() < 1e-9);
+        assert!("elo0=0,elo1=5,model=bayes".parse::<SprtConfig>().is_err());
+        // ln(0.05 / 0.95) and ln(0.95 / 0.05).
+        assert!((c.lower() - (0.05f64 / 0.9).ln()).abs() < 1e-12);
+        let c: SprtConfig = "elo0=0,elo1=5".parse().unwrap();
+        assert!((c.lower() + 2.944_438_979).abs() < 1e-9);
+        assert!((c.upper() - 2.944_438_979).abs() < 1e-9);
+    }
+
+    /// The pentanomial [5, 20, 40, 25, 10]: 100 pairs with score fractions
+    /// x = 0, 1/4, 1/2, 3/4, 1.
+    ///
+    /// - mean: (20/4 + 40/2 + 25·3/4 + 10) / 100 = 53.75 / 100 = 0.5375
+    /// - E[x²]: (20/16 + 40/4 + 25·9/16 + 10) / 100 = 35.3125 / 100
+    /// - var: 0.353125 - 0.5375² = 0.353125 - 0.28890625 = 0.06421875
+    /// - Elo: 400 log10(0.5375 / 0.4625) = 26.1067
+    /// - se: sqrt(0.06421875 / 100) = 0.0253414; 1.959964 se = 0.0496683;
+    ///   the interval 0.4878317 to 0.5871683 is Elo -8.4570 to 61.1958.
+    /// - logistic LLR, elo0 = 0, elo1 = 5: s0 = 0.5, s1 = 1 / (1 +
+    ///   10^(-5/400)) = 0.5071951; LLR = 100 (s1 - s0) (2·0.5375 - s0 - s1)
+    ///   / (2·0.06421875) = 100 · 0.0071951 · 0.0678049 / 0.1284375 =
+    ///   0.379844.
+    /// - normalized LLR, elo0 = 0, elo1 = 2: t1 = sqrt(2)·2·ln 10 / 800 =
+    ///   0.0081410, t0 = 0; t = 0.0375 / sqrt(0.06421875) = 0.1479790;
+    ///   LLR = 100 · 0.0081410 · (2·0.1479790 - 0.0081410) / 2 = 0.117154.
+    /// - nElo: 347.4356 · 0.0375 / sqrt(0.1284375) = 36.3546, ± 1.959964
+    ///   · 347.4356 / sqrt(200) = 48.1512.
+    #[test]
+    fn pentanomial_statistics_by_hand() {
+        let penta = [5, 20, 40, 25, 10];
+        let c: SprtConfig = "elo0=0,elo1=5".parse().unwrap();
+        assert!((llr(&penta, &c) - 0.379_844).abs() < 1e-5);
+        let e = pair_elo(&penta).unwrap();
+        assert!((e.elo - 26.1067).abs() < 1e-3);
+        assert!((e.low.unwrap() + 8.4570).abs() < 1e-3);
+        assert!((e.high.unwrap() - 61.1958).abs() < 1e-3);
+        let c: SprtConfig = "elo0=0,elo1=2,model=normalized".parse().unwrap();
+        assert!((llr(&penta, &c) - 0.117_154).abs() < 1e-5);
+        let n = pair_nelo(&penta).unwrap();
+        assert!((n.elo - 36.3546).abs() < 1e-3);
+        assert!((n.high.unwrap() - n.elo - 48.1512).abs() < 1e-3);
+        // Mirrored counts: the same LLR magnitude against elo0 = -5,
+        // elo1 = 0 with the sign turned, and the Elo negated.
+        let mirrored = [10, 25, 40, 20, 5];
+        let c: SprtConfig = "elo0=-5,elo1=0".parse().unwrap();
+        assert!((llr(&mirrored, &c) + 0.379_844).abs() < 1e-5);
+        assert!((pair_elo(&mirrored).unwrap().elo + 26.1067).abs() < 1e-3);
+        assert_eq!(sprt_status(&penta, &c).decision, SprtDecision::Continue);
+    }
+
+    /// All pairs won: counts of zero are taken as 0.001. With two pairs,
+    /// n = 2.004, mean = (0.001 (1/4 + 1/2 + 3/4) + 2) / 2.004 = 0.998752,
+    /// E[x²] = (0.001 (1/16 + 1/4 + 9/16) + 2) / 2.004 = 0.998441, var =
+    /// 0.998441 - 0.997507 = 0.000934; LLR = 2.004 · 0.0071951 ·
+    /// (1.997505 − 1.0071951) / (2 · 0.000934) = 7.6435: H1 accepted (one
+    /// pair gives 1.9169, below 2.9444).
+    #[test]
+    fn a_sample_without_spread_still_decides() {
+        let c: SprtConfig = "elo0=0,elo1=5".parse().unwrap();
+        assert!((llr(&[0, 0, 0, 0, 1], &c) - 1.916_885).abs() < 1e-4);
+        let s = sprt_status(&[0, 0, 0, 0, 2], &c);
+        assert!((s.llr - 7.643_530).abs() < 1e-4);
+        assert_eq!(s.decision, SprtDecision::AcceptH1);
+        assert_eq!(
+            sprt_status(&[2, 0, 0, 0, 0], &c).decision,
+            SprtDecision::AcceptH0
+        );
+        assert_eq!(llr(&[0; 5], &c), 0.0);
+        assert_eq!(pair_elo(&[0, 0, 0, 0, 2]), None);
     }
 }
