@@ -13,7 +13,7 @@ use super::tt::Bound;
 use super::value::{self, INFINITE, decided, from_tt, is_decided, to_tt};
 use super::{PvLine, Reporter, Scoring, SearchJob, SearchResult, Shared, Stats};
 use crate::eval::Evaluate;
-use crate::rules::{Action, ActionList, Disk, Ending, HistoryEntry, Node, Pos, find_repetition};
+use crate::rules::{Action, ActionList, Disk, Ending, HistoryEntry, Node, Pos};
 use crate::scoring::{Memo, margin};
 
 /// What one thread found.
@@ -518,26 +518,6 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         }
     }
 
-    /// Endings that need the history: repetition, the move-count rule,
-    /// insufficient material (checked by the caller after mate and
-    /// stalemate, which take precedence).
-    fn history_ending(&self, ply: usize) -> Option<Ending> {
-        let node = &self.stack[ply].node;
-        let halfmoves = node.pos.halfmoves();
-        if halfmoves >= 4
-            && let Some(r) = find_repetition(&self.history_keys, node.pos.turn())
-        {
-            return Some(Ending::Repetition(r));
-        }
-        if halfmoves >= self.job.rules.variant().move_rule_plies() {
-            return Some(Ending::MoveRule);
-        }
-        if self.job.rules.insufficient_material(node) {
-            return Some(Ending::InsufficientMaterial);
-        }
-        None
-    }
-
     fn static_eval(&self, ply: usize) -> i32 {
         let f = &self.stack[ply];
         self.job.evaluator.evaluate(&f.node, &f.memo)
@@ -569,12 +549,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         };
 
         // Endings that need the history come first (the table knows
-        // nothing of them); mate and stalemate take precedence over them.
-        let mut actions = ActionList::new();
-        if let Some(ending) = self.history_ending(ply) {
-            let ending = rules
-                .generate(&self.stack[ply].node, &mut actions)
-                .unwrap_or(ending);
+        // nothing of them); position endings (mate, stalemate...) take
+        // precedence over them, as in `Rules::ending`.
+        let node = &self.stack[ply].node;
+        if let Some(ending) = rules.history_ending(node, &self.history_keys) {
+            let ending = rules.position_ending_full(node).unwrap_or(ending);
             return self.end_value(ply, &ending);
         }
 
@@ -609,6 +588,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
 
         // Position endings (mate, stalemate, extinction...) are never
         // stored, so a table hit above was not one.
+        let mut actions = ActionList::new();
         if let Some(ending) = rules.generate(&self.stack[ply].node, &mut actions) {
             return self.end_value(ply, &ending);
         }
