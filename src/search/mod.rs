@@ -16,6 +16,7 @@
 mod limits;
 mod ordering;
 mod params;
+mod time;
 mod tt;
 mod value;
 mod worker;

@@ -9,6 +9,7 @@ use shakmaty::{Color, Role};
 use super::limits::{Budget, Clock};
 use super::ordering::{History, mvv_lva, see_ge, see_value};
 use super::params::*;
+use super::time::{Iteration, TimeManager};
 use super::tt::Bound;
 use super::value::{self, INFINITE, decided, from_tt, is_decided, to_tt};
 use super::{PvLine, Reporter, Scoring, SearchJob, Shared, Stats, ThreadResult};
@@ -77,7 +78,7 @@ pub(super) struct Worker<'a, P: Pos, S: Scoring, E: Evaluate<P>> {
     reporter: &'a dyn Reporter,
     id: usize,
     clock: Clock,
-    budget: Budget,
+    time: TimeManager,
     stack: Vec<Frame<P>>,
     history_keys: Vec<HistoryEntry>,
     pv: Vec<Vec<Action>>,
@@ -91,8 +92,6 @@ pub(super) struct Worker<'a, P: Pos, S: Scoring, E: Evaluate<P>> {
     awards: bool,
     quiet_margin: i32,
     root_depth: i32,
-    last_best: Option<Action>,
-    best_changes: f64,
     memo_key: bool,
 }
 
@@ -132,7 +131,10 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             reporter,
             id,
             clock,
-            budget: Budget::new(&job.limits, side, job.overhead),
+            time: TimeManager::new(
+                Budget::new(&job.limits, side, job.overhead),
+                job.root_actions.len(),
+            ),
             stack,
             history_keys: job.history.clone(),
             pv: vec![Vec::new(); MAX_PLY + 2],
@@ -146,8 +148,6 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             awards: job.scorer.has_action_awards(),
             quiet_margin: job.units.from_points(job.scorer.quiet_award_bound()),
             root_depth: 1,
-            last_best: None,
-            best_changes: 0.0,
             memo_key: job.scorer.memo_in_key(),
         }
     }
@@ -191,7 +191,17 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 for l in &completed {
                     self.reporter.line(l, &stats);
                 }
-                if self.should_stop_after_iteration(depth) {
+                let best = &self.root_moves[0];
+                let done = Iteration {
+                    depth,
+                    best: best.action,
+                    value: best.value,
+                    prev_value: best.prev_value,
+                };
+                if self
+                    .time
+                    .stop_after(&done, &self.job.limits, self.shared, self.clock.elapsed())
+                {
                     break;
                 }
             } else if self.shared.stop.load(Ordering::Relaxed) {
@@ -247,51 +257,6 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         }
     }
 
-    fn should_stop_after_iteration(&mut self, depth: i32) -> bool {
-        if self.shared.stop.load(Ordering::Relaxed) {
-            return true;
-        }
-        let limits = &self.job.limits;
-        if let Some(mate) = limits.mate {
-            let v = self.root_moves[0].value;
-            if is_decided(v) && v > 0 && value::plies_to_end(v) < 2 * mate as i32 {
-                return true;
-            }
-        }
-        if limits.infinite || self.shared.pondering.load(Ordering::Relaxed) {
-            return false;
-        }
-        if limits.nodes.is_some_and(|n| self.shared.nodes() >= n) {
-            return true;
-        }
-        // A single legal action: no need to think on a clock.
-        if self.root_moves.len() == 1 && limits.uses_clock() && depth >= 4 {
-            return true;
-        }
-        if let Some(soft) = self.budget.soft
-            && limits.movetime.is_none()
-        {
-            // Spend less when the best action stays and its value holds,
-            // more when it changes or drops (the next iteration costs about
-            // as much as all before it together).
-            let best = self.root_moves[0].action;
-            if self.last_best != Some(best) {
-                self.best_changes += 1.0;
-            }
-            self.last_best = Some(best);
-            let drop = self.root_moves[0].prev_value - self.root_moves[0].value;
-            let mut factor = 0.5 + 0.35 * self.best_changes.min(3.0);
-            if drop > 30 && self.root_moves[0].prev_value > -INFINITE {
-                factor += 0.4;
-            }
-            self.best_changes *= 0.5;
-            if self.clock.elapsed() >= soft.mul_f64(factor.min(1.5)) {
-                return true;
-            }
-        }
-        false
-    }
-
     fn wait_while_infinite(&mut self) {
         while (self.job.limits.infinite || self.shared.pondering.load(Ordering::Relaxed))
             && !self.shared.stop.load(Ordering::Relaxed)
@@ -320,7 +285,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 let pondering = self.shared.pondering.load(Ordering::Relaxed);
                 if !pondering
                     && !self.job.limits.infinite
-                    && self.budget.hard.is_some_and(|h| self.clock.elapsed() >= h)
+                    && self.time.hard().is_some_and(|h| self.clock.elapsed() >= h)
                 {
                     self.shared.stop();
                     self.stopped = true;
