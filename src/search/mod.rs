@@ -34,6 +34,7 @@ use crate::eval::{Evaluate, Units};
 use crate::rules::Ending;
 use crate::rules::{Action, HistoryEntry, Node, Pos, Rules};
 use crate::scoring::{Award, EndAward, EndContext, Memo, Scorer};
+use params::{VOTE_OFFSET, VOTE_VALUE_CAP};
 
 /// The awards the search maximises: what the referee's scorer provides.
 pub trait Scoring: Send + Sync {
@@ -308,7 +309,7 @@ fn vote(results: Vec<ThreadResult>, shared: &Shared, clock: Clock) -> SearchResu
             if let Some(l) = r.lines.first()
                 && let Some(&a) = l.pv.first()
             {
-                let w = (i64::from(l.value) - i64::from(min) + 20).min(1 << 20)
+                let w = (i64::from(l.value) - i64::from(min) + VOTE_OFFSET).min(VOTE_VALUE_CAP)
                     * i64::from(r.depth.max(1));
                 match votes.iter_mut().find(|(x, _)| *x == a) {
                     Some((_, v)) => *v += w,

@@ -3,11 +3,8 @@
 use shakmaty::attacks;
 use shakmaty::{Bitboard, Board, Color, Move, Role, Square};
 
-use super::params::HISTORY_MAX;
+use super::params::{HISTORY_MAX, MVV_LVA_ATTACKER_DIV, MVV_LVA_VICTIM, SEE_VALUE};
 use crate::rules::Action;
-
-/// Exchange values by role (pawn .. king) for SEE and MVV-LVA.
-pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 3000];
 
 /// The exchange value of a role.
 #[inline]
@@ -42,7 +39,7 @@ pub fn see_ge(board: &Board, turn: Color, m: Move, threshold: i32) -> bool {
             }
             (from, to, capture.map_or(0, see_value))
         }
-        Move::EnPassant { .. } => return 0 >= threshold - 100,
+        Move::EnPassant { .. } => return 0 >= threshold - see_value(Role::Pawn),
         _ => return 0 >= threshold,
     };
     let mut swap = captured - threshold;
@@ -107,10 +104,10 @@ pub fn see_ge(board: &Board, turn: Color, m: Move, threshold: i32) -> bool {
 #[inline]
 pub fn mvv_lva(m: Move) -> i32 {
     let victim = match m {
-        Move::EnPassant { .. } => 100,
+        Move::EnPassant { .. } => see_value(Role::Pawn),
         _ => m.capture().map_or(0, see_value),
     };
-    victim * 8 - see_value(m.role()) / 100
+    victim * MVV_LVA_VICTIM - see_value(m.role()) / MVV_LVA_ATTACKER_DIV
 }
 
 /// Quiet-move history, indexed by side, from and to square, with gravity.

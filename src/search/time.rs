@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use super::Shared;
 use super::limits::{Budget, Limits};
+use super::params::*;
 use super::value::{self, INFINITE, is_decided};
 use crate::rules::Action;
 
@@ -76,7 +77,7 @@ impl TimeManager {
             return true;
         }
         // A single legal action: no need to think on a clock.
-        if self.root_actions == 1 && limits.uses_clock() && done.depth >= 4 {
+        if self.root_actions == 1 && limits.uses_clock() && done.depth >= SINGLE_ACTION_DEPTH {
             return true;
         }
         if let Some(soft) = self.budget.soft
@@ -91,12 +92,12 @@ impl TimeManager {
             }
             self.last_best = Some(best);
             let drop = done.prev_value - done.value;
-            let mut factor = 0.5 + 0.35 * self.best_changes.min(3.0);
-            if drop > 30 && done.prev_value > -INFINITE {
-                factor += 0.4;
+            let mut factor = TIME_BASE + TIME_PER_CHANGE * self.best_changes.min(TIME_MAX_CHANGES);
+            if drop > TIME_DROP && done.prev_value > -INFINITE {
+                factor += TIME_DROP_EXTRA;
             }
-            self.best_changes *= 0.5;
-            if elapsed >= soft.mul_f64(factor.min(1.5)) {
+            self.best_changes *= TIME_CHANGE_DECAY;
+            if elapsed >= soft.mul_f64(factor.min(TIME_MAX_FACTOR)) {
                 return true;
             }
         }

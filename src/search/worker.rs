@@ -64,7 +64,7 @@ fn lmr_table() -> Vec<[i32; 64]> {
             let mut row = [0; 64];
             for (m, r) in row.iter_mut().enumerate() {
                 if d > 0 && m > 0 {
-                    *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.2) as i32;
+                    *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
                 }
             }
             row
@@ -165,7 +165,10 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let mut completed_depth = 0;
         for depth in 1..=max_depth {
             // Helper threads skip some depths so the threads spread out.
-            if self.id > 0 && depth > 2 && (depth + self.id as i32) % 4 == 0 {
+            if self.id > 0
+                && depth > SMP_SKIP_FROM
+                && (depth + self.id as i32) % SMP_SKIP_CYCLE == 0
+            {
                 continue;
             }
             self.root_depth = depth;
@@ -333,8 +336,8 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 self.root_moves[pv_idx].bound = None;
                 return;
             }
-            delta += delta / 2 + 10;
-            if delta > 2000 {
+            delta += delta / ASPIRATION_GROWTH_DIV + ASPIRATION_GROWTH_ADD;
+            if delta > ASPIRATION_MAX {
                 alpha = -INFINITE;
                 beta = INFINITE;
             }
@@ -342,7 +345,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
     }
 
     fn report_bound(&self, depth: i32, pv_idx: usize) {
-        if self.is_main() && self.clock.elapsed() > Duration::from_secs(2) {
+        if self.is_main() && self.clock.elapsed() > REPORT_BOUND_AFTER {
             let rm = &self.root_moves[pv_idx];
             let line = PvLine {
                 multipv: pv_idx + 1,
@@ -703,8 +706,10 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             };
             // Check (and extinction-threat) extensions, bounded so such
             // sequences cannot run away.
-            let ext =
-                i32::from(self.stack[ply + 1].node.check && (ply as i32) < 2 * self.root_depth);
+            let ext = i32::from(
+                self.stack[ply + 1].node.check
+                    && (ply as i32) < CHECK_EXTENSION_PLIES * self.root_depth,
+            );
             let new_depth = depth - 1 + ext;
             let mut v;
             if searched == 0 {
@@ -718,7 +723,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                     r -= i32::from(PV);
                     r -= i32::from(is_killer);
                     r += i32::from(!improving);
-                    r -= self.history.get(turn, action) / 8000;
+                    r -= self.history.get(turn, action) / LMR_HISTORY_DIV;
                     r = r.clamp(0, new_depth - 1);
                 }
                 v = m - self.search::<false>(new_depth - r, m - alpha - 1, m - alpha, ply + 1);
@@ -752,7 +757,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                                 f.killers[1] = f.killers[0];
                                 f.killers[0] = Some(action);
                             }
-                            let bonus = (depth * depth * 16).min(HISTORY_MAX);
+                            let bonus = (depth * depth * HISTORY_BONUS).min(HISTORY_MAX);
                             self.history.update(turn, action, bonus);
                             for &q in &quiets_tried {
                                 self.history.update(turn, q, -bonus);
