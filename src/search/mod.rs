@@ -13,9 +13,11 @@
 //! the main thread reports and watches the clock; the result is a vote
 //! among the threads.
 
+mod history;
 mod limits;
-mod ordering;
 mod params;
+mod picker;
+mod see;
 mod time;
 mod tt;
 mod value;
@@ -26,7 +28,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 pub use limits::{Budget, Clock, Limits};
-pub use ordering::see_ge;
+pub use see::see_ge;
 pub use tt::{Bound, Tt};
 pub use value::{DECIDED, INFINITE, MATE, MATE_STEP, is_decided, plies_to_end};
 

@@ -1,14 +1,16 @@
 //! One search thread: iterative deepening, aspiration windows, principal
-//! variation search, quiescence, pruning and reductions.
+//! variation search, quiescence, pruning and reductions. The order of a
+//! node's actions is the picker's (`picker.rs`); whether to start another
+//! iteration is the time manager's (`time.rs`).
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use shakmaty::{Color, Role};
-
+use super::history::History;
 use super::limits::{Budget, Clock};
-use super::ordering::{History, mvv_lva, see_ge, see_value};
 use super::params::*;
+use super::picker::Picker;
+use super::see::{exchange_ok, see_ge, see_value, takes_last};
 use super::time::{Iteration, TimeManager};
 use super::tt::Bound;
 use super::value::{self, INFINITE, decided, from_tt, is_decided, to_tt};
@@ -34,27 +36,6 @@ struct Frame<P> {
     action: Option<Action>,
     eval: i32,
     killers: [Option<Action>; 2],
-}
-
-/// Whether `m` takes the opponent's last piece of a type: in extinction,
-/// a win at once.
-#[inline]
-fn takes_last<P: Pos>(board: &shakmaty::Board, turn: Color, m: shakmaty::Move) -> bool {
-    P::KINGS_CAPTURABLE
-        && m.capture()
-            .is_some_and(|victim| (board.by_role(victim) & board.by_color(!turn)).count() == 1)
-}
-
-/// Whether a move keeps at least `threshold` by static exchange; a move
-/// that takes a last piece in extinction always does.
-#[inline]
-fn exchange_ok<P: Pos>(
-    board: &shakmaty::Board,
-    turn: Color,
-    m: shakmaty::Move,
-    threshold: i32,
-) -> bool {
-    takes_last::<P>(board, turn, m) || see_ge(board, turn, m, threshold)
 }
 
 /// Late-move reduction by depth and move number.
@@ -618,40 +599,23 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             depth
         };
 
-        // Order the actions.
         let turn = self.stack[ply].node.pos.turn();
-        let mut scores: Vec<i32> = Vec::with_capacity(actions.len());
-        {
-            let f = &self.stack[ply];
-            let board = f.node.pos.board();
-            for &a in &actions {
-                scores.push(self.order_score(a, tt_action, f, board, turn));
-            }
-        }
+        let killers = self.stack[ply].killers;
+        let mut picker = Picker::new(&mut actions, tt_action, killers, &self.history, turn);
 
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_action: Option<Action> = None;
         let mut searched = 0usize;
-        let mut quiets_tried: Vec<Action> = Vec::new();
-        for idx in 0..actions.len() {
-            // Selection sort step.
-            let mut bi = idx;
-            for j in idx + 1..actions.len() {
-                if scores[j] > scores[bi] {
-                    bi = j;
-                }
-            }
-            actions.swap(idx, bi);
-            scores.swap(idx, bi);
-            let action = actions[idx];
+        let mut quiets_tried = ActionList::new();
+        while let Some(action) = picker.next::<P>(self.stack[ply].node.pos.board(), turn) {
             // A disk changes the rest of the game; a shallow search only
             // sees the compulsory captures it forces, not their price.
             if action == Action::Disk && depth < DISK_MIN_DEPTH {
                 continue;
             }
             let quiet = is_quiet(action);
-            let is_killer = self.stack[ply].killers.contains(&Some(action));
+            let is_killer = killers.contains(&Some(action));
 
             // Captures that lose material by exchange, at shallow depth.
             if !PV
@@ -768,7 +732,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 }
             }
             if quiet {
-                quiets_tried.push(action);
+                let _ = quiets_tried.try_push(action);
             }
         }
         if searched == 0 {
@@ -795,45 +759,6 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             bound,
         );
         best
-    }
-
-    fn order_score(
-        &self,
-        a: Action,
-        tt_action: u16,
-        f: &Frame<P>,
-        board: &shakmaty::Board,
-        turn: Color,
-    ) -> i32 {
-        if tt_action != 0 && a.code() == tt_action {
-            return 1 << 30;
-        }
-        match a {
-            Action::Claim => 1 << 25,
-            // A disk is rarely right: after the quiet moves, unless the
-            // table says otherwise. Answers to one rank with good captures.
-            Action::Disk => -(1 << 21),
-            Action::Swap | Action::Restore => 1 << 18,
-            Action::Move(m) => {
-                if m.is_capture() {
-                    let good = exchange_ok::<P>(board, turn, m, 0);
-                    let base = if good { 1 << 22 } else { -(1 << 20) };
-                    base + mvv_lva(m)
-                } else if let Some(p) = m.promotion() {
-                    if p == Role::Queen {
-                        (1 << 22) + see_value(p)
-                    } else {
-                        -(1 << 21)
-                    }
-                } else if f.killers[0] == Some(a) {
-                    (1 << 20) + 1
-                } else if f.killers[1] == Some(a) {
-                    1 << 20
-                } else {
-                    self.history.get(turn, a)
-                }
-            }
-        }
     }
 
     /// Quiescence: captures and promotions (all evasions in check; all
@@ -887,41 +812,22 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             alpha = stand_pat;
         }
         let turn = node.pos.turn();
-        let board = node.pos.board().clone();
-        let mut list: Vec<(i32, Action)> = actions
-            .iter()
-            .filter(|a| match a {
-                // Bound to capture or check, the side to move may not stand
-                // pat; its checks are searched at the horizon's first ply
-                // only, where a check is the usual way out of a forced
-                // capture (deeper they make the compulsory tree explode).
-                Action::Move(m) => {
-                    in_check
-                        || (forced && qply == 0)
-                        || m.is_capture()
-                        || m.promotion() == Some(Role::Queen)
-                }
-                _ => false,
-            })
-            .map(|&a| {
-                let s = match a {
-                    Action::Move(m) if m.is_capture() => mvv_lva(m),
-                    Action::Move(m) => m.promotion().map_or(0, see_value),
-                    _ => 0,
-                };
-                (s, a)
-            })
-            .collect();
-        list.sort_by_key(|e| std::cmp::Reverse(e.0));
+        // Bound to capture or check, the side to move may not stand pat;
+        // its checks are searched at the horizon's first ply only, where a
+        // check is the usual way out of a forced capture (deeper they make
+        // the compulsory tree explode).
+        let all_moves = in_check || (forced && qply == 0);
+        let mut picker = Picker::quiescence(&mut actions, all_moves);
         let mut best = stand_pat;
-        for (_, action) in list {
+        while let Some(action) = picker.next::<P>(self.stack[ply].node.pos.board(), turn) {
             // Skip captures that lose material, and hopeless ones.
+            let board = self.stack[ply].node.pos.board();
             if !in_check
                 && !forced
                 && let Action::Move(m) = action
-                && !takes_last::<P>(&board, turn, m)
+                && !takes_last::<P>(board, turn, m)
             {
-                if m.is_capture() && !see_ge(&board, turn, m, 0) {
+                if m.is_capture() && !see_ge(board, turn, m, 0) {
                     continue;
                 }
                 let gain = m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
@@ -963,49 +869,5 @@ fn is_quiet(a: Action) -> bool {
     match a {
         Action::Move(m) => !m.is_capture() && m.promotion().is_none(),
         _ => false,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rules::Extinction;
-    use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
-
-    fn setup(fen: &str) -> (shakmaty::Board, Color) {
-        let s = fen.parse::<Fen>().unwrap().into_setup();
-        (s.board, s.turn)
-    }
-
-    fn capture(fen: &str, uci: &str) -> shakmaty::Move {
-        let pos: Chess = fen
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap();
-        pos.legal_moves()
-            .into_iter()
-            .find(|m| m.to_uci(CastlingMode::Standard).to_string() == uci)
-            .unwrap()
-    }
-
-    #[test]
-    fn a_last_piece_is_worth_any_exchange_in_extinction() {
-        // The queen takes Black's only knight, which a pawn defends.
-        let fen = "4k3/8/2p5/3n4/8/8/8/3QK3 w - - 0 1";
-        let (board, turn) = setup(fen);
-        let m = capture(fen, "d1d5");
-        assert!(!see_ge(&board, turn, m, 0));
-        assert!(takes_last::<Extinction>(&board, turn, m));
-        assert!(exchange_ok::<Extinction>(&board, turn, m, 0));
-        // Chess knows no last pieces: the exchange decides.
-        assert!(!takes_last::<Chess>(&board, turn, m));
-        assert!(!exchange_ok::<Chess>(&board, turn, m, 0));
-        // With a second knight the exchange decides in extinction too.
-        let fen = "4k3/8/2p5/3n4/8/8/7n/3QK3 w - - 0 1";
-        let (board, turn) = setup(fen);
-        let m = capture(fen, "d1d5");
-        assert!(!takes_last::<Extinction>(&board, turn, m));
-        assert!(!exchange_ok::<Extinction>(&board, turn, m, 0));
     }
 }
