@@ -8,6 +8,9 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use super::params::{TT_AGE_WEIGHT, TT_KEEP_DEEPER};
 
+/// The evaluation stored for a node that had none (in check).
+pub const NO_EVAL: i32 = i16::MIN as i32;
+
 /// What a stored value bounds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {

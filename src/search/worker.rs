@@ -12,7 +12,7 @@ use super::params::*;
 use super::picker::Picker;
 use super::see::{exchange_ok, see_ge, see_value, takes_last};
 use super::time::{Iteration, TimeManager};
-use super::tt::Bound;
+use super::tt::{Bound, NO_EVAL, TtHit};
 use super::value::{self, INFINITE, decided, from_tt, is_decided, to_tt};
 use super::{PvLine, Reporter, Scoring, SearchJob, Shared, Stats, ThreadResult};
 use crate::eval::Evaluate;
@@ -465,6 +465,83 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         self.job.evaluator.evaluate(&f.node, &f.memo)
     }
 
+    /// The static estimate of the node at `ply`: the table's when it
+    /// stored one, else the evaluator's.
+    fn node_eval(&self, ply: usize, tt: Option<TtHit>) -> i32 {
+        match tt.map(|hit| i32::from(hit.eval)) {
+            Some(e) if e != NO_EVAL => e,
+            _ => self.static_eval(ply),
+        }
+    }
+
+    /// Null-move pruning, not in pawn endings (zugzwang) nor right after
+    /// another null move (no action led here): the opponent moves twice,
+    /// and if a reduced search still fails high, so does the node. Returns
+    /// the node's value then.
+    fn null_move(&mut self, depth: i32, beta: i32, ply: usize) -> Option<i32> {
+        let frame = &self.stack[ply];
+        let node = &frame.node;
+        let non_pawn = node.pos.us() & !node.pos.board().pawns() & !node.pos.board().kings();
+        if !non_pawn.any() || frame.action.is_none() {
+            return None;
+        }
+        let null = self.job.rules.play_null(node)?;
+        let r = NULL_BASE + depth / NULL_DIV;
+        let memo = frame.memo;
+        let next = &mut self.stack[ply + 1];
+        next.node = null;
+        next.memo = memo;
+        next.action = None;
+        self.history_keys.push(HistoryEntry {
+            key: next.node.key,
+            check: false,
+            zeroing: true,
+        });
+        let v = -self.search::<false>(depth - r, -beta, -beta + 1, ply + 1);
+        self.history_keys.pop();
+        if self.stopped {
+            return Some(0);
+        }
+        (v >= beta).then_some(if is_decided(v) { beta } else { v })
+    }
+
+    /// The late-move reduction of quiet `action` at `ply` and `depth`
+    /// after `searched` others (before clamping to the depth left).
+    fn reduction<const PV: bool>(
+        &self,
+        ply: usize,
+        depth: i32,
+        searched: usize,
+        is_killer: bool,
+        improving: bool,
+        action: Action,
+    ) -> i32 {
+        let turn = self.stack[ply].node.pos.turn();
+        let mut r = self.lmr[depth.min(63) as usize][searched.min(63)];
+        r -= i32::from(PV);
+        r -= i32::from(is_killer);
+        r += i32::from(!improving);
+        r -= self.history.get(turn, action) / LMR_HISTORY_DIV;
+        r
+    }
+
+    /// A quiet move cut the node at `ply` off: it becomes the first killer,
+    /// and the history rewards it and punishes the quiet moves `tried`
+    /// before it.
+    fn reward_quiet_cutoff(&mut self, ply: usize, action: Action, depth: i32, tried: &[Action]) {
+        let f = &mut self.stack[ply];
+        let turn = f.node.pos.turn();
+        if f.killers[0] != Some(action) {
+            f.killers[1] = f.killers[0];
+            f.killers[0] = Some(action);
+        }
+        let bonus = (depth * depth * HISTORY_BONUS).min(HISTORY_MAX);
+        self.history.update(turn, action, bonus);
+        for &q in tried {
+            self.history.update(turn, q, -bonus);
+        }
+    }
+
     /// Principal variation search.
     fn search<const PV: bool>(
         &mut self,
@@ -537,15 +614,8 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
 
         let eval = if in_check {
             -INFINITE
-        } else if let Some(hit) = tt {
-            let e = i32::from(hit.eval);
-            if e == i32::from(i16::MIN) {
-                self.static_eval(ply)
-            } else {
-                e
-            }
         } else {
-            self.static_eval(ply)
+            self.node_eval(ply, tt)
         };
         self.stack[ply].eval = eval;
         let improving = ply >= 2 && !in_check && eval > self.stack[ply - 2].eval;
@@ -560,34 +630,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             if depth <= RFP_DEPTH && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta {
                 return eval;
             }
-            // Null-move pruning, not in pawn endings (zugzwang).
-            let us = node.pos.us();
-            let non_pawn = us & !node.pos.board().pawns() & !node.pos.board().kings();
             if depth >= NULL_MIN_DEPTH
                 && eval >= beta
-                && non_pawn.any()
-                && self.stack[ply].action.is_some()
-                && let Some(null) = rules.play_null(node)
+                && let Some(v) = self.null_move(depth, beta, ply)
             {
-                let r = NULL_BASE + depth / NULL_DIV;
-                let memo = self.stack[ply].memo;
-                let next = &mut self.stack[ply + 1];
-                next.node = null;
-                next.memo = memo;
-                next.action = None;
-                self.history_keys.push(HistoryEntry {
-                    key: next.node.key,
-                    check: false,
-                    zeroing: true,
-                });
-                let v = -self.search::<false>(depth - r, -beta, -beta + 1, ply + 1);
-                self.history_keys.pop();
-                if self.stopped {
-                    return 0;
-                }
-                if v >= beta {
-                    return if is_decided(v) { beta } else { v };
-                }
+                return v;
             }
         }
 
@@ -680,16 +727,18 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 v = m - self.search::<PV>(new_depth, m - beta, m - alpha, ply + 1);
             } else {
                 // Late-move reductions for quiet moves.
-                let mut r = 0;
-                if depth >= LMR_DEPTH && searched >= LMR_MOVES && quiet && !in_check && !gives_check
+                let r = if depth >= LMR_DEPTH
+                    && searched >= LMR_MOVES
+                    && quiet
+                    && !in_check
+                    && !gives_check
                 {
-                    r = self.lmr[depth.min(63) as usize][searched.min(63)];
-                    r -= i32::from(PV);
-                    r -= i32::from(is_killer);
-                    r += i32::from(!improving);
-                    r -= self.history.get(turn, action) / LMR_HISTORY_DIV;
-                    r = r.clamp(0, new_depth - 1);
-                }
+                    let r =
+                        self.reduction::<PV>(ply, depth, searched, is_killer, improving, action);
+                    r.clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
                 v = m - self.search::<false>(new_depth - r, m - alpha - 1, m - alpha, ply + 1);
                 if v > alpha && r > 0 && !self.stopped {
                     v = m - self.search::<false>(new_depth, m - alpha - 1, m - alpha, ply + 1);
@@ -716,16 +765,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                     alpha = v;
                     if v >= beta {
                         if quiet {
-                            let f = &mut self.stack[ply];
-                            if f.killers[0] != Some(action) {
-                                f.killers[1] = f.killers[0];
-                                f.killers[0] = Some(action);
-                            }
-                            let bonus = (depth * depth * HISTORY_BONUS).min(HISTORY_MAX);
-                            self.history.update(turn, action, bonus);
-                            for &q in &quiets_tried {
-                                self.history.update(turn, q, -bonus);
-                            }
+                            self.reward_quiet_cutoff(ply, action, depth, &quiets_tried);
                         }
                         break;
                     }
@@ -754,7 +794,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             key,
             best_action.map_or(0, Action::code),
             to_tt(best, ply),
-            if in_check { i32::from(i16::MIN) } else { eval },
+            if in_check { NO_EVAL } else { eval },
             depth,
             bound,
         );
