@@ -9,58 +9,13 @@ use shakmaty::attacks;
 use shakmaty::{Bitboard, Board, Color, File, Rank, Role, Square};
 
 use super::params::*;
-
-/// A middlegame / endgame pair of centipawn values.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Score {
-    /// Middlegame value.
-    pub mg: i32,
-    /// Endgame value.
-    pub eg: i32,
-}
+use super::score::Score;
 
 impl Score {
-    /// A pair.
-    pub const fn new(mg: i32, eg: i32) -> Score {
-        Score { mg, eg }
-    }
-
     /// Blends the pair by game phase (0 = bare endgame ..= [`MAX_PHASE`]).
     #[inline]
     pub fn taper(self, phase: i32) -> i32 {
         (self.mg * phase + self.eg * (MAX_PHASE - phase)) / MAX_PHASE
-    }
-}
-
-impl std::ops::Add for Score {
-    type Output = Score;
-    #[inline]
-    fn add(self, o: Score) -> Score {
-        Score::new(self.mg + o.mg, self.eg + o.eg)
-    }
-}
-
-impl std::ops::AddAssign for Score {
-    #[inline]
-    fn add_assign(&mut self, o: Score) {
-        self.mg += o.mg;
-        self.eg += o.eg;
-    }
-}
-
-impl std::ops::Sub for Score {
-    type Output = Score;
-    #[inline]
-    fn sub(self, o: Score) -> Score {
-        Score::new(self.mg - o.mg, self.eg - o.eg)
-    }
-}
-
-impl std::ops::Mul<i32> for Score {
-    type Output = Score;
-    #[inline]
-    fn mul(self, k: i32) -> Score {
-        Score::new(self.mg * k, self.eg * k)
     }
 }
 

@@ -12,6 +12,7 @@
 
 pub mod base;
 pub mod params;
+pub mod score;
 pub mod variants;
 pub mod wdl;
 

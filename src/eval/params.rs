@@ -1,6 +1,6 @@
 //! Every weight of the base evaluation, in centipawns (middlegame, endgame).
 
-use super::base::Score;
+use super::score::Score;
 
 const fn s(mg: i32, eg: i32) -> Score {
     Score::new(mg, eg)

@@ -25,11 +25,13 @@ pub enum Action {
     Claim,
 }
 
-/// A list of actions that never allocates.
-///
-/// Large enough for every legal position of either rule set (at most 16
-/// pieces a side) plus the special actions.
-pub type ActionList = ArrayVec<Action, 320>;
+/// The most actions an [`ActionList`] holds: more than any legal position
+/// of either rule set has (at most 16 pieces a side), special actions
+/// included.
+pub const MAX_ACTIONS: usize = 320;
+
+/// A list of actions that never allocates, [`MAX_ACTIONS`] long at most.
+pub type ActionList = ArrayVec<Action, MAX_ACTIONS>;
 
 impl Action {
     /// The special actions, in the order they are generated.

@@ -493,6 +493,16 @@ impl Pos for Extinction {
         })
     }
 
+    /// Pawn moves filtered, then only the pieces' captures: no quiet piece
+    /// move is generated. Same order as `legal_moves` filtered.
+    fn noisy_moves(&self) -> MoveList {
+        let mut out = MoveList::new();
+        self.push_pawn_moves(&mut out);
+        out.retain(|m| m.is_capture() || m.is_promotion());
+        self.push_piece_moves(&mut out, self.board.by_color(!self.turn));
+        out
+    }
+
     #[inline]
     fn key_ep_square(&self) -> Option<Square> {
         let ep = self.ep_square?;
@@ -579,6 +589,34 @@ mod tests {
         assert!(!white.threatened());
         let quiet = Extinction::default();
         assert!(!quiet.threatened());
+    }
+
+    #[test]
+    fn noisy_moves_are_the_legal_captures_and_promotions_in_order() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "4k3/1P6/2p5/3n4/8/8/6p1/3QK2R w K - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        ];
+        let mut checked = 0;
+        for fen in fens {
+            let mut stack = vec![(extinction(fen), 2)];
+            while let Some((p, d)) = stack.pop() {
+                let mut expected = p.legal_moves();
+                expected.retain(|m| m.is_capture() || m.is_promotion());
+                assert_eq!(Pos::noisy_moves(&p), expected, "{}", p.to_fen());
+                checked += 1;
+                if d > 0 {
+                    for m in p.legal_moves() {
+                        let mut after = p.clone();
+                        after.play_unchecked(m);
+                        stack.push((after, d - 1));
+                    }
+                }
+            }
+        }
+        assert!(checked > 5000, "{checked}");
     }
 
     #[test]

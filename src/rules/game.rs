@@ -1,5 +1,6 @@
 //! Game records: a start position, the actions played and the history, with
-//! every ending detected, and the repetition classifier the search shares.
+//! every ending detected; the repetition classifier and the detector of the
+//! endings that need the history, which game records and the search share.
 
 use shakmaty::Color;
 
@@ -99,6 +100,44 @@ pub fn find_repetition(history: &[HistoryEntry], turn: Color) -> Option<Repetiti
         kind,
         third_by: !turn,
     })
+}
+
+impl<P: Pos> Rules<P> {
+    /// The endings of `node` that need the history, in the specification's
+    /// order: threefold repetition, the move-count rule, insufficient
+    /// material. `history` ends with `node`'s own entry.
+    ///
+    /// Position endings ([`Rules::position_ending`]: checkmate, stalemate,
+    /// extinction...) take precedence over these; [`Rules::ending`] applies
+    /// that order. Game records and the search both detect history endings
+    /// here, so the two cannot disagree.
+    #[inline]
+    pub fn history_ending(&self, node: &Node<P>, history: &[HistoryEntry]) -> Option<Ending> {
+        let halfmoves = node.pos.halfmoves();
+        // A threefold repetition needs four plies without a capture or pawn
+        // move: special actions do not count as plies, but a game holds two
+        // at most, and the only pair that keeps the key (disk, restore)
+        // cannot repeat. So fewer plies need no look at the history.
+        if halfmoves >= 4
+            && let Some(r) = find_repetition(history, node.pos.turn())
+        {
+            return Some(Ending::Repetition(r));
+        }
+        if halfmoves >= self.variant().move_rule_plies() {
+            return Some(Ending::MoveRule);
+        }
+        if self.insufficient_material(node) {
+            return Some(Ending::InsufficientMaterial);
+        }
+        None
+    }
+
+    /// Every ending of `node` after `history` (which ends with `node`'s
+    /// entry): its position ending if it has one, else its history ending.
+    pub fn ending(&self, node: &Node<P>, history: &[HistoryEntry]) -> Option<Ending> {
+        self.position_ending_full(node)
+            .or_else(|| self.history_ending(node, history))
+    }
 }
 
 /// A game: the start, the actions and every position, with its ending.
@@ -234,19 +273,64 @@ impl<P: Pos> Game<P> {
     }
 
     fn compute_ending(&self) -> Option<Ending> {
-        let node = self.current();
-        if let Some(e) = self.rules.position_ending_full(node) {
-            return Some(e);
+        self.rules.ending(self.current(), &self.history)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+    use shakmaty::{Chess, Position};
+
+    #[test]
+    fn position_endings_outrank_history_endings() {
+        // Stalemate with king and bishop against king: insufficient
+        // material too, but stalemate comes first.
+        let rules = Rules::<Chess>::new(Variant::Dynamic);
+        let game = Game::new(rules, Some("k7/8/1K6/4B3/8/8/8/8 b - - 0 1")).unwrap();
+        let (node, history) = (game.current(), game.history());
+        assert_eq!(
+            rules.history_ending(node, history),
+            Some(Ending::InsufficientMaterial)
+        );
+        let stalemate = Some(Ending::Stalemate {
+            stalemated: Color::Black,
+        });
+        assert_eq!(rules.ending(node, history), stalemate);
+        assert_eq!(game.ending(), stalemate);
+    }
+
+    #[test]
+    fn a_game_ends_where_the_detector_says() {
+        let rules = Rules::<Chess>::new(Variant::Chess);
+        let mut game = Game::new(rules, None).unwrap();
+        for m in [
+            "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8",
+        ] {
+            assert_eq!(rules.history_ending(game.current(), game.history()), None);
+            assert_eq!(game.ending(), None);
+            game.play_text(m).unwrap();
         }
-        if let Some(r) = find_repetition(&self.history, node.pos.turn()) {
-            return Some(Ending::Repetition(r));
-        }
-        if node.pos.halfmoves() >= self.rules.variant().move_rule_plies() {
-            return Some(Ending::MoveRule);
-        }
-        if self.rules.insufficient_material(node) {
-            return Some(Ending::InsufficientMaterial);
-        }
-        None
+        let third = Some(Ending::Repetition(Repetition {
+            kind: RepetitionKind::Plain,
+            third_by: Color::Black,
+        }));
+        assert_eq!(rules.history_ending(game.current(), game.history()), third);
+        assert_eq!(game.ending(), third);
+    }
+
+    #[test]
+    fn disk_and_restore_repeat_a_position_without_a_ply() {
+        // The one pair of actions that keeps the key spends no halfmove:
+        // the position repeats with the clock at 0, once per game.
+        let rules = Rules::<Chess>::new(Variant::Tiebraker);
+        let mut game = Game::new(rules, None).unwrap();
+        game.play_text("disk").unwrap();
+        game.play_text("restore").unwrap();
+        assert_eq!(game.history()[0].key, game.history()[2].key);
+        assert_eq!(game.current().pos.halfmoves(), 0);
+        assert_eq!(game.ending(), None);
+        assert!(!game.legal_actions().contains(&Action::Disk));
     }
 }

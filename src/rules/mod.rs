@@ -19,7 +19,7 @@ mod perft;
 mod pos;
 mod variant;
 
-pub use action::{Action, ActionList, ParseActionError, ParsedAction};
+pub use action::{Action, ActionList, MAX_ACTIONS, ParseActionError, ParsedAction};
 pub use ending::{Ending, Repetition, RepetitionKind};
 pub use error::RulesError;
 pub use extinction::Extinction;

@@ -190,12 +190,12 @@ impl<P: Pos> Rules<P> {
         moves
     }
 
-    /// The legal captures and promotions in `node` (for quiescence), with
-    /// the frozen-king restriction. Capture-or-check never removes a
-    /// capture, so it needs no filter here.
+    /// The legal captures and promotions in `node` (for quiescence), in
+    /// the order of [`Rules::legal_moves`], with the frozen-king
+    /// restriction. Capture-or-check never removes a capture, so it needs
+    /// no filter here. See [`Pos::noisy_moves`] for how they are generated.
     pub fn noisy_moves(&self, node: &Node<P>) -> MoveList {
-        let mut moves = node.pos.legal_moves();
-        moves.retain(|m| m.is_capture() || m.is_promotion());
+        let mut moves = node.pos.noisy_moves();
         if self.variant.has_disk() && node.extra.disk.disk_holder() == Some(node.pos.turn()) {
             moves.retain(|m| m.role() != shakmaty::Role::King);
         }

@@ -5,7 +5,7 @@ use std::fmt::Debug;
 
 use shakmaty::fen::Fen;
 use shakmaty::{
-    Bitboard, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Position,
+    Bitboard, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, MoveList, Position,
     PositionErrorKinds, Role, Setup, Square,
 };
 
@@ -51,6 +51,18 @@ pub trait Pos: Position + FromSetup + Clone + Debug + Send + Sync + 'static {
     /// when an en-passant capture is legal (standard), or possible at all
     /// (extinction).
     fn key_ep_square(&self) -> Option<Square>;
+
+    /// The legal captures and promotions, in the order
+    /// [`Position::legal_moves`] lists them (what quiescence searches).
+    ///
+    /// By default every legal move is generated and the rest dropped:
+    /// shakmaty's standard chess offers no capture-only generator (its
+    /// `capture_moves` filters the same way).
+    fn noisy_moves(&self) -> MoveList {
+        let mut moves = self.legal_moves();
+        moves.retain(|m| m.is_capture() || m.is_promotion());
+        moves
+    }
 
     /// Plays a move known to be legal, in place.
     fn play_move(&mut self, m: Move) {

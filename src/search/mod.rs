@@ -13,9 +13,12 @@
 //! the main thread reports and watches the clock; the result is a vote
 //! among the threads.
 
+mod history;
 mod limits;
-mod ordering;
 mod params;
+mod picker;
+mod see;
+mod time;
 mod tt;
 mod value;
 mod worker;
@@ -25,7 +28,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 pub use limits::{Budget, Clock, Limits};
-pub use ordering::see_ge;
+pub use see::see_ge;
 pub use tt::{Bound, Tt};
 pub use value::{DECIDED, INFINITE, MATE, MATE_STEP, is_decided, plies_to_end};
 
@@ -33,6 +36,7 @@ use crate::eval::{Evaluate, Units};
 use crate::rules::Ending;
 use crate::rules::{Action, HistoryEntry, Node, Pos, Rules};
 use crate::scoring::{Award, EndAward, EndContext, Memo, Scorer};
+use params::{VOTE_OFFSET, VOTE_VALUE_CAP};
 
 /// The awards the search maximises: what the referee's scorer provides.
 pub trait Scoring: Send + Sync {
@@ -251,7 +255,7 @@ where
         return SearchResult::default();
     }
     let threads = threads.clamp(1, shared.nodes.len());
-    let mut results: Vec<Option<worker::ThreadResult>> = vec![None; threads];
+    let mut results: Vec<Option<ThreadResult>> = vec![None; threads];
     pool.scope(|s| {
         for (id, slot) in results.iter_mut().enumerate() {
             s.spawn(move |_| {
@@ -263,8 +267,67 @@ where
             });
         }
     });
-    let results: Vec<worker::ThreadResult> = results.into_iter().flatten().collect();
-    worker::vote(results, shared, clock)
+    let results: Vec<ThreadResult> = results.into_iter().flatten().collect();
+    vote(results, shared, clock)
+}
+
+/// What one thread found.
+#[derive(Clone, Debug)]
+struct ThreadResult {
+    lines: Vec<PvLine>,
+    depth: i32,
+}
+
+/// Combines the threads' results: the deepest, best-scoring line wins a
+/// vote weighted by depth and value.
+fn vote(results: Vec<ThreadResult>, shared: &Shared, clock: Clock) -> SearchResult {
+    let nodes = shared.nodes();
+    let time = clock.elapsed();
+    let Some(main) = results.first() else {
+        return SearchResult::default();
+    };
+    let mut chosen = main;
+    if results.len() > 1 {
+        let min = results
+            .iter()
+            .filter_map(|r| r.lines.first().map(|l| l.value))
+            .min()
+            .unwrap_or(0);
+        let mut votes: Vec<(Action, i64)> = Vec::new();
+        for r in &results {
+            if let Some(l) = r.lines.first()
+                && let Some(&a) = l.pv.first()
+            {
+                let w = (i64::from(l.value) - i64::from(min) + VOTE_OFFSET).min(VOTE_VALUE_CAP)
+                    * i64::from(r.depth.max(1));
+                match votes.iter_mut().find(|(x, _)| *x == a) {
+                    Some((_, v)) => *v += w,
+                    None => votes.push((a, w)),
+                }
+            }
+        }
+        let best_vote = votes.iter().max_by_key(|(_, v)| *v).map(|(a, _)| *a);
+        for r in &results {
+            let Some(l) = r.lines.first() else { continue };
+            let cl = chosen.lines.first();
+            let decisive_better = is_decided(l.value) && cl.is_some_and(|c| l.value > c.value);
+            let voted = best_vote == l.pv.first().copied()
+                && r.depth >= chosen.depth
+                && cl.is_some_and(|c| best_vote != c.pv.first().copied() || l.value > c.value);
+            if decisive_better || voted {
+                chosen = r;
+            }
+        }
+    }
+    let first = chosen.lines.first();
+    SearchResult {
+        best: first.and_then(|l| l.pv.first().copied()),
+        ponder: first.and_then(|l| l.pv.get(1).copied()),
+        lines: chosen.lines.clone(),
+        depth: chosen.depth,
+        nodes,
+        time,
+    }
 }
 
 #[cfg(test)]

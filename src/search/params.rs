@@ -1,26 +1,64 @@
-//! Every tunable constant of the search, in one place.
+//! Every tunable constant of the search, in one place, grouped by what it
+//! tunes: limits and bookkeeping, iterative deepening, threads, pruning,
+//! reductions and extensions, quiescence, move ordering, time, the table.
+//!
+//! Plain constants for now; a tuner (SPSA) would make each group the fields
+//! of one configuration. Values are in internal units (100 per pawn) unless
+//! said otherwise. Time budgets per move are [`Budget`](super::Budget)'s.
+
+use std::time::Duration;
+
+// Limits and bookkeeping.
 
 /// Deepest ply the search reaches (stack size).
 pub const MAX_PLY: usize = 120;
 /// Iterative deepening never goes deeper than this.
 pub const MAX_DEPTH: i32 = 100;
+/// Check the clock and the stop flag every this many nodes.
+pub const CHECK_EVERY: u64 = 1024;
+/// An aspiration failure is reported (a bound line) only after this long.
+pub const REPORT_BOUND_AFTER: Duration = Duration::from_secs(2);
+
+// Iterative deepening and aspiration windows.
 
 /// Aspiration window half-width at the start, in internal units.
 pub const ASPIRATION: i32 = 30;
 /// Depth from which aspiration windows are used.
 pub const ASPIRATION_DEPTH: i32 = 5;
+/// After a failure the half-width grows by `delta / ASPIRATION_GROWTH_DIV
+/// + ASPIRATION_GROWTH_ADD`.
+pub const ASPIRATION_GROWTH_DIV: i32 = 2;
+/// See [`ASPIRATION_GROWTH_DIV`].
+pub const ASPIRATION_GROWTH_ADD: i32 = 10;
+/// Past this half-width the window opens fully.
+pub const ASPIRATION_MAX: i32 = 2000;
 
-/// Null-move pruning: minimum depth and base reduction.
-pub const NULL_MIN_DEPTH: i32 = 3;
-/// Null-move reduction: `NULL_BASE + depth / NULL_DIV`.
-pub const NULL_BASE: i32 = 3;
-/// See [`NULL_BASE`].
-pub const NULL_DIV: i32 = 4;
+// Threads (Lazy SMP).
+
+/// Helper threads search every depth up to this one.
+pub const SMP_SKIP_FROM: i32 = 2;
+/// Deeper, helper `id` skips depth `d` when `(d + id) % SMP_SKIP_CYCLE == 0`,
+/// so the threads spread over depths.
+pub const SMP_SKIP_CYCLE: i32 = 4;
+/// The thread vote: a line's weight is `(value - worst value +
+/// VOTE_OFFSET)`, capped at [`VOTE_VALUE_CAP`], times its depth.
+pub const VOTE_OFFSET: i64 = 20;
+/// See [`VOTE_OFFSET`].
+pub const VOTE_VALUE_CAP: i64 = 1 << 20;
+
+// Pruning.
 
 /// Reverse futility pruning: deepest depth and margin per ply.
 pub const RFP_DEPTH: i32 = 6;
 /// See [`RFP_DEPTH`].
 pub const RFP_MARGIN: i32 = 80;
+
+/// Null-move pruning: minimum depth.
+pub const NULL_MIN_DEPTH: i32 = 3;
+/// Null-move reduction: `NULL_BASE + depth / NULL_DIV`.
+pub const NULL_BASE: i32 = 3;
+/// See [`NULL_BASE`].
+pub const NULL_DIV: i32 = 4;
 
 /// Futility pruning of quiet moves: deepest depth, base and per-ply margin.
 pub const FUTILITY_DEPTH: i32 = 5;
@@ -35,30 +73,6 @@ pub const LMP_BASE: usize = 3;
 /// Deepest depth for late-move pruning.
 pub const LMP_DEPTH: i32 = 6;
 
-/// Late-move reductions: minimum depth and moves searched before reducing.
-pub const LMR_DEPTH: i32 = 3;
-/// See [`LMR_DEPTH`].
-pub const LMR_MOVES: usize = 3;
-
-/// Quiescence: plies below the horizon after which only the static
-/// evaluation is returned (guards compulsory capture-or-check and check
-/// sequences).
-pub const QS_MAX_PLY: i32 = 12;
-/// Delta pruning margin in quiescence.
-pub const DELTA_MARGIN: i32 = 200;
-
-/// Tiebraker: the least remaining depth at which a `disk` is searched.
-pub const DISK_MIN_DEPTH: i32 = 4;
-
-/// Check the clock and the stop flag every this many nodes.
-pub const CHECK_EVERY: u64 = 1024;
-/// History values stay within this bound.
-pub const HISTORY_MAX: i32 = 16_384;
-
-/// Internal iterative reduction: the depth from which a node without a
-/// table move is searched one ply shallower.
-pub const IIR_DEPTH: i32 = 4;
-
 /// Static-exchange pruning: deepest depth, and the loss allowed per ply for
 /// captures and per ply squared for quiet moves.
 pub const SEE_PRUNE_DEPTH: i32 = 6;
@@ -66,3 +80,105 @@ pub const SEE_PRUNE_DEPTH: i32 = 6;
 pub const SEE_CAPTURE_MARGIN: i32 = 90;
 /// See [`SEE_PRUNE_DEPTH`].
 pub const SEE_QUIET_MARGIN: i32 = 25;
+
+/// Tiebraker: the least remaining depth at which a `disk` is searched.
+pub const DISK_MIN_DEPTH: i32 = 4;
+
+// Reductions and extensions.
+
+/// Internal iterative reduction: the depth from which a node without a
+/// table move is searched one ply shallower.
+pub const IIR_DEPTH: i32 = 4;
+
+/// Late-move reductions: minimum depth and moves searched before reducing.
+pub const LMR_DEPTH: i32 = 3;
+/// See [`LMR_DEPTH`].
+pub const LMR_MOVES: usize = 3;
+/// The reduction at depth d after m moves: `LMR_BASE + ln d * ln m /
+/// LMR_DIVISOR`, rounded down.
+pub const LMR_BASE: f64 = 0.5;
+/// See [`LMR_BASE`].
+pub const LMR_DIVISOR: f64 = 2.2;
+/// A quiet move's history reduces it one ply less per this much.
+pub const LMR_HISTORY_DIV: i32 = 8000;
+
+/// Check extensions apply while the ply is below this many times the
+/// iteration's depth, so check sequences cannot run away.
+pub const CHECK_EXTENSION_PLIES: i32 = 2;
+
+// Quiescence.
+
+/// Plies below the horizon after which only the static evaluation is
+/// returned (guards compulsory capture-or-check and check sequences).
+pub const QS_MAX_PLY: i32 = 12;
+/// Delta pruning margin in quiescence.
+pub const DELTA_MARGIN: i32 = 200;
+
+// Move ordering.
+
+/// Exchange values by role (pawn .. king) for SEE and MVV-LVA.
+pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 3000];
+/// MVV-LVA: `victim * MVV_LVA_VICTIM - attacker / MVV_LVA_ATTACKER_DIV`
+/// over exchange values (the victim decides, the attacker breaks ties).
+pub const MVV_LVA_VICTIM: i32 = 8;
+/// See [`MVV_LVA_VICTIM`].
+pub const MVV_LVA_ATTACKER_DIV: i32 = 100;
+/// History values stay within this bound.
+pub const HISTORY_MAX: i32 = 16_384;
+/// A cut-off rewards its quiet move (and punishes the quiet moves tried
+/// before it) by `depth * depth * HISTORY_BONUS`, at most [`HISTORY_MAX`].
+pub const HISTORY_BONUS: i32 = 16;
+
+// Time (within the budget of a move).
+
+/// The soft budget's share used when the best action is stable...
+pub const TIME_BASE: f64 = 0.5;
+/// ...plus this much per recent change of best action...
+pub const TIME_PER_CHANGE: f64 = 0.35;
+/// ...counting at most this many changes...
+pub const TIME_MAX_CHANGES: f64 = 3.0;
+/// ...each worth this factor less after every iteration...
+pub const TIME_CHANGE_DECAY: f64 = 0.5;
+/// ...plus [`TIME_DROP_EXTRA`] when the best value dropped by more than
+/// this since the iteration before...
+pub const TIME_DROP: i32 = 30;
+/// ...see [`TIME_DROP`]...
+pub const TIME_DROP_EXTRA: f64 = 0.4;
+/// ...and never more than this share of the soft budget.
+pub const TIME_MAX_FACTOR: f64 = 1.5;
+/// With a single legal action on a clock, the depth that is enough.
+pub const SINGLE_ACTION_DEPTH: i32 = 4;
+
+// Transposition table.
+
+/// A bound from the current search does not replace an entry of the same
+/// position more than this much deeper.
+pub const TT_KEEP_DEEPER: i32 = 3;
+/// Replacement: an entry's worth is its depth less this much per search
+/// since it was written.
+pub const TT_AGE_WEIGHT: i32 = 8;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the search assumes of its constants; a tuner must keep it.
+    #[test]
+    #[allow(clippy::assertions_on_constants)]
+    fn invariants_a_tuner_must_keep() {
+        // Divisors and cycles.
+        assert!(ASPIRATION_GROWTH_DIV > 0 && NULL_DIV > 0 && LMR_HISTORY_DIV > 0);
+        assert!(SMP_SKIP_CYCLE > 0 && CHECK_EVERY > 0 && MVV_LVA_ATTACKER_DIV > 0);
+        assert!(LMR_DIVISOR > 0.0);
+        // Exchange values rise with the role; the victim decides MVV-LVA,
+        // the attacker only breaks ties.
+        assert!(SEE_VALUE.windows(2).all(|w| w[0] < w[1]));
+        let min_step = SEE_VALUE.windows(2).map(|w| w[1] - w[0]).min().unwrap();
+        assert!(min_step * MVV_LVA_VICTIM > SEE_VALUE[5] / MVV_LVA_ATTACKER_DIV);
+        // The stack holds every ply the search reaches.
+        assert!(MAX_DEPTH as usize <= MAX_PLY);
+        // Time shares stay positive and bounded.
+        assert!(0.0 < TIME_BASE && TIME_BASE <= TIME_MAX_FACTOR);
+        assert!((0.0..1.0).contains(&TIME_CHANGE_DECAY));
+    }
+}

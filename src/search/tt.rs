@@ -6,6 +6,11 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
+use super::params::{TT_AGE_WEIGHT, TT_KEEP_DEEPER};
+
+/// The evaluation stored for a node that had none (in check).
+pub const NO_EVAL: i32 = i16::MIN as i32;
+
 /// What a stored value bounds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -182,7 +187,7 @@ impl Tt {
                 if data != 0 && bound != Bound::Exact {
                     let old_depth = i32::from((data >> 48) as u8 as i8);
                     let old_gen = ((data >> 58) & 63) as u8;
-                    if old_gen == generation && old_depth > depth + 3 {
+                    if old_gen == generation && old_depth > depth + TT_KEEP_DEEPER {
                         return;
                     }
                 }
@@ -190,7 +195,7 @@ impl Tt {
                 return;
             }
             let age = i32::from(generation.wrapping_sub(((data >> 58) & 63) as u8) & 63);
-            let score = i32::from((data >> 48) as u8 as i8) - 8 * age;
+            let score = i32::from((data >> 48) as u8 as i8) - TT_AGE_WEIGHT * age;
             if score < worst {
                 worst = score;
                 victim = i;

@@ -1,27 +1,23 @@
 //! One search thread: iterative deepening, aspiration windows, principal
-//! variation search, quiescence, pruning and reductions.
+//! variation search, quiescence, pruning and reductions. The order of a
+//! node's actions is the picker's (`picker.rs`); whether to start another
+//! iteration is the time manager's (`time.rs`).
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use shakmaty::{Color, Role};
-
+use super::history::History;
 use super::limits::{Budget, Clock};
-use super::ordering::{History, mvv_lva, see_ge, see_value};
 use super::params::*;
-use super::tt::Bound;
+use super::picker::Picker;
+use super::see::{exchange_ok, see_ge, see_value, takes_last};
+use super::time::{Iteration, TimeManager};
+use super::tt::{Bound, NO_EVAL, TtHit};
 use super::value::{self, INFINITE, decided, from_tt, is_decided, to_tt};
-use super::{PvLine, Reporter, Scoring, SearchJob, SearchResult, Shared, Stats};
+use super::{PvLine, Reporter, Scoring, SearchJob, Shared, Stats, ThreadResult};
 use crate::eval::Evaluate;
-use crate::rules::{Action, ActionList, Disk, Ending, HistoryEntry, Node, Pos, find_repetition};
+use crate::rules::{Action, ActionList, Disk, Ending, HistoryEntry, Node, Pos};
 use crate::scoring::{Memo, margin};
-
-/// What one thread found.
-#[derive(Clone, Debug)]
-pub(super) struct ThreadResult {
-    lines: Vec<PvLine>,
-    depth: i32,
-}
 
 #[derive(Clone, Debug)]
 struct RootMove {
@@ -42,27 +38,6 @@ struct Frame<P> {
     killers: [Option<Action>; 2],
 }
 
-/// Whether `m` takes the opponent's last piece of a type: in extinction,
-/// a win at once.
-#[inline]
-fn takes_last<P: Pos>(board: &shakmaty::Board, turn: Color, m: shakmaty::Move) -> bool {
-    P::KINGS_CAPTURABLE
-        && m.capture()
-            .is_some_and(|victim| (board.by_role(victim) & board.by_color(!turn)).count() == 1)
-}
-
-/// Whether a move keeps at least `threshold` by static exchange; a move
-/// that takes a last piece in extinction always does.
-#[inline]
-fn exchange_ok<P: Pos>(
-    board: &shakmaty::Board,
-    turn: Color,
-    m: shakmaty::Move,
-    threshold: i32,
-) -> bool {
-    takes_last::<P>(board, turn, m) || see_ge(board, turn, m, threshold)
-}
-
 /// Late-move reduction by depth and move number.
 fn lmr_table() -> Vec<[i32; 64]> {
     (0..64)
@@ -70,7 +45,7 @@ fn lmr_table() -> Vec<[i32; 64]> {
             let mut row = [0; 64];
             for (m, r) in row.iter_mut().enumerate() {
                 if d > 0 && m > 0 {
-                    *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.2) as i32;
+                    *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
                 }
             }
             row
@@ -84,7 +59,7 @@ pub(super) struct Worker<'a, P: Pos, S: Scoring, E: Evaluate<P>> {
     reporter: &'a dyn Reporter,
     id: usize,
     clock: Clock,
-    budget: Budget,
+    time: TimeManager,
     stack: Vec<Frame<P>>,
     history_keys: Vec<HistoryEntry>,
     pv: Vec<Vec<Action>>,
@@ -98,8 +73,6 @@ pub(super) struct Worker<'a, P: Pos, S: Scoring, E: Evaluate<P>> {
     awards: bool,
     quiet_margin: i32,
     root_depth: i32,
-    last_best: Option<Action>,
-    best_changes: f64,
     memo_key: bool,
 }
 
@@ -139,7 +112,10 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             reporter,
             id,
             clock,
-            budget: Budget::new(&job.limits, side, job.overhead),
+            time: TimeManager::new(
+                Budget::new(&job.limits, side, job.overhead),
+                job.root_actions.len(),
+            ),
             stack,
             history_keys: job.history.clone(),
             pv: vec![Vec::new(); MAX_PLY + 2],
@@ -153,8 +129,6 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             awards: job.scorer.has_action_awards(),
             quiet_margin: job.units.from_points(job.scorer.quiet_award_bound()),
             root_depth: 1,
-            last_best: None,
-            best_changes: 0.0,
             memo_key: job.scorer.memo_in_key(),
         }
     }
@@ -172,7 +146,10 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let mut completed_depth = 0;
         for depth in 1..=max_depth {
             // Helper threads skip some depths so the threads spread out.
-            if self.id > 0 && depth > 2 && (depth + self.id as i32) % 4 == 0 {
+            if self.id > 0
+                && depth > SMP_SKIP_FROM
+                && (depth + self.id as i32) % SMP_SKIP_CYCLE == 0
+            {
                 continue;
             }
             self.root_depth = depth;
@@ -198,7 +175,17 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 for l in &completed {
                     self.reporter.line(l, &stats);
                 }
-                if self.should_stop_after_iteration(depth) {
+                let best = &self.root_moves[0];
+                let done = Iteration {
+                    depth,
+                    best: best.action,
+                    value: best.value,
+                    prev_value: best.prev_value,
+                };
+                if self
+                    .time
+                    .stop_after(&done, &self.job.limits, self.shared, self.clock.elapsed())
+                {
                     break;
                 }
             } else if self.shared.stop.load(Ordering::Relaxed) {
@@ -254,51 +241,6 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         }
     }
 
-    fn should_stop_after_iteration(&mut self, depth: i32) -> bool {
-        if self.shared.stop.load(Ordering::Relaxed) {
-            return true;
-        }
-        let limits = &self.job.limits;
-        if let Some(mate) = limits.mate {
-            let v = self.root_moves[0].value;
-            if is_decided(v) && v > 0 && value::plies_to_end(v) < 2 * mate as i32 {
-                return true;
-            }
-        }
-        if limits.infinite || self.shared.pondering.load(Ordering::Relaxed) {
-            return false;
-        }
-        if limits.nodes.is_some_and(|n| self.shared.nodes() >= n) {
-            return true;
-        }
-        // A single legal action: no need to think on a clock.
-        if self.root_moves.len() == 1 && limits.uses_clock() && depth >= 4 {
-            return true;
-        }
-        if let Some(soft) = self.budget.soft
-            && limits.movetime.is_none()
-        {
-            // Spend less when the best action stays and its value holds,
-            // more when it changes or drops (the next iteration costs about
-            // as much as all before it together).
-            let best = self.root_moves[0].action;
-            if self.last_best != Some(best) {
-                self.best_changes += 1.0;
-            }
-            self.last_best = Some(best);
-            let drop = self.root_moves[0].prev_value - self.root_moves[0].value;
-            let mut factor = 0.5 + 0.35 * self.best_changes.min(3.0);
-            if drop > 30 && self.root_moves[0].prev_value > -INFINITE {
-                factor += 0.4;
-            }
-            self.best_changes *= 0.5;
-            if self.clock.elapsed() >= soft.mul_f64(factor.min(1.5)) {
-                return true;
-            }
-        }
-        false
-    }
-
     fn wait_while_infinite(&mut self) {
         while (self.job.limits.infinite || self.shared.pondering.load(Ordering::Relaxed))
             && !self.shared.stop.load(Ordering::Relaxed)
@@ -327,7 +269,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 let pondering = self.shared.pondering.load(Ordering::Relaxed);
                 if !pondering
                     && !self.job.limits.infinite
-                    && self.budget.hard.is_some_and(|h| self.clock.elapsed() >= h)
+                    && self.time.hard().is_some_and(|h| self.clock.elapsed() >= h)
                 {
                     self.shared.stop();
                     self.stopped = true;
@@ -375,8 +317,8 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 self.root_moves[pv_idx].bound = None;
                 return;
             }
-            delta += delta / 2 + 10;
-            if delta > 2000 {
+            delta += delta / ASPIRATION_GROWTH_DIV + ASPIRATION_GROWTH_ADD;
+            if delta > ASPIRATION_MAX {
                 alpha = -INFINITE;
                 beta = INFINITE;
             }
@@ -384,7 +326,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
     }
 
     fn report_bound(&self, depth: i32, pv_idx: usize) {
-        if self.is_main() && self.clock.elapsed() > Duration::from_secs(2) {
+        if self.is_main() && self.clock.elapsed() > REPORT_BOUND_AFTER {
             let rm = &self.root_moves[pv_idx];
             let line = PvLine {
                 multipv: pv_idx + 1,
@@ -518,29 +460,86 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         }
     }
 
-    /// Endings that need the history: repetition, the move-count rule,
-    /// insufficient material (checked by the caller after mate and
-    /// stalemate, which take precedence).
-    fn history_ending(&self, ply: usize) -> Option<Ending> {
-        let node = &self.stack[ply].node;
-        let halfmoves = node.pos.halfmoves();
-        if halfmoves >= 4
-            && let Some(r) = find_repetition(&self.history_keys, node.pos.turn())
-        {
-            return Some(Ending::Repetition(r));
-        }
-        if halfmoves >= self.job.rules.variant().move_rule_plies() {
-            return Some(Ending::MoveRule);
-        }
-        if self.job.rules.insufficient_material(node) {
-            return Some(Ending::InsufficientMaterial);
-        }
-        None
-    }
-
     fn static_eval(&self, ply: usize) -> i32 {
         let f = &self.stack[ply];
         self.job.evaluator.evaluate(&f.node, &f.memo)
+    }
+
+    /// The static estimate of the node at `ply`: the table's when it
+    /// stored one, else the evaluator's.
+    fn node_eval(&self, ply: usize, tt: Option<TtHit>) -> i32 {
+        match tt.map(|hit| i32::from(hit.eval)) {
+            Some(e) if e != NO_EVAL => e,
+            _ => self.static_eval(ply),
+        }
+    }
+
+    /// Null-move pruning, not in pawn endings (zugzwang) nor right after
+    /// another null move (no action led here): the opponent moves twice,
+    /// and if a reduced search still fails high, so does the node. Returns
+    /// the node's value then.
+    fn null_move(&mut self, depth: i32, beta: i32, ply: usize) -> Option<i32> {
+        let frame = &self.stack[ply];
+        let node = &frame.node;
+        let non_pawn = node.pos.us() & !node.pos.board().pawns() & !node.pos.board().kings();
+        if !non_pawn.any() || frame.action.is_none() {
+            return None;
+        }
+        let null = self.job.rules.play_null(node)?;
+        let r = NULL_BASE + depth / NULL_DIV;
+        let memo = frame.memo;
+        let next = &mut self.stack[ply + 1];
+        next.node = null;
+        next.memo = memo;
+        next.action = None;
+        self.history_keys.push(HistoryEntry {
+            key: next.node.key,
+            check: false,
+            zeroing: true,
+        });
+        let v = -self.search::<false>(depth - r, -beta, -beta + 1, ply + 1);
+        self.history_keys.pop();
+        if self.stopped {
+            return Some(0);
+        }
+        (v >= beta).then_some(if is_decided(v) { beta } else { v })
+    }
+
+    /// The late-move reduction of quiet `action` at `ply` and `depth`
+    /// after `searched` others (before clamping to the depth left).
+    fn reduction<const PV: bool>(
+        &self,
+        ply: usize,
+        depth: i32,
+        searched: usize,
+        is_killer: bool,
+        improving: bool,
+        action: Action,
+    ) -> i32 {
+        let turn = self.stack[ply].node.pos.turn();
+        let mut r = self.lmr[depth.min(63) as usize][searched.min(63)];
+        r -= i32::from(PV);
+        r -= i32::from(is_killer);
+        r += i32::from(!improving);
+        r -= self.history.get(turn, action) / LMR_HISTORY_DIV;
+        r
+    }
+
+    /// A quiet move cut the node at `ply` off: it becomes the first killer,
+    /// and the history rewards it and punishes the quiet moves `tried`
+    /// before it.
+    fn reward_quiet_cutoff(&mut self, ply: usize, action: Action, depth: i32, tried: &[Action]) {
+        let f = &mut self.stack[ply];
+        let turn = f.node.pos.turn();
+        if f.killers[0] != Some(action) {
+            f.killers[1] = f.killers[0];
+            f.killers[0] = Some(action);
+        }
+        let bonus = (depth * depth * HISTORY_BONUS).min(HISTORY_MAX);
+        self.history.update(turn, action, bonus);
+        for &q in tried {
+            self.history.update(turn, q, -bonus);
+        }
     }
 
     /// Principal variation search.
@@ -569,12 +568,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         };
 
         // Endings that need the history come first (the table knows
-        // nothing of them); mate and stalemate take precedence over them.
-        let mut actions = ActionList::new();
-        if let Some(ending) = self.history_ending(ply) {
-            let ending = rules
-                .generate(&self.stack[ply].node, &mut actions)
-                .unwrap_or(ending);
+        // nothing of them); position endings (mate, stalemate...) take
+        // precedence over them, as in `Rules::ending`.
+        let node = &self.stack[ply].node;
+        if let Some(ending) = rules.history_ending(node, &self.history_keys) {
+            let ending = rules.position_ending_full(node).unwrap_or(ending);
             return self.end_value(ply, &ending);
         }
 
@@ -609,21 +607,15 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
 
         // Position endings (mate, stalemate, extinction...) are never
         // stored, so a table hit above was not one.
+        let mut actions = ActionList::new();
         if let Some(ending) = rules.generate(&self.stack[ply].node, &mut actions) {
             return self.end_value(ply, &ending);
         }
 
         let eval = if in_check {
             -INFINITE
-        } else if let Some(hit) = tt {
-            let e = i32::from(hit.eval);
-            if e == i32::from(i16::MIN) {
-                self.static_eval(ply)
-            } else {
-                e
-            }
         } else {
-            self.static_eval(ply)
+            self.node_eval(ply, tt)
         };
         self.stack[ply].eval = eval;
         let improving = ply >= 2 && !in_check && eval > self.stack[ply - 2].eval;
@@ -638,34 +630,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             if depth <= RFP_DEPTH && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta {
                 return eval;
             }
-            // Null-move pruning, not in pawn endings (zugzwang).
-            let us = node.pos.us();
-            let non_pawn = us & !node.pos.board().pawns() & !node.pos.board().kings();
             if depth >= NULL_MIN_DEPTH
                 && eval >= beta
-                && non_pawn.any()
-                && self.stack[ply].action.is_some()
-                && let Some(null) = rules.play_null(node)
+                && let Some(v) = self.null_move(depth, beta, ply)
             {
-                let r = NULL_BASE + depth / NULL_DIV;
-                let memo = self.stack[ply].memo;
-                let next = &mut self.stack[ply + 1];
-                next.node = null;
-                next.memo = memo;
-                next.action = None;
-                self.history_keys.push(HistoryEntry {
-                    key: next.node.key,
-                    check: false,
-                    zeroing: true,
-                });
-                let v = -self.search::<false>(depth - r, -beta, -beta + 1, ply + 1);
-                self.history_keys.pop();
-                if self.stopped {
-                    return 0;
-                }
-                if v >= beta {
-                    return if is_decided(v) { beta } else { v };
-                }
+                return v;
             }
         }
 
@@ -677,40 +646,23 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             depth
         };
 
-        // Order the actions.
         let turn = self.stack[ply].node.pos.turn();
-        let mut scores: Vec<i32> = Vec::with_capacity(actions.len());
-        {
-            let f = &self.stack[ply];
-            let board = f.node.pos.board();
-            for &a in &actions {
-                scores.push(self.order_score(a, tt_action, f, board, turn));
-            }
-        }
+        let killers = self.stack[ply].killers;
+        let mut picker = Picker::new(&mut actions, tt_action, killers, &self.history, turn);
 
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_action: Option<Action> = None;
         let mut searched = 0usize;
-        let mut quiets_tried: Vec<Action> = Vec::new();
-        for idx in 0..actions.len() {
-            // Selection sort step.
-            let mut bi = idx;
-            for j in idx + 1..actions.len() {
-                if scores[j] > scores[bi] {
-                    bi = j;
-                }
-            }
-            actions.swap(idx, bi);
-            scores.swap(idx, bi);
-            let action = actions[idx];
+        let mut quiets_tried = ActionList::new();
+        while let Some(action) = picker.next::<P>(self.stack[ply].node.pos.board(), turn) {
             // A disk changes the rest of the game; a shallow search only
             // sees the compulsory captures it forces, not their price.
             if action == Action::Disk && depth < DISK_MIN_DEPTH {
                 continue;
             }
             let quiet = is_quiet(action);
-            let is_killer = self.stack[ply].killers.contains(&Some(action));
+            let is_killer = killers.contains(&Some(action));
 
             // Captures that lose material by exchange, at shallow depth.
             if !PV
@@ -765,24 +717,28 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             };
             // Check (and extinction-threat) extensions, bounded so such
             // sequences cannot run away.
-            let ext =
-                i32::from(self.stack[ply + 1].node.check && (ply as i32) < 2 * self.root_depth);
+            let ext = i32::from(
+                self.stack[ply + 1].node.check
+                    && (ply as i32) < CHECK_EXTENSION_PLIES * self.root_depth,
+            );
             let new_depth = depth - 1 + ext;
             let mut v;
             if searched == 0 {
                 v = m - self.search::<PV>(new_depth, m - beta, m - alpha, ply + 1);
             } else {
                 // Late-move reductions for quiet moves.
-                let mut r = 0;
-                if depth >= LMR_DEPTH && searched >= LMR_MOVES && quiet && !in_check && !gives_check
+                let r = if depth >= LMR_DEPTH
+                    && searched >= LMR_MOVES
+                    && quiet
+                    && !in_check
+                    && !gives_check
                 {
-                    r = self.lmr[depth.min(63) as usize][searched.min(63)];
-                    r -= i32::from(PV);
-                    r -= i32::from(is_killer);
-                    r += i32::from(!improving);
-                    r -= self.history.get(turn, action) / 8000;
-                    r = r.clamp(0, new_depth - 1);
-                }
+                    let r =
+                        self.reduction::<PV>(ply, depth, searched, is_killer, improving, action);
+                    r.clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
                 v = m - self.search::<false>(new_depth - r, m - alpha - 1, m - alpha, ply + 1);
                 if v > alpha && r > 0 && !self.stopped {
                     v = m - self.search::<false>(new_depth, m - alpha - 1, m - alpha, ply + 1);
@@ -809,23 +765,14 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                     alpha = v;
                     if v >= beta {
                         if quiet {
-                            let f = &mut self.stack[ply];
-                            if f.killers[0] != Some(action) {
-                                f.killers[1] = f.killers[0];
-                                f.killers[0] = Some(action);
-                            }
-                            let bonus = (depth * depth * 16).min(HISTORY_MAX);
-                            self.history.update(turn, action, bonus);
-                            for &q in &quiets_tried {
-                                self.history.update(turn, q, -bonus);
-                            }
+                            self.reward_quiet_cutoff(ply, action, depth, &quiets_tried);
                         }
                         break;
                     }
                 }
             }
             if quiet {
-                quiets_tried.push(action);
+                let _ = quiets_tried.try_push(action);
             }
         }
         if searched == 0 {
@@ -847,50 +794,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             key,
             best_action.map_or(0, Action::code),
             to_tt(best, ply),
-            if in_check { i32::from(i16::MIN) } else { eval },
+            if in_check { NO_EVAL } else { eval },
             depth,
             bound,
         );
         best
-    }
-
-    fn order_score(
-        &self,
-        a: Action,
-        tt_action: u16,
-        f: &Frame<P>,
-        board: &shakmaty::Board,
-        turn: Color,
-    ) -> i32 {
-        if tt_action != 0 && a.code() == tt_action {
-            return 1 << 30;
-        }
-        match a {
-            Action::Claim => 1 << 25,
-            // A disk is rarely right: after the quiet moves, unless the
-            // table says otherwise. Answers to one rank with good captures.
-            Action::Disk => -(1 << 21),
-            Action::Swap | Action::Restore => 1 << 18,
-            Action::Move(m) => {
-                if m.is_capture() {
-                    let good = exchange_ok::<P>(board, turn, m, 0);
-                    let base = if good { 1 << 22 } else { -(1 << 20) };
-                    base + mvv_lva(m)
-                } else if let Some(p) = m.promotion() {
-                    if p == Role::Queen {
-                        (1 << 22) + see_value(p)
-                    } else {
-                        -(1 << 21)
-                    }
-                } else if f.killers[0] == Some(a) {
-                    (1 << 20) + 1
-                } else if f.killers[1] == Some(a) {
-                    1 << 20
-                } else {
-                    self.history.get(turn, a)
-                }
-            }
-        }
     }
 
     /// Quiescence: captures and promotions (all evasions in check; all
@@ -944,41 +852,22 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             alpha = stand_pat;
         }
         let turn = node.pos.turn();
-        let board = node.pos.board().clone();
-        let mut list: Vec<(i32, Action)> = actions
-            .iter()
-            .filter(|a| match a {
-                // Bound to capture or check, the side to move may not stand
-                // pat; its checks are searched at the horizon's first ply
-                // only, where a check is the usual way out of a forced
-                // capture (deeper they make the compulsory tree explode).
-                Action::Move(m) => {
-                    in_check
-                        || (forced && qply == 0)
-                        || m.is_capture()
-                        || m.promotion() == Some(Role::Queen)
-                }
-                _ => false,
-            })
-            .map(|&a| {
-                let s = match a {
-                    Action::Move(m) if m.is_capture() => mvv_lva(m),
-                    Action::Move(m) => m.promotion().map_or(0, see_value),
-                    _ => 0,
-                };
-                (s, a)
-            })
-            .collect();
-        list.sort_by_key(|e| std::cmp::Reverse(e.0));
+        // Bound to capture or check, the side to move may not stand pat;
+        // its checks are searched at the horizon's first ply only, where a
+        // check is the usual way out of a forced capture (deeper they make
+        // the compulsory tree explode).
+        let all_moves = in_check || (forced && qply == 0);
+        let mut picker = Picker::quiescence(&mut actions, all_moves);
         let mut best = stand_pat;
-        for (_, action) in list {
+        while let Some(action) = picker.next::<P>(self.stack[ply].node.pos.board(), turn) {
             // Skip captures that lose material, and hopeless ones.
+            let board = self.stack[ply].node.pos.board();
             if !in_check
                 && !forced
                 && let Action::Move(m) = action
-                && !takes_last::<P>(&board, turn, m)
+                && !takes_last::<P>(board, turn, m)
             {
-                if m.is_capture() && !see_ge(&board, turn, m, 0) {
+                if m.is_capture() && !see_ge(board, turn, m, 0) {
                     continue;
                 }
                 let gain = m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
@@ -1020,101 +909,5 @@ fn is_quiet(a: Action) -> bool {
     match a {
         Action::Move(m) => !m.is_capture() && m.promotion().is_none(),
         _ => false,
-    }
-}
-
-/// Combines the threads' results: the deepest, best-scoring line wins a
-/// vote weighted by depth and value.
-pub(super) fn vote(results: Vec<ThreadResult>, shared: &Shared, clock: Clock) -> SearchResult {
-    let nodes = shared.nodes();
-    let time = clock.elapsed();
-    let Some(main) = results.first() else {
-        return SearchResult::default();
-    };
-    let mut chosen = main;
-    if results.len() > 1 {
-        let min = results
-            .iter()
-            .filter_map(|r| r.lines.first().map(|l| l.value))
-            .min()
-            .unwrap_or(0);
-        let mut votes: Vec<(Action, i64)> = Vec::new();
-        for r in &results {
-            if let Some(l) = r.lines.first()
-                && let Some(&a) = l.pv.first()
-            {
-                let w = (i64::from(l.value) - i64::from(min) + 20).min(1 << 20)
-                    * i64::from(r.depth.max(1));
-                match votes.iter_mut().find(|(x, _)| *x == a) {
-                    Some((_, v)) => *v += w,
-                    None => votes.push((a, w)),
-                }
-            }
-        }
-        let best_vote = votes.iter().max_by_key(|(_, v)| *v).map(|(a, _)| *a);
-        for r in &results {
-            let Some(l) = r.lines.first() else { continue };
-            let cl = chosen.lines.first();
-            let decisive_better = is_decided(l.value) && cl.is_some_and(|c| l.value > c.value);
-            let voted = best_vote == l.pv.first().copied()
-                && r.depth >= chosen.depth
-                && cl.is_some_and(|c| best_vote != c.pv.first().copied() || l.value > c.value);
-            if decisive_better || voted {
-                chosen = r;
-            }
-        }
-    }
-    let first = chosen.lines.first();
-    SearchResult {
-        best: first.and_then(|l| l.pv.first().copied()),
-        ponder: first.and_then(|l| l.pv.get(1).copied()),
-        lines: chosen.lines.clone(),
-        depth: chosen.depth,
-        nodes,
-        time,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rules::Extinction;
-    use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
-
-    fn setup(fen: &str) -> (shakmaty::Board, Color) {
-        let s = fen.parse::<Fen>().unwrap().into_setup();
-        (s.board, s.turn)
-    }
-
-    fn capture(fen: &str, uci: &str) -> shakmaty::Move {
-        let pos: Chess = fen
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap();
-        pos.legal_moves()
-            .into_iter()
-            .find(|m| m.to_uci(CastlingMode::Standard).to_string() == uci)
-            .unwrap()
-    }
-
-    #[test]
-    fn a_last_piece_is_worth_any_exchange_in_extinction() {
-        // The queen takes Black's only knight, which a pawn defends.
-        let fen = "4k3/8/2p5/3n4/8/8/8/3QK3 w - - 0 1";
-        let (board, turn) = setup(fen);
-        let m = capture(fen, "d1d5");
-        assert!(!see_ge(&board, turn, m, 0));
-        assert!(takes_last::<Extinction>(&board, turn, m));
-        assert!(exchange_ok::<Extinction>(&board, turn, m, 0));
-        // Chess knows no last pieces: the exchange decides.
-        assert!(!takes_last::<Chess>(&board, turn, m));
-        assert!(!exchange_ok::<Chess>(&board, turn, m, 0));
-        // With a second knight the exchange decides in extinction too.
-        let fen = "4k3/8/2p5/3n4/8/8/7n/3QK3 w - - 0 1";
-        let (board, turn) = setup(fen);
-        let m = capture(fen, "d1d5");
-        assert!(!takes_last::<Extinction>(&board, turn, m));
-        assert!(!exchange_ok::<Extinction>(&board, turn, m, 0));
     }
 }

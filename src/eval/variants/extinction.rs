@@ -7,8 +7,8 @@
 use shakmaty::attacks;
 use shakmaty::{Bitboard, Board, Color, Role};
 
-use super::super::base::Score;
 use super::super::params::*;
+use super::super::score::Score;
 use super::{Ctx, attacked_by, counts, pawn_pushes_attacks};
 
 /// The type terms of one side, as a tapered pair.

@@ -11,8 +11,8 @@ use shakmaty::attacks;
 use shakmaty::{Board, Color};
 
 use super::super::ResultMargins;
-use super::super::base::Score;
 use super::super::params::*;
+use super::super::score::Score;
 use super::{Ctx, attacked_by, checking_moves, dynamic, expected, perpetual};
 use crate::rules::Disk;
 

@@ -1,13 +1,13 @@
-//! Move ordering: static exchange evaluation, MVV-LVA, killers and history.
+//! Static exchange evaluation: whether a move keeps material once every
+//! capture on its target square is played out, cheapest attacker first.
+//! Move ordering and pruning both ask it; in extinction a capture of the
+//! opponent's last piece of a type wins outright, whatever the exchange.
 
 use shakmaty::attacks;
 use shakmaty::{Bitboard, Board, Color, Move, Role, Square};
 
-use super::params::HISTORY_MAX;
-use crate::rules::Action;
-
-/// Exchange values by role (pawn .. king) for SEE and MVV-LVA.
-pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 3000];
+use super::params::SEE_VALUE;
+use crate::rules::Pos;
 
 /// The exchange value of a role.
 #[inline]
@@ -42,7 +42,7 @@ pub fn see_ge(board: &Board, turn: Color, m: Move, threshold: i32) -> bool {
             }
             (from, to, capture.map_or(0, see_value))
         }
-        Move::EnPassant { .. } => return 0 >= threshold - 100,
+        Move::EnPassant { .. } => return 0 >= threshold - see_value(Role::Pawn),
         _ => return 0 >= threshold,
     };
     let mut swap = captured - threshold;
@@ -103,60 +103,26 @@ pub fn see_ge(board: &Board, turn: Color, m: Move, threshold: i32) -> bool {
     result
 }
 
-/// MVV-LVA for a capture: victim first, then the cheaper attacker.
+/// Whether `m` takes the opponent's last piece of a type: in extinction,
+/// a win at once.
 #[inline]
-pub fn mvv_lva(m: Move) -> i32 {
-    let victim = match m {
-        Move::EnPassant { .. } => 100,
-        _ => m.capture().map_or(0, see_value),
-    };
-    victim * 8 - see_value(m.role()) / 100
+pub(super) fn takes_last<P: Pos>(board: &Board, turn: Color, m: Move) -> bool {
+    P::KINGS_CAPTURABLE
+        && m.capture()
+            .is_some_and(|victim| (board.by_role(victim) & board.by_color(!turn)).count() == 1)
 }
 
-/// Quiet-move history, indexed by side, from and to square, with gravity.
-#[derive(Clone)]
-pub struct History {
-    table: Vec<i32>,
-}
-
-impl Default for History {
-    fn default() -> History {
-        History {
-            table: vec![0; 2 * 64 * 64],
-        }
-    }
-}
-
-impl History {
-    #[inline]
-    fn index(color: Color, action: Action) -> Option<usize> {
-        let m = action.as_move()?;
-        let from = usize::from(m.from()?);
-        let to = usize::from(m.to());
-        Some(((color as usize) * 64 + from) * 64 + to)
-    }
-
-    /// The score of a quiet action.
-    #[inline]
-    pub fn get(&self, color: Color, action: Action) -> i32 {
-        Self::index(color, action).map_or(0, |i| self.table[i])
-    }
-
-    /// Rewards (`bonus` > 0) or punishes an action, pulling towards the
-    /// bound so old information fades.
-    #[inline]
-    pub fn update(&mut self, color: Color, action: Action, bonus: i32) {
-        if let Some(i) = Self::index(color, action) {
-            let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-            let v = &mut self.table[i];
-            *v += b - *v * b.abs() / HISTORY_MAX;
-        }
-    }
+/// Whether a move keeps at least `threshold` by static exchange; a move
+/// that takes a last piece in extinction always does.
+#[inline]
+pub(super) fn exchange_ok<P: Pos>(board: &Board, turn: Color, m: Move, threshold: i32) -> bool {
+    takes_last::<P>(board, turn, m) || see_ge(board, turn, m, threshold)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Extinction;
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, Position};
 
@@ -172,6 +138,11 @@ mod tests {
             .into_iter()
             .find(|m| m.to_uci(CastlingMode::Standard).to_string() == uci)
             .unwrap()
+    }
+
+    fn setup(fen: &str) -> (Board, Color) {
+        let s = fen.parse::<Fen>().unwrap().into_setup();
+        (s.board, s.turn)
     }
 
     #[test]
@@ -191,15 +162,22 @@ mod tests {
     }
 
     #[test]
-    fn history_gravity() {
-        let p = pos("4k3/8/8/8/8/8/8/4K2R w K - 0 1");
-        let a = Action::Move(find(&p, "h1h5"));
-        let mut h = History::default();
-        for _ in 0..100 {
-            h.update(Color::White, a, 4000);
-        }
-        assert!(h.get(Color::White, a) <= HISTORY_MAX);
-        assert!(h.get(Color::White, a) > HISTORY_MAX / 2);
-        assert_eq!(h.get(Color::Black, a), 0);
+    fn a_last_piece_is_worth_any_exchange_in_extinction() {
+        // The queen takes Black's only knight, which a pawn defends.
+        let fen = "4k3/8/2p5/3n4/8/8/8/3QK3 w - - 0 1";
+        let (board, turn) = setup(fen);
+        let m = find(&pos(fen), "d1d5");
+        assert!(!see_ge(&board, turn, m, 0));
+        assert!(takes_last::<Extinction>(&board, turn, m));
+        assert!(exchange_ok::<Extinction>(&board, turn, m, 0));
+        // Chess knows no last pieces: the exchange decides.
+        assert!(!takes_last::<Chess>(&board, turn, m));
+        assert!(!exchange_ok::<Chess>(&board, turn, m, 0));
+        // With a second knight the exchange decides in extinction too.
+        let fen = "4k3/8/2p5/3n4/8/8/7n/3QK3 w - - 0 1";
+        let (board, turn) = setup(fen);
+        let m = find(&pos(fen), "d1d5");
+        assert!(!takes_last::<Extinction>(&board, turn, m));
+        assert!(!exchange_ok::<Extinction>(&board, turn, m, 0));
     }
 }

@@ -1,0 +1,77 @@
+//! [`Score`]: a middlegame / endgame pair of centipawn values, the unit of
+//! every weight in [`super::params`]. Plain arithmetic only: tapering by game
+//! phase belongs to the base evaluation ([`super::base`]), which owns the
+//! phase. Imports nothing, so `params` and `base` both build on it.
+
+/// A middlegame / endgame pair of centipawn values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Score {
+    /// Middlegame value.
+    pub mg: i32,
+    /// Endgame value.
+    pub eg: i32,
+}
+
+impl Score {
+    /// A pair.
+    pub const fn new(mg: i32, eg: i32) -> Score {
+        Score { mg, eg }
+    }
+}
+
+impl std::ops::Add for Score {
+    type Output = Score;
+    #[inline]
+    fn add(self, o: Score) -> Score {
+        Score::new(self.mg + o.mg, self.eg + o.eg)
+    }
+}
+
+impl std::ops::AddAssign for Score {
+    #[inline]
+    fn add_assign(&mut self, o: Score) {
+        self.mg += o.mg;
+        self.eg += o.eg;
+    }
+}
+
+impl std::ops::Sub for Score {
+    type Output = Score;
+    #[inline]
+    fn sub(self, o: Score) -> Score {
+        Score::new(self.mg - o.mg, self.eg - o.eg)
+    }
+}
+
+impl std::ops::Mul<i32> for Score {
+    type Output = Score;
+    #[inline]
+    fn mul(self, k: i32) -> Score {
+        Score::new(self.mg * k, self.eg * k)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The top-level `use` lines of a source file.
+    fn imports(text: &str) -> Vec<&str> {
+        text.lines().filter(|l| l.starts_with("use ")).collect()
+    }
+
+    #[test]
+    fn weights_build_on_pairs_not_on_the_evaluation() {
+        // `params` may use the pair type and nothing else of Tally's; the
+        // pair type uses nothing at all: no cycle through `base`.
+        for line in imports(include_str!("params.rs")) {
+            assert_eq!(line, "use super::score::Score;");
+        }
+        assert_eq!(imports(include_str!("score.rs")), Vec::<&str>::new());
+        assert_eq!(
+            Score::new(3, -2) + Score::new(1, 1) - Score::new(0, 4),
+            Score::new(4, -5)
+        );
+        assert_eq!(Score::new(2, 3) * 3, Score::new(6, 9));
+    }
+}

@@ -1,0 +1,502 @@
+//! The move picker: hands out a node's actions one at a time, best first,
+//! stage by stage, so that the work of a later stage (the exchange
+//! evaluation of captures) is only done when the earlier ones did not end
+//! the node.
+//!
+//! The main search's stages, in order:
+//!
+//! 1. the table's action, before any exchange is evaluated;
+//! 2. a sets `claim` (it ends the game at once);
+//! 3. good noisy actions: captures that keep material by exchange (the
+//!    capture of a last piece in extinction always does) by MVV-LVA, and
+//!    queen promotions by the queen's exchange value;
+//! 4. the two killers, the newer first;
+//! 5. the tiebraker answers to a disk (`swap`, `restore`);
+//! 6. quiet moves by history;
+//! 7. bad captures (losing by exchange), by MVV-LVA;
+//! 8. late actions: under-promotions and the `disk`.
+//!
+//! Quiescence has one stage: captures by MVV-LVA and promotions by the
+//! promoted piece's exchange value (queen promotions only, unless every
+//! move is searched), other moves last when every move is searched.
+//!
+//! Scores and stages live in fixed arrays beside the caller's action list:
+//! nothing is allocated per node. Quiet moves' history is read when the
+//! picker is made, before any child search changes it.
+//!
+//! Equal scores: in the main search each pick swaps the picked action with
+//! the first one not yet picked and the next pick scans the list in that
+//! order (a selection sort); quiescence keeps generation order. Both are
+//! the orders the search has always used; changing either changes the
+//! search.
+
+use arrayvec::ArrayVec;
+use shakmaty::{Board, Color, Move, Role};
+
+use super::history::History;
+use super::params::{MVV_LVA_ATTACKER_DIV, MVV_LVA_VICTIM};
+use super::see::{exchange_ok, see_value};
+use crate::rules::{Action, ActionList, MAX_ACTIONS, Pos};
+
+/// MVV-LVA for a capture: victim first, then the cheaper attacker.
+#[inline]
+pub(super) fn mvv_lva(m: Move) -> i32 {
+    let victim = match m {
+        Move::EnPassant { .. } => see_value(Role::Pawn),
+        _ => m.capture().map_or(0, see_value),
+    };
+    victim * MVV_LVA_VICTIM - see_value(m.role()) / MVV_LVA_ATTACKER_DIV
+}
+
+/// Where an action is handed out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// The table's action.
+    Table,
+    /// A sets claim.
+    Claim,
+    /// Captures (split into good and bad when this stage begins) and queen
+    /// promotions.
+    GoodNoisy,
+    /// The killers.
+    Killers,
+    /// Swap and restore.
+    Answers,
+    /// Quiet moves.
+    Quiets,
+    /// Captures that lose by exchange.
+    BadCaptures,
+    /// Under-promotions and the disk.
+    Late,
+    /// Everything quiescence searches.
+    Quiescence,
+    /// Never handed out (quiescence leaves it).
+    Skip,
+}
+
+/// The number of stages, [`Stage::Skip`] included.
+const STAGES: usize = 10;
+
+/// The main search's stages, in order.
+const MAIN: &[Stage] = &[
+    Stage::Table,
+    Stage::Claim,
+    Stage::GoodNoisy,
+    Stage::Killers,
+    Stage::Answers,
+    Stage::Quiets,
+    Stage::BadCaptures,
+    Stage::Late,
+];
+
+/// Quiescence's stages.
+const QUIESCENCE: &[Stage] = &[Stage::Quiescence];
+
+/// How a pick moves the actions it passes over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ties {
+    /// The picked action swaps places with the first one not yet picked.
+    Swap,
+    /// The actions before the picked one move up by one, keeping their
+    /// order.
+    Stable,
+}
+
+/// An action's place in the order: its stage, and its score within it.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    score: i32,
+    stage: Stage,
+}
+
+/// Hands out the actions of one node, best first (see the module header).
+pub(super) struct Picker<'a> {
+    actions: &'a mut ActionList,
+    /// One entry per action, at the same index.
+    entries: ArrayVec<Entry, MAX_ACTIONS>,
+    /// Actions not yet handed out, by stage.
+    counts: [u16; STAGES],
+    order: &'static [Stage],
+    /// The current stage's index in `order`.
+    at: usize,
+    /// The first action not yet handed out.
+    next: usize,
+    ties: Ties,
+}
+
+impl<'a> Picker<'a> {
+    #[inline]
+    fn empty(actions: &'a mut ActionList, order: &'static [Stage], ties: Ties) -> Picker<'a> {
+        Picker {
+            actions,
+            entries: ArrayVec::new(),
+            counts: [0; STAGES],
+            order,
+            at: 0,
+            next: 0,
+            ties,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, stage: Stage, score: i32) {
+        self.entries.push(Entry { score, stage });
+        self.counts[stage as usize] += 1;
+    }
+
+    /// A picker for a main-search node over its legal `actions`, with the
+    /// table's action code (0 for none), the node's killers, and the quiet
+    /// history of `turn`, the side to move.
+    #[inline]
+    pub fn new(
+        actions: &'a mut ActionList,
+        table: u16,
+        killers: [Option<Action>; 2],
+        history: &History,
+        turn: Color,
+    ) -> Picker<'a> {
+        let mut picker = Picker::empty(actions, MAIN, Ties::Swap);
+        for i in 0..picker.actions.len() {
+            let a = picker.actions[i];
+            let (stage, score) = if table != 0 && a.code() == table {
+                (Stage::Table, 0)
+            } else {
+                match a {
+                    Action::Claim => (Stage::Claim, 0),
+                    Action::Disk => (Stage::Late, 0),
+                    Action::Swap | Action::Restore => (Stage::Answers, 0),
+                    Action::Move(m) => {
+                        if m.is_capture() {
+                            (Stage::GoodNoisy, mvv_lva(m))
+                        } else if let Some(p) = m.promotion() {
+                            if p == Role::Queen {
+                                (Stage::GoodNoisy, see_value(p))
+                            } else {
+                                (Stage::Late, 0)
+                            }
+                        } else if killers[0] == Some(a) {
+                            (Stage::Killers, 1)
+                        } else if killers[1] == Some(a) {
+                            (Stage::Killers, 0)
+                        } else {
+                            (Stage::Quiets, history.get(turn, a))
+                        }
+                    }
+                }
+            };
+            picker.push(stage, score);
+        }
+        picker
+    }
+
+    /// A picker for a quiescence node over `actions` (its captures and
+    /// promotions, or all its legal actions): captures and queen
+    /// promotions, and with `all_moves` every other move too. Special
+    /// actions are never searched there.
+    #[inline]
+    pub fn quiescence(actions: &'a mut ActionList, all_moves: bool) -> Picker<'a> {
+        let mut picker = Picker::empty(actions, QUIESCENCE, Ties::Stable);
+        for i in 0..picker.actions.len() {
+            let (stage, score) = match picker.actions[i] {
+                Action::Move(m)
+                    if all_moves || m.is_capture() || m.promotion() == Some(Role::Queen) =>
+                {
+                    let score = if m.is_capture() {
+                        mvv_lva(m)
+                    } else {
+                        m.promotion().map_or(0, see_value)
+                    };
+                    (Stage::Quiescence, score)
+                }
+                _ => (Stage::Skip, 0),
+            };
+            picker.push(stage, score);
+        }
+        picker
+    }
+
+    /// The next action, or `None` once every action was handed out.
+    /// `board` and `turn` are the node's (for exchanges, evaluated when
+    /// the captures' stage begins).
+    pub fn next<P: Pos>(&mut self, board: &Board, turn: Color) -> Option<Action> {
+        loop {
+            let stage = *self.order.get(self.at)?;
+            if self.counts[stage as usize] > 0 {
+                if let Some(i) = self.best(stage) {
+                    return Some(self.take(i));
+                }
+                self.counts[stage as usize] = 0;
+            }
+            self.at += 1;
+            if self.order.get(self.at) == Some(&Stage::GoodNoisy) {
+                self.split_captures::<P>(board, turn);
+            }
+        }
+    }
+
+    /// The first of the best-scored actions not yet handed out in `stage`.
+    #[inline]
+    fn best(&self, stage: Stage) -> Option<usize> {
+        let mut best: Option<(usize, i32)> = None;
+        for (j, e) in self.entries.iter().enumerate().skip(self.next) {
+            if e.stage == stage && best.is_none_or(|(_, s)| e.score > s) {
+                best = Some((j, e.score));
+            }
+        }
+        best.map(|(j, _)| j)
+    }
+
+    /// Hands out the action at `i`.
+    #[inline]
+    fn take(&mut self, i: usize) -> Action {
+        let n = self.next;
+        match self.ties {
+            Ties::Swap => {
+                self.actions.swap(n, i);
+                self.entries.swap(n, i);
+            }
+            Ties::Stable => {
+                self.actions[n..=i].rotate_right(1);
+                self.entries[n..=i].rotate_right(1);
+            }
+        }
+        self.counts[self.entries[n].stage as usize] -= 1;
+        self.next += 1;
+        self.actions[n]
+    }
+
+    /// Moves the captures that lose by exchange to the bad captures.
+    fn split_captures<P: Pos>(&mut self, board: &Board, turn: Color) {
+        for j in self.next..self.actions.len() {
+            if self.entries[j].stage == Stage::GoodNoisy
+                && let Action::Move(m) = self.actions[j]
+                && m.is_capture()
+                && !exchange_ok::<P>(board, turn, m, 0)
+            {
+                self.entries[j].stage = Stage::BadCaptures;
+                self.counts[Stage::GoodNoisy as usize] -= 1;
+                self.counts[Stage::BadCaptures as usize] += 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Extinction, Node, Rules, Variant};
+    use shakmaty::{Chess, Position};
+
+    /// A small deterministic generator (xorshift).
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    /// The main search's order before stages: every action scored at once
+    /// on one scale, then a selection sort that swaps each pick forward.
+    fn reference_main<P: Pos>(
+        actions: &ActionList,
+        table: u16,
+        killers: [Option<Action>; 2],
+        history: &History,
+        board: &Board,
+        turn: Color,
+    ) -> Vec<Action> {
+        let score = |a: Action| -> i32 {
+            if table != 0 && a.code() == table {
+                return 1 << 30;
+            }
+            match a {
+                Action::Claim => 1 << 25,
+                Action::Disk => -(1 << 21),
+                Action::Swap | Action::Restore => 1 << 18,
+                Action::Move(m) => {
+                    if m.is_capture() {
+                        let good = exchange_ok::<P>(board, turn, m, 0);
+                        let base = if good { 1 << 22 } else { -(1 << 20) };
+                        base + mvv_lva(m)
+                    } else if let Some(p) = m.promotion() {
+                        if p == Role::Queen {
+                            (1 << 22) + see_value(p)
+                        } else {
+                            -(1 << 21)
+                        }
+                    } else if killers[0] == Some(a) {
+                        (1 << 20) + 1
+                    } else if killers[1] == Some(a) {
+                        1 << 20
+                    } else {
+                        history.get(turn, a)
+                    }
+                }
+            }
+        };
+        let mut actions = actions.clone();
+        let mut scores: Vec<i32> = actions.iter().map(|&a| score(a)).collect();
+        for idx in 0..actions.len() {
+            let mut bi = idx;
+            for j in idx + 1..actions.len() {
+                if scores[j] > scores[bi] {
+                    bi = j;
+                }
+            }
+            actions.swap(idx, bi);
+            scores.swap(idx, bi);
+        }
+        actions.to_vec()
+    }
+
+    /// Quiescence's order before stages: filter, score, stable sort.
+    fn reference_quiescence(actions: &ActionList, all_moves: bool) -> Vec<Action> {
+        let mut list: Vec<(i32, Action)> = actions
+            .iter()
+            .filter(|a| match a {
+                Action::Move(m) => {
+                    all_moves || m.is_capture() || m.promotion() == Some(Role::Queen)
+                }
+                _ => false,
+            })
+            .map(|&a| {
+                let s = match a {
+                    Action::Move(m) if m.is_capture() => mvv_lva(m),
+                    Action::Move(m) => m.promotion().map_or(0, see_value),
+                    _ => 0,
+                };
+                (s, a)
+            })
+            .collect();
+        list.sort_by_key(|e| std::cmp::Reverse(e.0));
+        list.into_iter().map(|(_, a)| a).collect()
+    }
+
+    fn drain<P: Pos>(mut picker: Picker<'_>, board: &Board, turn: Color) -> Vec<Action> {
+        let mut out = Vec::new();
+        while let Some(a) = picker.next::<P>(board, turn) {
+            out.push(a);
+        }
+        out
+    }
+
+    /// Every node of the tree `plies` deep under each FEN.
+    fn nodes<P: Pos>(rules: Rules<P>, fens: &[&str], plies: usize) -> Vec<Node<P>> {
+        let mut out = Vec::new();
+        let mut frontier: Vec<Node<P>> = fens.iter().map(|f| rules.from_fen(f).unwrap()).collect();
+        for _ in 0..=plies {
+            let mut next = Vec::new();
+            for node in frontier {
+                let mut actions = ActionList::new();
+                rules.legal_actions(&node, &mut actions);
+                next.extend(actions.iter().map(|&a| rules.play(&node, a)));
+                out.push(node);
+            }
+            frontier = next;
+        }
+        out
+    }
+
+    /// The stages hand out exactly the order of one scale and a selection
+    /// sort (main search), and of a stable sort (quiescence), whatever the
+    /// table action, killers and history.
+    fn same_order_as_one_scale<P: Pos>(rules: Rules<P>, fens: &[&str], plies: usize) {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut checked = 0;
+        for node in nodes(rules, fens, plies) {
+            let mut actions = ActionList::new();
+            rules.legal_actions(&node, &mut actions);
+            // The picker does not check legality: add special actions now
+            // and then, to order them too.
+            for special in Action::SPECIALS {
+                if rng.below(4) == 0 {
+                    actions.push(special);
+                }
+            }
+            if actions.is_empty() {
+                continue;
+            }
+            let turn = node.pos.turn();
+            let board = node.pos.board();
+            let mut history = History::default();
+            for _ in 0..rng.below(40) {
+                let a = actions[rng.below(actions.len())];
+                let bonus = rng.below(8000) as i32 - 4000;
+                history.update(turn, a, bonus);
+            }
+            let pick = |rng: &mut Rng| match rng.below(3) {
+                0 => None,
+                _ => Some(actions[rng.below(actions.len())]),
+            };
+            let killers = [pick(&mut rng), pick(&mut rng)];
+            let table = match rng.below(3) {
+                0 => 0,
+                1 => actions[rng.below(actions.len())].code(),
+                _ => rng.next() as u16,
+            };
+            let expected = reference_main::<P>(&actions, table, killers, &history, board, turn);
+            let mut list = actions.clone();
+            let picker = Picker::new(&mut list, table, killers, &history, turn);
+            assert_eq!(drain::<P>(picker, board, turn), expected, "{}", node.fen());
+            for all_moves in [false, true] {
+                let expected = reference_quiescence(&actions, all_moves);
+                let mut list = actions.clone();
+                let picker = Picker::quiescence(&mut list, all_moves);
+                assert_eq!(drain::<P>(picker, board, turn), expected, "{}", node.fen());
+            }
+            checked += 1;
+        }
+        assert!(checked > 1000, "{checked}");
+    }
+
+    #[test]
+    fn stages_keep_the_order_of_one_scale_in_chess() {
+        same_order_as_one_scale(
+            Rules::<Chess>::new(Variant::Chess),
+            &[
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+                "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            ],
+            2,
+        );
+    }
+
+    #[test]
+    fn stages_keep_the_order_of_one_scale_in_extinction() {
+        same_order_as_one_scale(
+            Rules::<Extinction>::new(Variant::Extinction),
+            &[
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                "4k3/1P6/2p5/3n4/8/8/6p1/3QK2R w K - 0 1",
+                "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            ],
+            2,
+        );
+    }
+
+    #[test]
+    fn mvv_lva_takes_the_most_valuable_victim_with_the_least_valuable_attacker() {
+        let rules = Rules::<Chess>::new(Variant::Chess);
+        let node = rules
+            .from_fen("4k3/8/8/3q4/2P3r1/4N3/8/4K3 w - - 0 1")
+            .unwrap();
+        let mut actions = ActionList::new();
+        rules.legal_actions(&node, &mut actions);
+        let mut picker = Picker::quiescence(&mut actions, false);
+        let order: Vec<String> =
+            std::iter::from_fn(|| picker.next::<Chess>(node.pos.board(), node.pos.turn()))
+                .map(|a| a.to_string())
+                .collect();
+        assert_eq!(order, ["c4d5", "e3d5", "e3g4"].map(String::from));
+    }
+}
