@@ -19,6 +19,7 @@ use serde_json::{Value as Json, json};
 use shakmaty::Color;
 
 use super::CliError;
+use super::chart::{Labels, Series};
 use super::progress::Progress;
 use crate::analyse::{
     GameAnalysis, PositionAnalysis, RankedAction, analyse_game, analyse_position, fmt_points,
@@ -27,8 +28,8 @@ use crate::engine::{Engine, EngineOptions};
 use crate::eval::EvalMode;
 use crate::notation::{PgnOut, PgnPly, STANDARD_FEN, write_pgn};
 use crate::referee::pgn::{GameSplitter, PgnGame, read_games};
-use crate::referee::{GameInput, score_input};
-use crate::rules::Variant;
+use crate::referee::{GameInput, ScoreRecord, score_input};
+use crate::rules::{Ending, Variant};
 use crate::scoring::{Award, DrawAdvantage, Events, Scorer, Tables};
 use crate::search::{Limits, PvLine, Reporter, Stats};
 
@@ -246,6 +247,64 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CliError> {
     }
 }
 
+/// How a game ended, as the chart, the annotated PGN and the HTML report
+/// say it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finish {
+    /// The PGN result token (`1-0`, `0-1`, `1/2-1/2`, `*`).
+    pub result: &'static str,
+    /// What ended the game: the board's ending (`checkmate, White wins`),
+    /// a loss without one (`Black lost on time`, `White resigned`), or
+    /// `game not finished`.
+    pub how: String,
+    /// Whether the result goes against the points: the side that lost on
+    /// time, resigned or forfeited had more points than the winner.
+    pub against_points: bool,
+}
+
+impl Finish {
+    /// The ending of `record`; `termination` is the PGN's `Termination`
+    /// tag, which says whether a decisive result without a board ending
+    /// was a loss on time.
+    pub fn of(record: &ScoreRecord, termination: Option<&str>) -> Finish {
+        let result = crate::notation::result_text(record);
+        let name = |c: Color| c.fold_wb("White", "Black");
+        let (how, against_points) = match record.ending {
+            None => ("game not finished".to_owned(), false),
+            Some(Ending::Resignation { winner }) => {
+                let loser = name(!winner);
+                let term = termination.unwrap_or("").to_ascii_lowercase();
+                let how = if term.contains("time") {
+                    format!("{loser} lost on time")
+                } else if term.contains("abandon") {
+                    format!("{loser} forfeited (abandoned)")
+                } else if term.contains("infraction") || term.contains("illegal") {
+                    format!("{loser} forfeited (rules infraction)")
+                } else {
+                    format!("{loser} resigned")
+                };
+                (how, record.total_for(winner) < record.total_for(!winner))
+            }
+            Some(e) => (e.describe(), false),
+        };
+        Finish {
+            result,
+            how,
+            against_points,
+        }
+    }
+
+    /// The chart's label: `1-0: Black lost on time`, with `though ahead on
+    /// points` when the result goes against the points.
+    pub fn label(&self) -> String {
+        let mut s = format!("{}: {}", self.result, self.how);
+        if self.against_points {
+            s.push_str(", though ahead on points");
+        }
+        s
+    }
+}
+
 fn without_result(input: &GameInput) -> GameInput {
     GameInput {
         result: None,
@@ -422,16 +481,28 @@ fn whole_game(
         g.white.clone().unwrap_or_else(|| "White".to_owned()),
         g.black.clone().unwrap_or_else(|| "Black".to_owned()),
     ];
+    let termination = g
+        .tags
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case("Termination"))
+        .map(|(_, v)| v.as_str());
+    let finish = Finish::of(&analysis.record, termination);
+    let series = Series::of(&analysis, big, analysis.record.ending.is_some());
     if let Some(svg) = &args.svg {
         let title = format!(
-            "{}: {} - {} ({}), points per ply",
+            "{}: {} - {} ({}), cumulative points",
             engine.variant(),
             names[0],
             names[1],
             limits_text(limits)
         );
-        super::chart::draw(svg, &analysis, [&names[0], &names[1]], &title, big)
-            .map_err(CliError::bad_input)?;
+        let labels = Labels {
+            names: [&names[0], &names[1]],
+            title: &title,
+            big,
+            finish: &finish,
+        };
+        super::chart::draw(svg, &analysis, &series, &labels).map_err(CliError::bad_input)?;
     }
     let text = if args.json {
         format!("{}\n", game_json(&scorer, &analysis, big))
@@ -593,4 +664,31 @@ fn annotated_pgn(
         result: crate::notation::result_text(r).to_owned(),
     };
     write_pgn(&out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::chart::tests::analysed;
+
+    #[test]
+    fn finishes_say_how_the_game_ended() {
+        let (_, a) = analysed("stylish-time.pgn", Variant::Stylish);
+        let on_time = Finish::of(&a.record, Some("Time forfeit"));
+        assert_eq!(on_time.result, "0-1");
+        assert_eq!(on_time.how, "White lost on time");
+        assert!(on_time.against_points);
+        let resigned = Finish::of(&a.record, None);
+        assert_eq!(resigned.how, "White resigned");
+        let (_, a) = analysed("chess.pgn", Variant::Chess);
+        let mate = Finish::of(&a.record, None);
+        assert_eq!(
+            (mate.result, mate.how.as_str(), mate.against_points),
+            ("0-1", "checkmate, Black wins", false)
+        );
+        assert_eq!(mate.label(), "0-1: checkmate, Black wins");
+        let (_, a) = analysed("extinction.pgn", Variant::Extinction);
+        let open = Finish::of(&a.record, None);
+        assert_eq!((open.result, open.how.as_str()), ("*", "game not finished"));
+    }
 }
