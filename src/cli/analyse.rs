@@ -22,11 +22,12 @@ use super::CliError;
 use super::chart::{Labels, Series};
 use super::progress::Progress;
 use crate::analyse::{
-    GameAnalysis, PositionAnalysis, RankedAction, analyse_game, analyse_position, fmt_points,
+    Expected, GameAnalysis, PositionAnalysis, RankedAction, analyse_game, analyse_position,
+    fmt_points,
 };
 use crate::engine::{Engine, EngineOptions};
 use crate::eval::EvalMode;
-use crate::notation::{PgnOut, PgnPly, STANDARD_FEN, write_pgn};
+use crate::notation::{PgnOut, PgnPly, STANDARD_FEN, award_comment, write_pgn};
 use crate::referee::pgn::{GameSplitter, PgnGame, read_games};
 use crate::referee::{GameInput, ScoreRecord, score_input};
 use crate::rules::{Ending, Variant};
@@ -507,7 +508,7 @@ fn whole_game(
     let text = if args.json {
         format!("{}\n", game_json(&scorer, &analysis, big))
     } else {
-        annotated_pgn(engine.variant(), g, &analysis, limits, big)
+        annotated_pgn(&scorer, g, &analysis, &finish, limits, big)
     };
     match &args.output {
         Some(path) => fs::write(path, text)
@@ -567,10 +568,57 @@ fn game_json(scorer: &Scorer, a: &GameAnalysis, big: f64) -> Json {
     })
 }
 
-fn annotated_pgn(
+/// A clock reading as PGN's `[%clk]` wants it: `H:MM:SS`.
+fn clock_text(secs: u64) -> String {
+    format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
+}
+
+/// The `[%eval]` text of an expected final margin, from White's side: a
+/// proven mate as `#N` / `#-N`, otherwise the margin in pawns of the
+/// variant's points (`ppp` points to a pawn), two decimals.
+fn eval_text(e: &Expected, ppp: f64) -> String {
+    match e.mate {
+        Some(m) => format!("#{m}"),
+        None => {
+            let pawns = e.margin / ppp;
+            // No "-0.00" for a margin that rounds to nothing.
+            format!("{:.2}", if pawns.abs() < 0.005 { 0.0 } else { pawns })
+        }
+    }
+}
+
+/// The tags of the annotated game: the game's own, in order, with the
+/// `Variant` tag kept when it names the analysed variant (and added when
+/// it does not, except for chess), and our `Annotator`. `Result`, `FEN`
+/// and `SetUp` are the writer's.
+fn annotated_tags(
     variant: Variant,
     g: &PgnGame,
+    limits: &Limits,
+) -> (Vec<(String, String)>, String) {
+    let own = |name: &str| {
+        ["Result", "FEN", "SetUp", "Variant", "Annotator"]
+            .iter()
+            .any(|t| t.eq_ignore_ascii_case(name))
+    };
+    let mut tags: Vec<(String, String)> = g.tags.iter().filter(|(n, _)| !own(n)).cloned().collect();
+    tags.push((
+        "Annotator".into(),
+        format!("tally analyse ({})", limits_text(limits)),
+    ));
+    let variant_tag = match g.variant.as_deref() {
+        Some(t) if tag_variant(t).ok() == Some(variant) => t.to_owned(),
+        None if variant == Variant::Chess => String::new(),
+        _ => variant.id().to_owned(),
+    };
+    (tags, variant_tag)
+}
+
+fn annotated_pgn(
+    scorer: &Scorer,
+    g: &PgnGame,
     a: &GameAnalysis,
+    finish: &Finish,
     limits: &Limits,
     big: f64,
 ) -> String {
@@ -583,37 +631,52 @@ fn annotated_pgn(
             f.get(5).and_then(|n| n.parse().ok()).unwrap_or(1),
         )
     };
+    let ppp = scorer.points_per_pawn().as_f64();
+    let expected = a.expected();
+    let n = a.plies.len();
+    let board_end = r
+        .ending
+        .is_some_and(|e| !matches!(e, Ending::Resignation { .. }));
     let plies = a
         .plies
         .iter()
-        .map(|p| {
+        .enumerate()
+        .map(|(i, p)| {
             let mut c = String::new();
-            let own = p.earned.points(p.mover);
-            if !p.earned.is_zero() || !p.earned.events.is_empty() {
-                c.push_str(&format!("+{own}"));
-                if !p.earned.events.is_empty() {
-                    c.push_str(&format!(
-                        " ({})",
-                        p.earned.events.to_string().replace(',', " ")
-                    ));
-                }
-                c.push_str("; ");
+            // The game's end is the result's to say, as lichess does; a
+            // special action is a comment to other tools, with no move to
+            // hang an evaluation on.
+            let ended_here = board_end && i + 1 == n && n == r.plies.len();
+            if let Some(e) = expected.get(i + 1)
+                && !ended_here
+                && !p.action.is_special()
+            {
+                c.push_str(&format!("[%eval {}] ", eval_text(e, ppp)));
             }
-            c.push_str(&format!("value {}", p.played));
+            if let Some(secs) = g.input.clocks.get(i).copied().flatten() {
+                c.push_str(&format!("[%clk {}] ", clock_text(secs)));
+            }
+            let mut notes = Vec::new();
+            if let Some(award) = award_comment(&p.earned, p.mover) {
+                notes.push(award);
+            }
             if p.missed > 0.0 {
-                c.push_str(&format!("; best {} {}", p.best.1, p.best.2));
-                c.push_str(&format!(
-                    "; missed {}",
-                    fmt_points(p.missed).trim_start_matches('+')
+                notes.push(format!(
+                    "best {} {}, played {}",
+                    p.best.1, p.best.2, p.played
                 ));
+                let mut m = format!("missed {}", fmt_points(p.missed).trim_start_matches('+'));
                 if p.missed >= big {
-                    c.push_str(" (big miss)");
+                    m.push_str(" (big miss)");
                 }
+                notes.push(m);
             }
+            c.push_str(&notes.join("; "));
+            let c = c.trim_end().to_owned();
             PgnPly {
                 text: p.san.clone(),
                 special: p.action.is_special(),
-                comment: Some(c),
+                comment: (!c.is_empty()).then_some(c),
             }
         })
         .collect();
@@ -622,36 +685,24 @@ fn annotated_pgn(
             .trim_start_matches('+')
             .to_owned()
     };
-    let ending = r
-        .ending
-        .map_or_else(|| "game not finished".to_owned(), |e| e.describe());
-    let intro = format!(
-        "tally analyse, {}: {ending}; total White {} Black {}; missed White {} Black {}",
+    let mut intro = format!(
+        "tally analyse, {}: {}; points White {} Black {}; missed White {} Black {}; \
+         evals: the expected final margin for White in pawns of {} points",
         limits_text(limits),
+        finish.how,
         r.total.white,
         r.total.black,
         missed(Color::White),
-        missed(Color::Black)
+        missed(Color::Black),
+        scorer.points_per_pawn(),
     );
+    if finish.against_points {
+        intro.push_str("; the result stands whatever the points");
+    }
+    let (tags, variant) = annotated_tags(scorer.variant(), g, limits);
     let out = PgnOut {
-        tags: vec![
-            ("Event".into(), "tally analyse".into()),
-            (
-                "White".into(),
-                g.white.clone().unwrap_or_else(|| "?".to_owned()),
-            ),
-            (
-                "Black".into(),
-                g.black.clone().unwrap_or_else(|| "?".to_owned()),
-            ),
-            (
-                "Annotator".into(),
-                format!("tally analyse ({})", limits_text(limits)),
-            ),
-            ("WhitePoints".into(), r.total.white.to_string()),
-            ("BlackPoints".into(), r.total.black.to_string()),
-        ],
-        variant: variant.id().to_owned(),
+        tags,
+        variant,
         start_fen: if start.is_empty() {
             STANDARD_FEN.to_owned()
         } else {
@@ -661,7 +712,7 @@ fn annotated_pgn(
         first_move,
         plies,
         intro: Some(intro),
-        result: crate::notation::result_text(r).to_owned(),
+        result: finish.result.to_owned(),
     };
     write_pgn(&out)
 }
