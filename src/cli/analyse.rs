@@ -6,7 +6,10 @@
 //! (points and events) and its principal line; `--json` prints one JSON
 //! object instead. Whole-game mode (`--pgn FILE` without `--ply`): the
 //! annotated PGN (to `--output` or standard output; one JSON object with
-//! `--json`) and, with `--svg FILE`, the chart of both players' points.
+//! `--json`), with `--html FILE` the report to read in a browser
+//! ([`super::report`]) and with `--svg FILE` the chart of both players'
+//! points ([`super::chart`]). [`Finish`] says how the game ended for all
+//! three.
 //! Without a limit the search goes to depth 6. A progress bar on standard
 //! error appears after a second unless `--quiet` or `--json`.
 
@@ -21,6 +24,7 @@ use shakmaty::Color;
 use super::CliError;
 use super::chart::{Labels, Series};
 use super::progress::Progress;
+use super::report::Report;
 use crate::analyse::{
     Expected, GameAnalysis, PositionAnalysis, RankedAction, analyse_game, analyse_position,
     fmt_points,
@@ -52,7 +56,8 @@ pub struct AnalyseArgs {
     #[arg(long, conflicts_with = "pgn")]
     pub moves: Option<String>,
     /// A PGN file. With --ply: rank the position after that many plies of
-    /// game --game. Without: analyse the whole game (annotated PGN, --svg).
+    /// game --game. Without: analyse the whole game (annotated PGN, --html,
+    /// --svg).
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
     /// Which game of the PGN file (1-based).
@@ -96,13 +101,20 @@ pub struct AnalyseArgs {
     /// standard output.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Whole-game mode: draw both players' cumulative points to an SVG
-    /// file.
+    /// Whole-game mode: draw both players' cumulative points and the
+    /// expected final margin to an SVG file.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
-    /// Whole-game mode: missed points that count as a big miss (a marker
-    /// on the chart, "big miss" in the PGN); default: two pawns' worth in
-    /// the variant's points.
+    /// Whole-game mode: write a self-contained HTML report to FILE: the
+    /// board at every move (arrow keys or a click on a move step through
+    /// it), what each move earned and why, the best alternative and the
+    /// points given away, the points chart, the result. Opens in any
+    /// browser, offline.
+    #[arg(long, value_name = "FILE", requires = "pgn", conflicts_with = "ply")]
+    pub html: Option<PathBuf>,
+    /// Whole-game mode: missed points that count as a big miss (marked on
+    /// the chart, the five largest; "big miss" in the PGN and the report);
+    /// default: two pawns' worth in the variant's points.
     #[arg(long, value_name = "POINTS")]
     pub big_miss: Option<f64>,
 }
@@ -504,6 +516,22 @@ fn whole_game(
             finish: &finish,
         };
         super::chart::draw(svg, &analysis, &series, &labels).map_err(CliError::bad_input)?;
+    }
+    if let Some(path) = &args.html {
+        let limits = limits_text(limits);
+        let report = Report {
+            analysis: &analysis,
+            game: g,
+            names: [&names[0], &names[1]],
+            variant: engine.variant(),
+            finish: &finish,
+            series: &series,
+            limits: &limits,
+            big,
+        };
+        let page = super::report::html(&report).map_err(CliError::bad_input)?;
+        fs::write(path, page)
+            .map_err(|e| CliError::bad_input(format!("cannot write {}: {e}", path.display())))?;
     }
     let text = if args.json {
         format!("{}\n", game_json(&scorer, &analysis, big))

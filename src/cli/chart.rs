@@ -207,12 +207,26 @@ fn plot(
     let x0 = series.x.first().copied().unwrap_or(1.0).floor();
     let x1 = series.x.last().copied().unwrap_or(1.0).ceil().max(x0 + 1.0);
     root.fill(&WHITE)?;
-    let mut builder = ChartBuilder::on(root);
+    // Above the plot: the caption, then a line for the ending's label,
+    // clear of the caption and of the legend.
+    let caption_h = if size.caption > 0.0 {
+        (size.caption * 1.6) as u32
+    } else {
+        0
+    };
+    let head_h = caption_h + (size.label * 2.0) as u32;
+    let (head, body) = root.split_vertically(head_h);
     if size.caption > 0.0 {
-        builder.caption(labels.title, ("sans-serif", size.caption));
+        let (w, _) = head.dim_in_pixel();
+        let style = ("sans-serif", size.caption)
+            .into_font()
+            .color(&BLACK)
+            .pos(Pos::new(HPos::Center, VPos::Top));
+        head.draw(&Text::new(labels.title, ((w / 2) as i32, 8), style))?;
     }
-    let mut chart = builder
+    let mut chart = ChartBuilder::on(&body)
         .margin(16)
+        .margin_top(4)
         .x_label_area_size(size.label * 3.0)
         .y_label_area_size(size.label * 4.5)
         .build_cartesian_2d(x0..x1, lo..hi)?;
@@ -329,9 +343,9 @@ fn plot(
         .into_font()
         .style(FontStyle::Bold)
         .color(&BLACK)
-        .pos(Pos::new(HPos::Right, VPos::Top));
-    let (px, py) = chart.backend_coord(&(end_x, hi));
-    root.draw(&Text::new(end_text, (px - 6, py + 4), style))?;
+        .pos(Pos::new(HPos::Right, VPos::Bottom));
+    let (px, _) = chart.backend_coord(&(end_x, hi));
+    root.draw(&Text::new(end_text, (px, head_h as i32), style))?;
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperLeft)
