@@ -362,6 +362,19 @@ pub struct GameAnalysis {
     pub nodes: u64,
 }
 
+/// What the analysis expects of the rest of the game at one point of it,
+/// from White's side.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Expected {
+    /// The expected final point margin, White minus Black: the points
+    /// banked so far plus the searched value of what is still to come.
+    pub margin: f64,
+    /// Moves to a proven checkmate or extinction from this point: positive
+    /// when White delivers it, negative when Black does; `None` when none
+    /// is proven or the game has just ended.
+    pub mate: Option<i32>,
+}
+
 impl GameAnalysis {
     /// Points missed by `color` over the game.
     pub fn missed_by(&self, color: Color) -> f64 {
@@ -370,6 +383,48 @@ impl GameAnalysis {
             .filter(|p| p.mover == color)
             .map(|p| p.missed)
             .sum()
+    }
+
+    /// The expected final margin before the first ply (the best value of
+    /// the start position) and after every ply (the points banked before
+    /// it plus the played action's value, which counts the action's own
+    /// award): `plies.len() + 1` entries, empty for a game without plies.
+    /// The last entry is the search's view of the final position, not
+    /// the result: an outcome the board did not bring (a loss on time) is
+    /// in [`PlyAnalysis::cumulative`] only.
+    pub fn expected(&self) -> Vec<Expected> {
+        let Some(first) = self.plies.first() else {
+            return Vec::new();
+        };
+        let white = |mover: Color, v: f64| if mover.is_white() { v } else { -v };
+        let mut out = Vec::with_capacity(self.plies.len() + 1);
+        let best = first.best.2;
+        out.push(Expected {
+            margin: white(first.mover, best.points),
+            mate: best
+                .mate
+                .map(|m| if first.mover.is_white() { m } else { -m }),
+        });
+        let mut banked = 0.0;
+        for p in &self.plies {
+            // Moves to the end from the position after the ply: the
+            // mover's own count less the ply just played when it wins; the
+            // opponent's count (the same number) when it loses.
+            let mate = p.played.mate.and_then(|m| {
+                let (mover_wins, n) = if m > 0 { (true, m - 1) } else { (false, -m) };
+                (n > 0).then_some(if mover_wins == p.mover.is_white() {
+                    n
+                } else {
+                    -n
+                })
+            });
+            out.push(Expected {
+                margin: banked + white(p.mover, p.played.points),
+                mate,
+            });
+            banked = p.cumulative[0] - p.cumulative[1];
+        }
+        out
     }
 }
 

@@ -12,8 +12,9 @@
 //!
 //! - Special actions are written as `{[%action disk]}` comments (the
 //!   referee's notation); a ply's own comment follows it.
-//! - `Variant` is always written; `FEN` and `SetUp "1"` when the game does
-//!   not start from the standard position.
+//! - `Variant` is written unless the caller leaves it empty (a chess game
+//!   needs none); `FEN` and `SetUp "1"` when the game does not start from
+//!   the standard position.
 //! - The result of a game the board ended is the variant's winner by
 //!   points (the board result in chess and extinction); a game without a
 //!   board ending (a forfeit: crash, time, illegal move, resignation) is
@@ -104,7 +105,7 @@ pub struct PgnOut {
     /// Tags in order; `Result`, `Variant`, `FEN` and `SetUp` are added by
     /// [`write_pgn`] and must not be given.
     pub tags: Vec<(String, String)>,
-    /// The variant id.
+    /// The `Variant` tag's value (the variant id); no tag when empty.
     pub variant: String,
     /// The start FEN.
     pub start_fen: String,
@@ -128,6 +129,29 @@ fn clean_comment(c: &str) -> String {
     c.replace('}', ")").replace('{', "(")
 }
 
+/// A comment's words for line wrapping, a `[%command ...]` kept whole so
+/// that no line break falls inside it.
+fn comment_words(c: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    let mut open = false;
+    for w in c.split_whitespace() {
+        match words.last_mut() {
+            Some(last) if open => {
+                last.push(' ');
+                last.push_str(w);
+            }
+            _ => words.push(w.to_owned()),
+        }
+        if w.starts_with("[%") {
+            open = true;
+        }
+        if w.contains(']') {
+            open = false;
+        }
+    }
+    words
+}
+
 /// Writes a game as PGN text (ending with a blank line).
 pub fn write_pgn(game: &PgnOut) -> String {
     let mut out = String::new();
@@ -138,7 +162,9 @@ pub fn write_pgn(game: &PgnOut) -> String {
         out.push_str(&format!("[{name} \"{}\"]\n", escape_tag(v)));
     }
     out.push_str(&format!("[Result \"{}\"]\n", game.result));
-    out.push_str(&format!("[Variant \"{}\"]\n", escape_tag(&game.variant)));
+    if !game.variant.is_empty() {
+        out.push_str(&format!("[Variant \"{}\"]\n", escape_tag(&game.variant)));
+    }
     if game.start_fen != STANDARD_FEN {
         out.push_str(&format!("[FEN \"{}\"]\n[SetUp \"1\"]\n", game.start_fen));
     }
@@ -153,13 +179,13 @@ pub fn write_pgn(game: &PgnOut) -> String {
     let mut tokens: Vec<String> = Vec::new();
     let push_comment = |tokens: &mut Vec<String>, c: &str| {
         let c = clean_comment(c);
-        let words: Vec<&str> = c.split_whitespace().collect();
+        let words = comment_words(&c);
         match words.len() {
             0 => {}
             1 => tokens.push(format!("{{{}}}", words[0])),
             n => {
                 tokens.push(format!("{{{}", words[0]));
-                tokens.extend(words[1..n - 1].iter().map(|w| (*w).to_owned()));
+                tokens.extend(words[1..n - 1].iter().cloned());
                 tokens.push(format!("{}}}", words[n - 1]));
             }
         }
@@ -289,6 +315,33 @@ mod tests {
         let actions: Vec<String> = again.plies.iter().map(|p| p.action.to_string()).collect();
         assert_eq!(actions, ["e2e4", "disk", "swap", "e7e5", "d2d4"]);
         assert_eq!(result_text(&record), "*");
+    }
+
+    #[test]
+    fn commands_in_comments_are_never_broken_across_lines() {
+        assert_eq!(
+            comment_words("[%eval 0.35] [%clk 0:01:00] best  Nf3 [%eval #-2]"),
+            [
+                "[%eval 0.35]",
+                "[%clk 0:01:00]",
+                "best",
+                "Nf3",
+                "[%eval #-2]"
+            ]
+        );
+        let rules = Rules::<Chess>::new(Variant::Chess);
+        let mut game = Game::new(rules, None).unwrap();
+        game.play_text("e2e4").unwrap();
+        let record = score_game(&Scorer::new(Variant::Chess), &game, &EndContext::default());
+        let mut out = pgn_of(&game, &record);
+        // Whatever stands before them, the commands stay on one line.
+        out.plies[0].comment = Some("[%eval 0.35] [%clk 0:00:09]".to_owned());
+        for n in 1..80 {
+            out.intro = Some("x".repeat(n));
+            let text = write_pgn(&out);
+            assert!(text.contains("[%eval 0.35]"), "{text}");
+            assert!(text.contains("[%clk 0:00:09]"), "{text}");
+        }
     }
 
     #[test]

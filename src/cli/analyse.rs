@@ -6,7 +6,10 @@
 //! (points and events) and its principal line; `--json` prints one JSON
 //! object instead. Whole-game mode (`--pgn FILE` without `--ply`): the
 //! annotated PGN (to `--output` or standard output; one JSON object with
-//! `--json`) and, with `--svg FILE`, the chart of both players' points.
+//! `--json`), with `--html FILE` the report to read in a browser
+//! ([`super::report`]) and with `--svg FILE` the chart of both players'
+//! points ([`super::chart`]). [`Finish`] says how the game ended for all
+//! three.
 //! Without a limit the search goes to depth 6. A progress bar on standard
 //! error appears after a second unless `--quiet` or `--json`.
 
@@ -19,16 +22,19 @@ use serde_json::{Value as Json, json};
 use shakmaty::Color;
 
 use super::CliError;
+use super::chart::{Labels, Series};
 use super::progress::Progress;
+use super::report::Report;
 use crate::analyse::{
-    GameAnalysis, PositionAnalysis, RankedAction, analyse_game, analyse_position, fmt_points,
+    Expected, GameAnalysis, PositionAnalysis, RankedAction, analyse_game, analyse_position,
+    fmt_points,
 };
 use crate::engine::{Engine, EngineOptions};
 use crate::eval::EvalMode;
-use crate::notation::{PgnOut, PgnPly, STANDARD_FEN, write_pgn};
+use crate::notation::{PgnOut, PgnPly, STANDARD_FEN, award_comment, write_pgn};
 use crate::referee::pgn::{GameSplitter, PgnGame, read_games};
-use crate::referee::{GameInput, score_input};
-use crate::rules::Variant;
+use crate::referee::{GameInput, ScoreRecord, score_input};
+use crate::rules::{Ending, Variant};
 use crate::scoring::{Award, DrawAdvantage, Events, Scorer, Tables};
 use crate::search::{Limits, PvLine, Reporter, Stats};
 
@@ -50,7 +56,8 @@ pub struct AnalyseArgs {
     #[arg(long, conflicts_with = "pgn")]
     pub moves: Option<String>,
     /// A PGN file. With --ply: rank the position after that many plies of
-    /// game --game. Without: analyse the whole game (annotated PGN, --svg).
+    /// game --game. Without: analyse the whole game (annotated PGN, --html,
+    /// --svg).
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
     /// Which game of the PGN file (1-based).
@@ -94,13 +101,20 @@ pub struct AnalyseArgs {
     /// standard output.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Whole-game mode: draw both players' cumulative points to an SVG
-    /// file.
+    /// Whole-game mode: draw both players' cumulative points and the
+    /// expected final margin to an SVG file.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
-    /// Whole-game mode: missed points that count as a big miss (a marker
-    /// on the chart, "big miss" in the PGN); default: two pawns' worth in
-    /// the variant's points.
+    /// Whole-game mode: write a self-contained HTML report to FILE: the
+    /// board at every move (arrow keys or a click on a move step through
+    /// it), what each move earned and why, the best alternative and the
+    /// points given away, the points chart, the result. Opens in any
+    /// browser, offline.
+    #[arg(long, value_name = "FILE", requires = "pgn", conflicts_with = "ply")]
+    pub html: Option<PathBuf>,
+    /// Whole-game mode: missed points that count as a big miss (marked on
+    /// the chart, the five largest; "big miss" in the PGN and the report);
+    /// default: two pawns' worth in the variant's points.
     #[arg(long, value_name = "POINTS")]
     pub big_miss: Option<f64>,
 }
@@ -243,6 +257,64 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CliError> {
             set(&mut engine, args.fen.as_deref(), &moves)?;
             position(args, &mut engine, limits)
         }
+    }
+}
+
+/// How a game ended, as the chart, the annotated PGN and the HTML report
+/// say it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finish {
+    /// The PGN result token (`1-0`, `0-1`, `1/2-1/2`, `*`).
+    pub result: &'static str,
+    /// What ended the game: the board's ending (`checkmate, White wins`),
+    /// a loss without one (`Black lost on time`, `White resigned`), or
+    /// `game not finished`.
+    pub how: String,
+    /// Whether the result goes against the points: the side that lost on
+    /// time, resigned or forfeited had more points than the winner.
+    pub against_points: bool,
+}
+
+impl Finish {
+    /// The ending of `record`; `termination` is the PGN's `Termination`
+    /// tag, which says whether a decisive result without a board ending
+    /// was a loss on time.
+    pub fn of(record: &ScoreRecord, termination: Option<&str>) -> Finish {
+        let result = crate::notation::result_text(record);
+        let name = |c: Color| c.fold_wb("White", "Black");
+        let (how, against_points) = match record.ending {
+            None => ("game not finished".to_owned(), false),
+            Some(Ending::Resignation { winner }) => {
+                let loser = name(!winner);
+                let term = termination.unwrap_or("").to_ascii_lowercase();
+                let how = if term.contains("time") {
+                    format!("{loser} lost on time")
+                } else if term.contains("abandon") {
+                    format!("{loser} forfeited (abandoned)")
+                } else if term.contains("infraction") || term.contains("illegal") {
+                    format!("{loser} forfeited (rules infraction)")
+                } else {
+                    format!("{loser} resigned")
+                };
+                (how, record.total_for(winner) < record.total_for(!winner))
+            }
+            Some(e) => (e.describe(), false),
+        };
+        Finish {
+            result,
+            how,
+            against_points,
+        }
+    }
+
+    /// The chart's label: `1-0: Black lost on time`, with `though ahead on
+    /// points` when the result goes against the points.
+    pub fn label(&self) -> String {
+        let mut s = format!("{}: {}", self.result, self.how);
+        if self.against_points {
+            s.push_str(", though ahead on points");
+        }
+        s
     }
 }
 
@@ -422,21 +494,49 @@ fn whole_game(
         g.white.clone().unwrap_or_else(|| "White".to_owned()),
         g.black.clone().unwrap_or_else(|| "Black".to_owned()),
     ];
+    let termination = g
+        .tags
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case("Termination"))
+        .map(|(_, v)| v.as_str());
+    let finish = Finish::of(&analysis.record, termination);
+    let series = Series::of(&analysis, big, analysis.record.ending.is_some());
     if let Some(svg) = &args.svg {
         let title = format!(
-            "{}: {} - {} ({}), points per ply",
+            "{}: {} - {} ({}), cumulative points",
             engine.variant(),
             names[0],
             names[1],
             limits_text(limits)
         );
-        super::chart::draw(svg, &analysis, [&names[0], &names[1]], &title, big)
-            .map_err(CliError::bad_input)?;
+        let labels = Labels {
+            names: [&names[0], &names[1]],
+            title: &title,
+            big,
+            finish: &finish,
+        };
+        super::chart::draw(svg, &analysis, &series, &labels).map_err(CliError::bad_input)?;
+    }
+    if let Some(path) = &args.html {
+        let limits = limits_text(limits);
+        let report = Report {
+            analysis: &analysis,
+            game: g,
+            names: [&names[0], &names[1]],
+            variant: engine.variant(),
+            finish: &finish,
+            series: &series,
+            limits: &limits,
+            big,
+        };
+        let page = super::report::html(&report).map_err(CliError::bad_input)?;
+        fs::write(path, page)
+            .map_err(|e| CliError::bad_input(format!("cannot write {}: {e}", path.display())))?;
     }
     let text = if args.json {
         format!("{}\n", game_json(&scorer, &analysis, big))
     } else {
-        annotated_pgn(engine.variant(), g, &analysis, limits, big)
+        annotated_pgn(&scorer, g, &analysis, &finish, limits, big)
     };
     match &args.output {
         Some(path) => fs::write(path, text)
@@ -496,10 +596,57 @@ fn game_json(scorer: &Scorer, a: &GameAnalysis, big: f64) -> Json {
     })
 }
 
-fn annotated_pgn(
+/// A clock reading as PGN's `[%clk]` wants it: `H:MM:SS`.
+fn clock_text(secs: u64) -> String {
+    format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
+}
+
+/// The `[%eval]` text of an expected final margin, from White's side: a
+/// proven mate as `#N` / `#-N`, otherwise the margin in pawns of the
+/// variant's points (`ppp` points to a pawn), two decimals.
+fn eval_text(e: &Expected, ppp: f64) -> String {
+    match e.mate {
+        Some(m) => format!("#{m}"),
+        None => {
+            let pawns = e.margin / ppp;
+            // No "-0.00" for a margin that rounds to nothing.
+            format!("{:.2}", if pawns.abs() < 0.005 { 0.0 } else { pawns })
+        }
+    }
+}
+
+/// The tags of the annotated game: the game's own, in order, with the
+/// `Variant` tag kept when it names the analysed variant (and added when
+/// it does not, except for chess), and our `Annotator`. `Result`, `FEN`
+/// and `SetUp` are the writer's.
+fn annotated_tags(
     variant: Variant,
     g: &PgnGame,
+    limits: &Limits,
+) -> (Vec<(String, String)>, String) {
+    let own = |name: &str| {
+        ["Result", "FEN", "SetUp", "Variant", "Annotator"]
+            .iter()
+            .any(|t| t.eq_ignore_ascii_case(name))
+    };
+    let mut tags: Vec<(String, String)> = g.tags.iter().filter(|(n, _)| !own(n)).cloned().collect();
+    tags.push((
+        "Annotator".into(),
+        format!("tally analyse ({})", limits_text(limits)),
+    ));
+    let variant_tag = match g.variant.as_deref() {
+        Some(t) if tag_variant(t).ok() == Some(variant) => t.to_owned(),
+        None if variant == Variant::Chess => String::new(),
+        _ => variant.id().to_owned(),
+    };
+    (tags, variant_tag)
+}
+
+fn annotated_pgn(
+    scorer: &Scorer,
+    g: &PgnGame,
     a: &GameAnalysis,
+    finish: &Finish,
     limits: &Limits,
     big: f64,
 ) -> String {
@@ -512,37 +659,52 @@ fn annotated_pgn(
             f.get(5).and_then(|n| n.parse().ok()).unwrap_or(1),
         )
     };
+    let ppp = scorer.points_per_pawn().as_f64();
+    let expected = a.expected();
+    let n = a.plies.len();
+    let board_end = r
+        .ending
+        .is_some_and(|e| !matches!(e, Ending::Resignation { .. }));
     let plies = a
         .plies
         .iter()
-        .map(|p| {
+        .enumerate()
+        .map(|(i, p)| {
             let mut c = String::new();
-            let own = p.earned.points(p.mover);
-            if !p.earned.is_zero() || !p.earned.events.is_empty() {
-                c.push_str(&format!("+{own}"));
-                if !p.earned.events.is_empty() {
-                    c.push_str(&format!(
-                        " ({})",
-                        p.earned.events.to_string().replace(',', " ")
-                    ));
-                }
-                c.push_str("; ");
+            // The game's end is the result's to say, as lichess does; a
+            // special action is a comment to other tools, with no move to
+            // hang an evaluation on.
+            let ended_here = board_end && i + 1 == n && n == r.plies.len();
+            if let Some(e) = expected.get(i + 1)
+                && !ended_here
+                && !p.action.is_special()
+            {
+                c.push_str(&format!("[%eval {}] ", eval_text(e, ppp)));
             }
-            c.push_str(&format!("value {}", p.played));
+            if let Some(secs) = g.input.clocks.get(i).copied().flatten() {
+                c.push_str(&format!("[%clk {}] ", clock_text(secs)));
+            }
+            let mut notes = Vec::new();
+            if let Some(award) = award_comment(&p.earned, p.mover) {
+                notes.push(award);
+            }
             if p.missed > 0.0 {
-                c.push_str(&format!("; best {} {}", p.best.1, p.best.2));
-                c.push_str(&format!(
-                    "; missed {}",
-                    fmt_points(p.missed).trim_start_matches('+')
+                notes.push(format!(
+                    "best {} {}, played {}",
+                    p.best.1, p.best.2, p.played
                 ));
+                let mut m = format!("missed {}", fmt_points(p.missed).trim_start_matches('+'));
                 if p.missed >= big {
-                    c.push_str(" (big miss)");
+                    m.push_str(" (big miss)");
                 }
+                notes.push(m);
             }
+            c.push_str(&notes.join("; "));
+            let c = c.trim_end().to_owned();
             PgnPly {
                 text: p.san.clone(),
                 special: p.action.is_special(),
-                comment: Some(c),
+                comment: (!c.is_empty()).then_some(c),
             }
         })
         .collect();
@@ -551,36 +713,24 @@ fn annotated_pgn(
             .trim_start_matches('+')
             .to_owned()
     };
-    let ending = r
-        .ending
-        .map_or_else(|| "game not finished".to_owned(), |e| e.describe());
-    let intro = format!(
-        "tally analyse, {}: {ending}; total White {} Black {}; missed White {} Black {}",
+    let mut intro = format!(
+        "tally analyse, {}: {}; points White {} Black {}; missed White {} Black {}; \
+         evals: the expected final margin for White in pawns of {} points",
         limits_text(limits),
+        finish.how,
         r.total.white,
         r.total.black,
         missed(Color::White),
-        missed(Color::Black)
+        missed(Color::Black),
+        scorer.points_per_pawn(),
     );
+    if finish.against_points {
+        intro.push_str("; the result stands whatever the points");
+    }
+    let (tags, variant) = annotated_tags(scorer.variant(), g, limits);
     let out = PgnOut {
-        tags: vec![
-            ("Event".into(), "tally analyse".into()),
-            (
-                "White".into(),
-                g.white.clone().unwrap_or_else(|| "?".to_owned()),
-            ),
-            (
-                "Black".into(),
-                g.black.clone().unwrap_or_else(|| "?".to_owned()),
-            ),
-            (
-                "Annotator".into(),
-                format!("tally analyse ({})", limits_text(limits)),
-            ),
-            ("WhitePoints".into(), r.total.white.to_string()),
-            ("BlackPoints".into(), r.total.black.to_string()),
-        ],
-        variant: variant.id().to_owned(),
+        tags,
+        variant,
         start_fen: if start.is_empty() {
             STANDARD_FEN.to_owned()
         } else {
@@ -590,7 +740,34 @@ fn annotated_pgn(
         first_move,
         plies,
         intro: Some(intro),
-        result: crate::notation::result_text(r).to_owned(),
+        result: finish.result.to_owned(),
     };
     write_pgn(&out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::chart::tests::analysed;
+
+    #[test]
+    fn finishes_say_how_the_game_ended() {
+        let (_, a) = analysed("stylish-time.pgn", Variant::Stylish);
+        let on_time = Finish::of(&a.record, Some("Time forfeit"));
+        assert_eq!(on_time.result, "0-1");
+        assert_eq!(on_time.how, "White lost on time");
+        assert!(on_time.against_points);
+        let resigned = Finish::of(&a.record, None);
+        assert_eq!(resigned.how, "White resigned");
+        let (_, a) = analysed("chess.pgn", Variant::Chess);
+        let mate = Finish::of(&a.record, None);
+        assert_eq!(
+            (mate.result, mate.how.as_str(), mate.against_points),
+            ("0-1", "checkmate, Black wins", false)
+        );
+        assert_eq!(mate.label(), "0-1: checkmate, Black wins");
+        let (_, a) = analysed("extinction.pgn", Variant::Extinction);
+        let open = Finish::of(&a.record, None);
+        assert_eq!((open.result, open.how.as_str()), ("*", "game not finished"));
+    }
 }

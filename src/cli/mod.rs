@@ -6,10 +6,12 @@
 
 mod analyse;
 mod bench;
+mod board;
 mod chart;
 mod matches;
 mod perft;
 mod progress;
+mod report;
 mod rules;
 mod score;
 

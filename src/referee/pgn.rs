@@ -143,6 +143,8 @@ pub struct PgnGame {
     pub black: Option<String>,
     /// The `Variant` tag.
     pub variant: Option<String>,
+    /// Every tag as written (names and values, UTF-8 lossy), in order.
+    pub tags: Vec<(String, String)>,
     /// The game to score (FEN, plies, clocks, result).
     pub input: GameInput,
     /// The first problem found while reading: the 0-based ply it stands
@@ -266,6 +268,9 @@ impl Visitor for Collect {
         value: RawTag<'_>,
     ) -> ControlFlow<PgnGame> {
         let text = || value.decode_utf8_lossy().trim().to_owned();
+        tags.0
+            .tags
+            .push((String::from_utf8_lossy(name).into_owned(), text()));
         match name {
             b"White" => tags.0.white = Some(text()),
             b"Black" => tags.0.black = Some(text()),

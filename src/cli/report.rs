@@ -1,0 +1,727 @@
+//! The HTML report of `tally analyse --pgn FILE --html REPORT`: one
+//! self-contained page (inline CSS, script and SVG; nothing fetched) to
+//! read an analysed game without a chess GUI.
+//!
+//! What lives here: [`html`], which writes the page: the players, the
+//! result and how the game ended; a board for the start and after every
+//! ply (drawn by [`super::board`]) with what that ply earned and why (the
+//! referee's event names), its value, the best action and the points given
+//! away; the move list; the points chart ([`super::chart`], with a cursor
+//! on the current ply); and each side's totals. The arrow keys, Home, End,
+//! the buttons, a click on a move or on the chart step through the game;
+//! without a script every board is shown in turn. The numbers come from
+//! the analysis and [`Series`], as the chart's do.
+//!
+//! Every text from the PGN (names, tags) is escaped for HTML.
+
+use std::fmt::Write as _;
+
+use shakmaty::Color;
+
+use super::analyse::Finish;
+use super::board::{View, defs, svg as board_svg};
+use super::chart::{Labels, Series, Size, draw_drawn, move_prefix};
+use crate::analyse::{GameAnalysis, PlyAnalysis, fmt_points};
+use crate::referee::pgn::PgnGame;
+use crate::rules::Variant;
+use crate::scoring::{Award, Points};
+
+/// The chart's sizes in the report, each scaled to the column's width: a
+/// wide one for desktops and a narrow one, with larger print for its size,
+/// for phones.
+const CHART_SIZES: [(&str, Size); 2] = [
+    (
+        "wide",
+        Size {
+            pixels: (760, 430),
+            caption: 0.0,
+            label: 16.0,
+        },
+    ),
+    (
+        "narrow",
+        Size {
+            pixels: (440, 380),
+            caption: 0.0,
+            label: 14.0,
+        },
+    ),
+];
+
+/// What the report shows.
+#[derive(Clone, Copy, Debug)]
+pub struct Report<'a> {
+    /// The analysed game.
+    pub analysis: &'a GameAnalysis,
+    /// The game as read (its tags).
+    pub game: &'a PgnGame,
+    /// The players' names, White first.
+    pub names: [&'a str; 2],
+    /// The variant.
+    pub variant: Variant,
+    /// How the game ended.
+    pub finish: &'a Finish,
+    /// The chart's numbers.
+    pub series: &'a Series,
+    /// The search limits, as text (`depth 8`).
+    pub limits: &'a str,
+    /// The big-miss threshold in points.
+    pub big: f64,
+}
+
+/// Escapes text for HTML content and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut s = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => s.push_str("&amp;"),
+            '<' => s.push_str("&lt;"),
+            '>' => s.push_str("&gt;"),
+            '"' => s.push_str("&quot;"),
+            '\'' => s.push_str("&#39;"),
+            c if c.is_control() && c != '\n' && c != '\t' => s.push('\u{FFFD}'),
+            c => s.push(c),
+        }
+    }
+    s
+}
+
+/// `text` with its first letter in capitals.
+fn capitalised(text: &str) -> String {
+    let mut c = text.chars();
+    c.next()
+        .map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
+}
+
+fn side(c: Color) -> &'static str {
+    c.fold_wb("White", "Black")
+}
+
+/// A ply's name: `12...Qxd4+`.
+fn ply_name(p: &PlyAnalysis) -> String {
+    format!("{}{}", move_prefix(p.fullmove, p.mover), p.san)
+}
+
+/// A point amount without a `+` for zero.
+fn signed(p: Points) -> String {
+    if p == Points::ZERO {
+        "0".to_owned()
+    } else if p > Points::ZERO {
+        format!("+{p}")
+    } else {
+        p.to_string()
+    }
+}
+
+/// The referee's event names of an award, comma separated.
+fn events(a: &Award) -> String {
+    a.events
+        .iter()
+        .map(|e| e.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What an award gave, for `mover`: `+5 to White (capture, check); Black
+/// +2`, or `nothing`.
+fn award_text(a: &Award, mover: Color) -> String {
+    let own = a.points(mover);
+    let other = a.points(!mover);
+    if a.is_zero() && a.events.is_empty() {
+        return "nothing".to_owned();
+    }
+    let mut s = format!("<strong>{}</strong> to {}", signed(own), side(mover));
+    if !a.events.is_empty() {
+        let _ = write!(s, " ({})", escape(&events(a)));
+    }
+    if other != Points::ZERO {
+        let _ = write!(s, "; {} {}", side(!mover), signed(other));
+    }
+    s
+}
+
+/// The expected final margin, White's side: `White +0.35`, `even`.
+fn margin_text(m: f64) -> String {
+    let t = fmt_points(m.abs()).trim_start_matches('+').to_owned();
+    if t == "0" {
+        "even".to_owned()
+    } else if m > 0.0 {
+        format!("White {t}")
+    } else {
+        format!("Black {t}")
+    }
+}
+
+/// The result and how the game ended, as one phrase: `checkmate, White
+/// wins`; `White lost on time: Black wins`; `stalemate, White has no
+/// move: a draw`.
+fn outcome_phrase(f: &Finish) -> String {
+    let how = escape(&f.how);
+    if f.how.contains("wins") || f.result == "*" {
+        how
+    } else {
+        let words = match f.result {
+            "1/2-1/2" => "a draw",
+            other => result_words(other),
+        };
+        format!("{how}: {words}")
+    }
+}
+
+/// Why the side ahead on points lost: `White had more points (35 to 8),
+/// but the result stands: ...`.
+fn against_points(r: &Report<'_>) -> String {
+    let total = &r.analysis.record.total;
+    let (loser, more, fewer) = match r.finish.result {
+        "0-1" => ("White", total.white, total.black),
+        _ => ("Black", total.black, total.white),
+    };
+    format!(
+        "{loser} had more points ({more} to {fewer}), but the result stands: a loss on time, \
+         a resignation or a forfeit loses whatever the points."
+    )
+}
+
+/// The result as words: `White wins`, `Draw`, `Not finished`.
+fn result_words(result: &str) -> &'static str {
+    match result {
+        "1-0" => "White wins",
+        "0-1" => "Black wins",
+        "1/2-1/2" => "Draw",
+        _ => "Not finished",
+    }
+}
+
+/// Writes the report.
+///
+/// # Errors
+///
+/// A one-line message if the boards or the chart cannot be made.
+pub fn html(r: &Report<'_>) -> Result<String, String> {
+    let a = r.analysis;
+    let n = a.plies.len();
+    let views = super::board::views(&a.record)?;
+    let views = &views[..views.len().min(n + 1)];
+    let labels = Labels {
+        names: r.names,
+        title: "",
+        big: r.big,
+        finish: r.finish,
+    };
+    let charts = CHART_SIZES
+        .iter()
+        .map(|&(name, size)| draw_drawn(a, r.series, &labels, size).map(|d| (name, size, d)))
+        .collect::<Result<Vec<_>, String>>()?;
+    let names = [escape(r.names[0]), escape(r.names[1])];
+    let mut h = String::with_capacity(64 * 1024 + n * 6 * 1024);
+    let title = format!("{} – {}, {}: tally analyse", names[0], names[1], r.variant);
+    h.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    h.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+    let _ = writeln!(h, "<title>{title}</title>");
+    let _ = writeln!(h, "<style>{CSS}</style>\n</head>\n<body>");
+    header(&mut h, r, &names);
+    let _ = writeln!(
+        h,
+        "<svg class=\"defs\" aria-hidden=\"true\" width=\"0\" height=\"0\">{}</svg>",
+        defs()
+    );
+    h.push_str("<main>\n<section class=\"play\" aria-label=\"the game move by move\">\n");
+    h.push_str("<div class=\"boards\">\n");
+    for (i, v) in views.iter().enumerate() {
+        let label = if i == 0 {
+            "the start position".to_owned()
+        } else {
+            format!("the position after {}", escape(&ply_name(&a.plies[i - 1])))
+        };
+        h.push_str(&board_svg(
+            v,
+            &format!("class=\"board\" data-ply=\"{i}\""),
+            &label,
+        ));
+        h.push('\n');
+    }
+    h.push_str("</div>\n");
+    let icon = |d: &str| {
+        format!(
+            "<svg viewBox=\"0 0 24 24\" width=\"22\" height=\"22\" aria-hidden=\"true\"><path d=\"{d}\"/></svg>"
+        )
+    };
+    let _ = writeln!(
+        h,
+        "<nav class=\"steps\" aria-label=\"step through the game\">\
+         <button type=\"button\" data-go=\"first\" title=\"start (Home)\" aria-label=\"start\">{}</button>\
+         <button type=\"button\" data-go=\"prev\" title=\"back (left arrow)\" aria-label=\"back\">{}</button>\
+         <span id=\"where\" aria-live=\"polite\"></span>\
+         <button type=\"button\" data-go=\"next\" title=\"forward (right arrow)\" aria-label=\"forward\">{}</button>\
+         <button type=\"button\" data-go=\"last\" title=\"end (End)\" aria-label=\"end\">{}</button></nav>",
+        icon("M5 5h2.5v14H5zM19 5v14L8.5 12z"),
+        icon("M16.5 5v14L6 12z"),
+        icon("M7.5 5v14L18 12z"),
+        icon("M16.5 5H19v14h-2.5zM5 5v14l10.5-7z"),
+    );
+    h.push_str("<div class=\"infos\">\n");
+    for (i, v) in views.iter().enumerate() {
+        info(&mut h, r, i, v);
+    }
+    h.push_str("</div>\n</section>\n<section class=\"side\">\n");
+    moves(&mut h, r);
+    chart_section(&mut h, r, &charts);
+    summary(&mut h, r, &names);
+    h.push_str("</section>\n</main>\n");
+    let _ = writeln!(
+        h,
+        "<footer>Analysed by tally analyse ({}). Values are expected point margins for the side that moved; \
+         the chart's dashed line is the expected final margin from White's side.</footer>",
+        escape(r.limits)
+    );
+    let _ = writeln!(h, "<script>{SCRIPT}</script>\n</body>\n</html>");
+    Ok(h)
+}
+
+fn header(h: &mut String, r: &Report<'_>, names: &[String; 2]) {
+    let rec = &r.analysis.record;
+    let _ = writeln!(
+        h,
+        "<header>\n<h1><span class=\"white-name\">{}</span> <span class=\"vs\">–</span> <span class=\"black-name\">{}</span></h1>",
+        names[0], names[1]
+    );
+    let mut meta = vec![format!("<span class=\"variant\">{}</span>", r.variant)];
+    for tag in ["Event", "Site", "Date", "Round"] {
+        if let Some((_, v)) = r.game.tags.iter().find(|(n, _)| n == tag)
+            && !v.is_empty()
+            && !v.starts_with('?')
+        {
+            let v = if tag == "Round" {
+                format!("round {v}")
+            } else {
+                v.clone()
+            };
+            meta.push(escape(&v));
+        }
+    }
+    let _ = writeln!(h, "<p class=\"meta\">{}</p>", meta.join(" · "));
+    let f = r.finish;
+    let mut line = format!(
+        "<span class=\"token\">{}</span> <strong>{}</strong>. Points: White {}, Black {}.",
+        escape(f.result),
+        capitalised(&outcome_phrase(f)),
+        rec.total.white,
+        rec.total.black
+    );
+    if f.against_points {
+        let _ = write!(line, " <span class=\"note\">{}</span>", against_points(r));
+    }
+    let _ = writeln!(h, "<p class=\"result\">{line}</p>\n</header>");
+}
+
+fn info(h: &mut String, r: &Report<'_>, i: usize, v: &View) {
+    let a = r.analysis;
+    let expected = r.series.expected.get(i).copied();
+    let _ = write!(h, "<section class=\"info\" data-ply=\"{i}\">");
+    if i == 0 {
+        let _ = write!(h, "<h2>Start position</h2><p>{} to move.</p>", side(v.turn));
+        if let (Some(m), Some(first)) = (expected, a.plies.first()) {
+            let _ = write!(
+                h,
+                "<p>Expected final margin: <strong>{}</strong> (best first move: {}, {}).</p>",
+                margin_text(m),
+                escape(&first.best.1),
+                escape(&first.best.2.to_string()),
+            );
+        }
+        h.push_str("</section>\n");
+        return;
+    }
+    let p = &a.plies[i - 1];
+    let special = if p.action.is_special() {
+        " <span class=\"special\">special action, not a board move</span>"
+    } else {
+        ""
+    };
+    let _ = write!(
+        h,
+        "<h2>{} <span class=\"by\">{} ({})</span>{special}</h2><dl>",
+        escape(&ply_name(p)),
+        side(p.mover),
+        escape(r.names[usize::from(!p.mover.is_white())]),
+    );
+    let _ = write!(
+        h,
+        "<dt>Earned</dt><dd>{}</dd>",
+        award_text(&p.earned, p.mover)
+    );
+    let _ = write!(
+        h,
+        "<dt>Expected</dt><dd>{} for {}</dd>",
+        escape(&p.played.to_string()),
+        side(p.mover)
+    );
+    if p.best.0 == p.action {
+        h.push_str("<dt>Best</dt><dd>this move</dd>");
+    } else {
+        let _ = write!(
+            h,
+            "<dt>Best</dt><dd><strong>{}</strong> ({})</dd>",
+            escape(&p.best.1),
+            escape(&p.best.2.to_string())
+        );
+    }
+    let missed = fmt_points(p.missed).trim_start_matches('+').to_owned();
+    let class = miss_class(p.missed, r.big);
+    let _ = write!(
+        h,
+        "<dt>Given away</dt><dd class=\"{class}\">{} point{}{}</dd>",
+        missed,
+        if missed == "1" { "" } else { "s" },
+        if class == "blunder" {
+            " (big miss)"
+        } else {
+            ""
+        }
+    );
+    let _ = write!(
+        h,
+        "<dt>Score</dt><dd>White {}, Black {}</dd>",
+        fmt_points(p.cumulative[0]).trim_start_matches('+'),
+        fmt_points(p.cumulative[1]).trim_start_matches('+'),
+    );
+    if let Some(m) = expected
+        && !(i == a.plies.len() && a.record.ending.is_some())
+    {
+        let _ = write!(h, "<dt>Heading for</dt><dd>{}</dd>", margin_text(m));
+    }
+    h.push_str("</dl>");
+    if i == a.plies.len() {
+        let rec = &a.record;
+        let mut end = format!(
+            "<p class=\"end\"><span class=\"token\">{}</span> <strong>{}</strong>.",
+            escape(r.finish.result),
+            capitalised(&outcome_phrase(r.finish)),
+        );
+        if !rec.outcome.is_zero() {
+            let _ = write!(
+                end,
+                " The ending gave White {}, Black {}{}.",
+                signed(rec.outcome.white),
+                signed(rec.outcome.black),
+                if rec.outcome.events.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", escape(&events(&rec.outcome)))
+                }
+            );
+        }
+        if r.finish.against_points {
+            let _ = write!(end, " {}", against_points(r));
+        }
+        end.push_str("</p>");
+        h.push_str(&end);
+    }
+    h.push_str("</section>\n");
+}
+
+/// The move list's class for a miss: `blunder` at the big-miss threshold,
+/// `mistake` at half of it.
+fn miss_class(missed: f64, big: f64) -> &'static str {
+    if missed > 0.0 && missed >= big {
+        "blunder"
+    } else if missed > 0.0 && missed >= big / 2.0 {
+        "mistake"
+    } else {
+        "fine"
+    }
+}
+
+fn moves(h: &mut String, r: &Report<'_>) {
+    h.push_str("<h2 class=\"moves-title\">Moves</h2>\n<div class=\"moves\" role=\"list\">\n");
+    let mut open_white: Option<u32> = None;
+    for p in &r.analysis.plies {
+        let number = p.fullmove;
+        let starts_row = p.mover.is_white() || open_white != Some(number);
+        if starts_row {
+            if open_white.is_some() {
+                h.push_str("<span class=\"gap\"></span>\n");
+            }
+            let _ = write!(h, "<span class=\"no\">{number}.</span>");
+            if !p.mover.is_white() {
+                h.push_str("<span class=\"gap\">…</span>");
+            }
+        }
+        let own = p.earned.points(p.mover);
+        let class = miss_class(p.missed, r.big);
+        let mark = match class {
+            "blunder" => "??",
+            "mistake" => "?",
+            _ => "",
+        };
+        let mut title = format!("{}: earned {}", ply_name(p), signed(own));
+        if p.missed > 0.0 {
+            let _ = write!(
+                title,
+                ", gave away {}",
+                fmt_points(p.missed).trim_start_matches('+')
+            );
+        }
+        let _ = write!(
+            h,
+            "<button type=\"button\" role=\"listitem\" class=\"mv {class}{}\" data-ply=\"{}\" title=\"{}\"><span class=\"san\">{}</span>{}",
+            if p.action.is_special() {
+                " special"
+            } else {
+                ""
+            },
+            p.ply,
+            escape(&title),
+            escape(&p.san),
+            if mark.is_empty() {
+                String::new()
+            } else {
+                format!("<span class=\"mark\">{mark}</span>")
+            },
+        );
+        if own != Points::ZERO {
+            let _ = write!(h, "<span class=\"pts\">{}</span>", signed(own));
+        }
+        h.push_str("</button>");
+        if p.mover.is_white() {
+            open_white = Some(number);
+        } else {
+            open_white = None;
+            h.push('\n');
+        }
+    }
+    let _ = writeln!(
+        h,
+        "<span class=\"final\">{} {}</span>\n</div>",
+        escape(r.finish.result),
+        outcome_phrase(r.finish)
+    );
+}
+
+/// One drawn chart as inline SVG: no namespace (inline SVG needs none,
+/// and the report names no address at all), sized by the page, with a
+/// cursor line for the current ply.
+fn inline_chart(size: Size, chart: &super::chart::Drawn) -> String {
+    let (w, ht) = size.pixels;
+    let svg = chart
+        .svg
+        .replacen(
+            &format!(
+                "<svg width=\"{w}\" height=\"{ht}\" viewBox=\"0 0 {w} {ht}\" xmlns=\"http://www.w3.org/2000/svg\">"
+            ),
+            &format!(
+                "<svg class=\"chart-svg\" viewBox=\"0 0 {w} {ht}\" role=\"img\" aria-label=\"cumulative points and expected final margin\">"
+            ),
+            1,
+        )
+        .replace("http://www.w3.org/2000/svg", "");
+    let x0 = chart.xs.first().copied().unwrap_or(0);
+    let cursor = format!(
+        "<line class=\"cursor\" x1=\"{x0}\" y1=\"{}\" x2=\"{x0}\" y2=\"{}\"/>\n</svg>",
+        chart.rows.0, chart.rows.1
+    );
+    match svg.rfind("</svg>") {
+        Some(k) => format!("{}{cursor}{}", &svg[..k], &svg[k + 6..]),
+        None => svg,
+    }
+}
+
+fn chart_section(h: &mut String, r: &Report<'_>, charts: &[(&str, Size, super::chart::Drawn)]) {
+    h.push_str("<h2>Points</h2>\n<figure class=\"chart\">\n");
+    for (name, size, chart) in charts {
+        let xs: Vec<String> = chart.xs.iter().map(i32::to_string).collect();
+        let _ = writeln!(
+            h,
+            "<div class=\"chart-view {name}\" data-xs=\"{}\">{}</div>",
+            xs.join(","),
+            inline_chart(*size, chart)
+        );
+    }
+    let marked = r.series.marked.len();
+    let _ = writeln!(
+        h,
+        "<figcaption>Each side's points so far and the expected final margin (dashed, White minus \
+         Black){}. Click the chart to go to a move.</figcaption></figure>",
+        match marked {
+            0 => String::new(),
+            1 => format!(
+                "; a triangle marks the largest miss of {} points or more",
+                fmt_points(r.big).trim_start_matches('+')
+            ),
+            _ => format!(
+                "; triangles mark the {marked} largest misses of {} points or more",
+                fmt_points(r.big).trim_start_matches('+')
+            ),
+        }
+    );
+}
+
+fn summary(h: &mut String, r: &Report<'_>, names: &[String; 2]) {
+    let a = r.analysis;
+    let rec = &a.record;
+    let winner = match r.finish.result {
+        "1-0" => Some(Color::White),
+        "0-1" => Some(Color::Black),
+        _ => None,
+    };
+    h.push_str(concat!(
+        "<h2>Totals</h2>\n<div class=\"table-wrap\"><table class=\"totals\"><thead><tr>",
+        "<th scope=\"col\">Player</th><th scope=\"col\">Result</th>",
+        "<th scope=\"col\" class=\"num\">Points</th>",
+        "<th scope=\"col\" class=\"num\" title=\"points the ending gave\">Ending</th>",
+        "<th scope=\"col\" class=\"num\" title=\"points given away\">Missed</th>",
+        "<th scope=\"col\" class=\"num\">Big misses</th></tr></thead><tbody>\n"
+    ));
+    for c in [Color::White, Color::Black] {
+        let result = match (winner, r.finish.result) {
+            (Some(w), _) if w == c => "won",
+            (Some(_), _) => "lost",
+            (None, "1/2-1/2") => "draw",
+            _ => "—",
+        };
+        let big = a
+            .plies
+            .iter()
+            .filter(|p| p.mover == c && p.missed > 0.0 && p.missed >= r.big)
+            .count();
+        let _ = writeln!(
+            h,
+            "<tr><th scope=\"row\"><span class=\"side-name\">{}</span> {}</th><td class=\"res {result}\">{result}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{big}</td></tr>",
+            side(c),
+            names[usize::from(!c.is_white())],
+            rec.total.points(c),
+            rec.outcome.points(c),
+            fmt_points(a.missed_by(c)).trim_start_matches('+'),
+        );
+    }
+    let _ = writeln!(
+        h,
+        "</tbody></table></div>\n<p class=\"result-line\"><span class=\"token\">{}</span> {}.</p>",
+        escape(r.finish.result),
+        capitalised(&outcome_phrase(r.finish)),
+    );
+}
+
+const CSS: &str = r#"
+:root{--bg:#f5f4f0;--fg:#1d1f21;--muted:#5c6166;--card:#fff;--line:#dedbd2;--accent:#1f5fbf;--bad:#c0392b;--warn:#c77c02;--good:#23833f}
+*{box-sizing:border-box}
+body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif}
+header{background:#2b3034;color:#f4f4f4;padding:14px 20px}
+header h1{margin:0;font-size:1.5em;font-weight:600}
+header .vs{color:#9aa3aa}
+.meta{margin:2px 0 6px;color:#c5ccd2}
+.variant{text-transform:capitalize;font-weight:600;color:#fff}
+.result{margin:0}
+.token{display:inline-block;background:#f4f4f4;color:#1d1f21;border-radius:4px;padding:0 6px;font-weight:700;font-variant-numeric:tabular-nums}
+.note{display:block;color:#ffd27a;margin-top:2px}
+main{display:grid;grid-template-columns:minmax(300px,500px) minmax(0,1fr);gap:24px;max-width:1320px;margin:0 auto;padding:20px}
+.play,.side{min-width:0}
+.defs{position:absolute;width:0;height:0;overflow:hidden}
+.board{display:block;width:100%;height:auto;border-radius:3px;box-shadow:0 1px 4px rgba(0,0,0,.25);margin-bottom:12px;font-family:"DejaVu Sans","Segoe UI Symbol","Noto Sans Symbols 2","Noto Sans Symbols",Symbola,sans-serif}
+.board text{user-select:none}
+.steps{display:flex;align-items:center;gap:6px;margin:0 0 12px}
+.steps button{font-size:1.1em;min-width:44px;height:40px;border:1px solid var(--line);background:var(--card);border-radius:6px;cursor:pointer;color:var(--fg)}
+.steps button:hover{background:#eef3fb}
+#where{flex:1;text-align:center;font-weight:600}
+.info{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:10px 14px;margin-bottom:12px}
+.info h2{margin:0 0 6px;font-size:1.15em}
+.info .by{font-weight:400;color:var(--muted);font-size:.85em}
+.info .special{display:inline-block;font-size:.7em;font-weight:600;color:#fff;background:#1670d0;border-radius:4px;padding:0 6px;vertical-align:middle}
+.info dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:0}
+.info dt{color:var(--muted)}
+.info dd{margin:0}
+.info p{margin:4px 0}
+.info .end{margin-top:8px;padding-top:6px;border-top:1px solid var(--line)}
+dd.blunder{color:var(--bad);font-weight:700}
+dd.mistake{color:var(--warn);font-weight:600}
+h2{font-size:1.1em;margin:0 0 8px}
+.moves{position:relative;display:grid;grid-template-columns:3.2em minmax(0,10em) minmax(0,10em);gap:2px 4px;max-height:340px;overflow:auto;background:var(--card);border:1px solid var(--line);border-radius:8px;padding:6px;margin-bottom:20px}
+.moves .no{color:var(--muted);text-align:right;padding:3px 4px 0 0;font-variant-numeric:tabular-nums}
+.moves .gap{color:var(--muted);padding:3px 6px}
+.mv{display:flex;align-items:baseline;gap:4px;text-align:left;font:inherit;border:0;background:none;border-radius:4px;padding:3px 6px;cursor:pointer;color:var(--fg)}
+.mv:hover{background:#eef3fb}
+.mv.current{background:var(--accent);color:#fff}
+.mv.special .san{font-style:italic}
+.mv .mark{font-weight:700}
+.mv.blunder .mark{color:var(--bad)}
+.mv.mistake .mark{color:var(--warn)}
+.mv.current .mark{color:#fff}
+.mv .pts{margin-left:auto;font-size:.8em;color:var(--good);font-variant-numeric:tabular-nums}
+.mv.current .pts{color:#e6ffe9}
+.moves .final{grid-column:1/-1;padding:6px 4px 2px;font-weight:600}
+.chart{margin:0 0 20px;background:var(--card);border:1px solid var(--line);border-radius:8px;padding:8px}
+.chart-svg{display:block;width:100%;height:auto;cursor:pointer}
+.chart-view.narrow{display:none}
+.chart .cursor{stroke:var(--accent);stroke-width:2;stroke-dasharray:4 3}
+.chart figcaption{color:var(--muted);font-size:.85em;margin-top:4px}
+.totals{border-collapse:collapse;width:100%;background:var(--card);border:1px solid var(--line);border-radius:8px;overflow:hidden}
+.totals th,.totals td{padding:6px 8px;border-bottom:1px solid var(--line);text-align:left}
+.totals thead th{font-size:.85em;color:var(--muted);font-weight:600}
+.totals .num{text-align:right;font-variant-numeric:tabular-nums}
+.res.won{color:var(--good);font-weight:700}
+.res.lost{color:var(--bad);font-weight:700}
+.result-line{margin:10px 0 0}
+.table-wrap{overflow-x:auto}
+.side-name{display:block;font-size:.8em;color:var(--muted);font-weight:600}
+.totals tbody th{font-weight:600}
+footer{max-width:1320px;margin:0 auto;padding:0 20px 24px;color:var(--muted);font-size:.85em}
+.js .board:not(.current),.js .info:not(.current){display:none}
+@media (max-width:860px){
+main{grid-template-columns:1fr;padding:10px;gap:12px}
+header{padding:10px 12px}
+header h1{font-size:1.25em}
+.moves{max-height:260px}
+.chart-view.wide{display:none}
+.chart-view.narrow{display:block}
+.totals th,.totals td{padding:5px 4px;font-size:.9em}
+footer{padding:0 12px 16px}
+}
+"#;
+
+const SCRIPT: &str = r#"
+(function(){
+var root=document.documentElement;root.classList.add('js');
+var boards=document.querySelectorAll('.board[data-ply]');
+var infos=document.querySelectorAll('.info[data-ply]');
+var moves=document.querySelectorAll('.mv[data-ply]');
+var list=document.querySelector('.moves');
+var where=document.getElementById('where');
+var views=document.querySelectorAll('.chart-view');
+var last=boards.length-1,cur=-1;
+function byPly(nodes,i){for(var k=0;k<nodes.length;k++){if(+nodes[k].getAttribute('data-ply')===i)return nodes[k];}return null;}
+function mark(nodes,i,on){var e=byPly(nodes,i);if(e)e.classList.toggle('current',on);return e;}
+function show(i){
+i=Math.max(0,Math.min(last,i));if(i===cur)return;
+if(cur>=0){mark(boards,cur,false);mark(infos,cur,false);mark(moves,cur,false);}
+cur=i;mark(boards,i,true);mark(infos,i,true);
+var mv=mark(moves,i,true);
+if(mv&&list){var top=mv.offsetTop;if(top<list.scrollTop)list.scrollTop=top-4;else if(top+mv.offsetHeight>list.scrollTop+list.clientHeight)list.scrollTop=top+mv.offsetHeight-list.clientHeight+4;}
+for(var v=0;v<views.length;v++){var xs=views[v].xs,c=views[v].cursor;if(c&&xs.length>i){c.setAttribute('x1',xs[i]);c.setAttribute('x2',xs[i]);}}
+if(where){var h=byPly(infos,i);var t=h?h.querySelector('h2'):null;where.textContent=(i===0?'Start':(t?t.firstChild.textContent:''))+' \u00b7 '+i+'/'+last;}
+}
+document.addEventListener('keydown',function(e){
+if(e.altKey||e.ctrlKey||e.metaKey)return;
+var k=e.key;
+if(k==='ArrowLeft'||k==='ArrowUp')show(cur-1);
+else if(k==='ArrowRight'||k==='ArrowDown')show(cur+1);
+else if(k==='Home')show(0);
+else if(k==='End')show(last);
+else return;
+e.preventDefault();
+});
+for(var k=0;k<moves.length;k++){moves[k].addEventListener('click',function(){show(+this.getAttribute('data-ply'));});}
+var go={first:function(){show(0);},prev:function(){show(cur-1);},next:function(){show(cur+1);},last:function(){show(last);}};
+var buttons=document.querySelectorAll('[data-go]');
+for(var b=0;b<buttons.length;b++){buttons[b].addEventListener('click',function(){go[this.getAttribute('data-go')]();});}
+for(var v=0;v<views.length;v++){(function(view){
+view.xs=view.getAttribute('data-xs').split(',').map(Number);view.cursor=view.querySelector('.cursor');
+var svg=view.querySelector('svg');if(!svg)return;
+svg.addEventListener('click',function(e){
+var r=svg.getBoundingClientRect(),vb=svg.viewBox.baseVal;var x=(e.clientX-r.left)*vb.width/r.width;
+var xs=view.xs,best=0;for(var i=1;i<xs.length;i++){if(Math.abs(xs[i]-x)<Math.abs(xs[best]-x))best=i;}show(best);});
+})(views[v]);}
+function fromHash(){var m=/^#(\d+)$/.exec(location.hash);return m?+m[1]:null;}
+window.addEventListener('hashchange',function(){var i=fromHash();if(i!==null)show(i);});
+var start=fromHash();show(start===null?0:start);
+})();
+"#;
