@@ -297,3 +297,75 @@ fn actions_after_the_end_are_not_scored() {
     assert_eq!(v["ignored_plies"], 1);
     assert!(stderr(&o).contains("not scored"));
 }
+
+/// Runs `tally` with `input` on its standard input.
+fn tally_stdin(args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tally"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run tally");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_vec();
+    // Written from a thread: tally may answer before reading it all.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("tally output");
+    let _ = writer.join();
+    out
+}
+
+/// A game longer than 1 MiB (one endless line here) is reported by its
+/// number without its text, and the games after it are scored.
+#[test]
+fn an_endless_game_is_skipped_by_number() {
+    let game = b"[White \"a\"]\n\n1. e4 e5 *\n\n";
+    let mut pgn = game.to_vec();
+    pgn.extend_from_slice(b"[White \"b\"]\n\n1. e4 ");
+    pgn.extend(std::iter::repeat_n(b'x', 3 << 20));
+    pgn.extend_from_slice(b"\n\n");
+    pgn.extend_from_slice(game);
+    // A last game of NUL bytes alone, with no newline at all.
+    pgn.extend(std::iter::repeat_n(0u8, 2 << 20));
+    let o = tally_stdin(&["score", "--summary", "-"], &pgn);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "game 2: 3145749 bytes, more than the 1 MiB a game may take (not read)\n\
+         game 4: 2097152 bytes, more than the 1 MiB a game may take (not read)\n"
+    );
+    let out = stdout(&o);
+    assert!(out.contains("game 1: chess a - ?"), "{out}");
+    assert!(out.contains("game 3: chess a - ?"), "{out}");
+    assert!(out.ends_with("4 games: 2 scored, 2 failed\n"), "{out}");
+    // The same as a file.
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("endless-game.pgn");
+    std::fs::write(&path, &pgn).expect("write");
+    let o = tally(&["score", "--summary", &path.display().to_string()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stderr(&o).lines().count(), 2, "{}", stderr(&o));
+    assert!(stdout(&o).ends_with("4 games: 2 scored, 2 failed\n"));
+    let _ = std::fs::remove_file(&path);
+}
+
+/// A directory or a device is refused before anything is read (`/dev/zero`
+/// used to grow until allocation failed).
+#[test]
+fn directories_and_devices_are_refused() {
+    let mut cases = vec![(fixture(""), "it is a directory")];
+    if cfg!(unix) {
+        cases.push(("/dev/zero".to_owned(), "not a regular file or a pipe"));
+    }
+    for (path, why) in cases {
+        let o = tally(&["score", &path]);
+        assert_eq!(o.status.code(), Some(2), "{path}");
+        assert_eq!(stderr(&o), format!("error: cannot open {path}: {why}\n"));
+        assert!(o.stdout.is_empty());
+    }
+}

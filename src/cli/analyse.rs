@@ -11,22 +11,22 @@
 //! error appears after a second unless `--quiet` or `--json`.
 
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
 use serde_json::{Value as Json, json};
 use shakmaty::Color;
 
-use super::CliError;
 use super::progress::Progress;
+use super::{CliError, open_input};
 use crate::analyse::{
     GameAnalysis, PositionAnalysis, RankedAction, analyse_game, analyse_position, fmt_points,
 };
 use crate::engine::{Engine, EngineOptions};
 use crate::eval::EvalMode;
 use crate::notation::{PgnOut, PgnPly, STANDARD_FEN, write_pgn};
-use crate::referee::pgn::{GameSplitter, PgnGame, read_games};
+use crate::referee::pgn::{GameSplitter, GameTooLong, PgnGame, read_games};
 use crate::referee::{GameInput, score_input};
 use crate::rules::Variant;
 use crate::scoring::{Award, DrawAdvantage, Events, Scorer, Tables};
@@ -137,12 +137,23 @@ fn limits_of(args: &AnalyseArgs) -> Result<Limits, CliError> {
     Ok(limits)
 }
 
-fn read_pgn_game(path: &PathBuf, n: usize) -> Result<PgnGame, CliError> {
-    let bytes = fs::read(path)
-        .map_err(|e| CliError::bad_input(format!("cannot read {}: {e}", path.display())))?;
+fn read_pgn_game(path: &Path, n: usize) -> Result<PgnGame, CliError> {
     let mut seen = 0;
-    for chunk in GameSplitter::new(&bytes[..]) {
-        let chunk = chunk.map_err(|e| CliError::bad_input(format!("{}: {e}", path.display())))?;
+    for chunk in GameSplitter::new(open_input(path)?) {
+        let chunk = match chunk {
+            Ok(chunk) => chunk,
+            Err(e) if GameTooLong::of(&e).is_some() && seen + 1 != n => {
+                seen += 1;
+                continue;
+            }
+            Err(e) => {
+                return Err(CliError::bad_input(format!(
+                    "{} game {}: {e}",
+                    path.display(),
+                    seen + 1
+                )));
+            }
+        };
         let games = read_games(&chunk)
             .map_err(|e| CliError::bad_input(format!("{}: {e}", path.display())))?;
         for g in games {
