@@ -369,3 +369,27 @@ fn directories_and_devices_are_refused() {
         assert!(o.stdout.is_empty());
     }
 }
+
+/// Games are numbered as python-chess numbers them: game 3 has tags and
+/// no movetext (two blank lines end it) and is scored as an empty game, so
+/// the broken game is named game 5 (it used to be game 4: game 3's tags
+/// ran into game 4's).
+#[test]
+fn a_game_of_tags_alone_keeps_its_number() {
+    let o = tally(&["score", "--json", &fixture("numbering.pgn")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stderr(&o), "game 5, ply 3 (2. Ke3): illegal move 'Ke3'\n");
+    let games = json_lines(&o);
+    let numbers: Vec<_> = games.iter().map(|g| g["game"].clone()).collect();
+    assert_eq!(numbers, [1, 2, 3, 4, 6]);
+    // Game 3: no moves, its Result tag 0-1 is White's resignation.
+    assert_eq!(games[2]["plies"], serde_json::json!([]));
+    assert_eq!(games[2]["ending"]["kind"], "resignation");
+    assert_eq!(games[2]["total"]["black"], 1);
+    assert_eq!(games[3]["plies"][0]["action"], "c2c4");
+    let o = tally(&["score", "--summary", &fixture("numbering.pgn")]);
+    let out = stdout(&o);
+    assert!(out.contains("game 3: chess w3 - ? 0 plies"), "{out}");
+    assert!(out.contains("game 4: chess w4 - ? 1 plies"), "{out}");
+    assert!(out.ends_with("6 games: 5 scored, 1 failed\n"), "{out}");
+}

@@ -20,6 +20,11 @@
 //!   `Variant` names the variant when the command line does not (a
 //!   command-line variant overrides it; `Standard` and `From Position` mean
 //!   `chess`); `Result` is used when the movetext has no result token.
+//! - **Numbering**: every game that has tags or movetext counts, in file
+//!   order, as python-chess counts them. Tags followed by two blank lines
+//!   are a game without movetext (scored as an empty game, with the result
+//!   of its `Result` tag); one blank line between tag sections joins them,
+//!   as both python-chess and `pgn-reader` read it.
 //! - **Malformed movetext**: a token that is not SAN, a move number, a
 //!   result, a NAG or an annotation symbol (`+-`, `=`, `N`, `e.p.`, ...)
 //!   fails the game at the ply where it stands; so does an unterminated
@@ -77,7 +82,8 @@ impl GameTooLong {
 
 /// Splits a PGN byte stream into the raw text of each game, along the
 /// boundaries `pgn-reader` uses (a tag line or a blank line after
-/// movetext, outside comments).
+/// movetext, outside comments) and after tags followed by two blank lines
+/// (a game without movetext, which `pgn-reader` would join to the next).
 ///
 /// Memory is bounded whatever the stream holds: a game longer than
 /// [`MAX_GAME_BYTES`] (an endless line included) is read to its end
@@ -194,6 +200,9 @@ impl<R: BufRead> GameSplitter<R> {
         }
         let mut movetext = false;
         let mut in_comment = false;
+        // Whether a tag line was seen, and blank lines since the last one.
+        let mut tags = first_len > 0;
+        let mut blanks = 0u8;
         loop {
             let keep = if game.too_long {
                 PEEK
@@ -218,7 +227,22 @@ impl<R: BufRead> GameSplitter<R> {
                     break;
                 }
                 let first = line.iter().find(|b| !b.is_ascii_whitespace());
-                if !movetext && matches!(first, None | Some(b'[')) || line.first() == Some(&b'%') {
+                if !movetext && first.is_none() {
+                    game.add(line, len);
+                    // Two blank lines after tags end a game without
+                    // movetext, as python-chess reads it (pgn-reader
+                    // would take the next game's tags as more of its own).
+                    blanks += u8::from(tags);
+                    if blanks == 2 {
+                        break;
+                    }
+                    continue;
+                }
+                if !movetext && first == Some(&b'[') || line.first() == Some(&b'%') {
+                    if first == Some(&b'[') {
+                        tags = true;
+                        blanks = 0;
+                    }
                     game.add(line, len);
                     continue;
                 }
@@ -722,6 +746,26 @@ mod tests {
         // Blank text is no game, however long.
         let blank = " ".repeat(3 * MAX_GAME_BYTES as usize);
         assert!(split(&blank).is_empty());
+    }
+
+    #[test]
+    fn tags_without_movetext_are_a_game() {
+        // Two blank lines end a game that has only tags; one does not (the
+        // tags run on, for python-chess as for pgn-reader).
+        let games = split("[Event \"a\"]\n\n\n[Event \"b\"]\n\n[Site \"c\"]\n\n1. e4 *\n");
+        assert_eq!(games.len(), 2, "{games:?}");
+        assert_eq!(games[0], "[Event \"a\"]\n\n\n");
+        let read = read_games(games[0].as_bytes()).unwrap();
+        assert_eq!(read.len(), 1);
+        assert!(read[0].input.plies.is_empty());
+        assert!(games[1].starts_with("[Event \"b\"]\n\n[Site"));
+        // An escape line does not break a run of blank lines.
+        assert_eq!(
+            split("\n\n\n% x\n\n\n[Event \"a\"]\n\n% y\n\n[Site \"b\"]\n").len(),
+            2
+        );
+        // Blank lines at the start of the stream make no game.
+        assert_eq!(split("\n\n\n\n1. d4 *\n").len(), 1);
     }
 
     #[test]
