@@ -393,3 +393,56 @@ fn a_game_of_tags_alone_keeps_its_number() {
     assert!(out.contains("game 4: chess w4 - ? 1 plies"), "{out}");
     assert!(out.ends_with("6 games: 5 scored, 1 failed\n"), "{out}");
 }
+
+/// Whether `bytes` hold a control character other than tab and newline
+/// (C0, DEL, or C1 encoded in UTF-8).
+fn has_control(bytes: &[u8]) -> bool {
+    bytes
+        .iter()
+        .any(|&b| (b < 0x20 && b != b'\t' && b != b'\n') || b == 0x7f)
+        || bytes
+            .windows(2)
+            .any(|w| w[0] == 0xc2 && (0x80..0xa0).contains(&w[1]))
+}
+
+/// Tags and tokens holding terminal escapes (ESC, BEL, NUL, DEL, C1) are
+/// printed escaped, by the summary, the table, the error lines, a file
+/// name prefix and the annotated PGN of `tally analyse`; JSON has no raw
+/// control either.
+#[test]
+fn terminal_escapes_never_pass_through() {
+    let esc = fixture("escapes.pgn");
+    let named = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e\x1b[31msc.pgn");
+    std::fs::copy(&esc, &named).expect("copy");
+    let named = named.display().to_string();
+    for args in [
+        vec!["score", "--summary", &esc],
+        vec!["score", &esc],
+        vec!["score", "--json", &esc],
+        vec!["score", "--summary", &esc, &named],
+        vec!["score", "--moves", "e2e4 e7\x1b[31m\u{9b}"],
+        vec![
+            "analyse", "--pgn", &esc, "--game", "1", "--depth", "1", "-q",
+        ],
+        vec!["analyse", "--pgn", &esc, "--game", "2", "--depth", "1"],
+    ] {
+        let o = tally(&args);
+        assert!(o.status.code().is_some_and(|c| c <= 2), "{args:?}");
+        assert!(!has_control(&o.stdout), "{args:?}: {}", stdout(&o));
+        assert!(!has_control(&o.stderr), "{args:?}: {}", stderr(&o));
+    }
+    let o = tally(&["score", "--summary", &esc]);
+    assert!(
+        stdout(&o).starts_with(
+            "game 1: chess \\x1b]0;pwned\\x07\\x1b[31m - b\\u{9b}31m\\x7f 7 plies, checkmate"
+        ),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(
+        stderr(&o),
+        "game 2, ply 2: cannot read 'Nf3\\x1b[2J\\x00' as a move\n\
+         game 3, ply 2: unknown special action 'd\\x1b[5misk' (expected disk, swap, restore or claim)\n"
+    );
+    let _ = std::fs::remove_file(&named);
+}

@@ -429,10 +429,10 @@ fn whole_game(
     )
     .map_err(|e| CliError::bad_input(format!("game {}: {e}", args.game)))?;
     progress.finish();
-    let names = [
-        g.white.clone().unwrap_or_else(|| "White".to_owned()),
-        g.black.clone().unwrap_or_else(|| "Black".to_owned()),
-    ];
+    let name = |tag: &Option<String>, or: &str| {
+        crate::text::printable(tag.as_deref().unwrap_or(or)).into_owned()
+    };
+    let names = [name(&g.white, "White"), name(&g.black, "Black")];
     if let Some(svg) = &args.svg {
         let title = format!(
             "{}: {} - {} ({}), points per ply",

@@ -2,7 +2,8 @@
 //! starts the UCI loop.
 //!
 //! Errors are one clear line on stderr and exit code 2 (bad input) or 1
-//! (some items of a batch failed).
+//! (some items of a batch failed), with any control character escaped
+//! ([`crate::text::printable`]).
 
 mod analyse;
 mod bench;
@@ -72,7 +73,7 @@ pub fn run() -> i32 {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {}", e.message);
+            eprintln!("error: {}", crate::text::printable(&e.message));
             e.code
         }
     }

@@ -10,7 +10,8 @@
 //! anything is scored. A game that cannot be scored is reported on stderr
 //! as `game N, ply K (move): reason` (prefixed by the file name when there
 //! are several files) while every other game is scored; the exit code is
-//! then 1. A game longer than 1 MiB
+//! then 1. Untrusted text (tags, tokens, file names) is printed through
+//! [`printable`], so no control character reaches the terminal. A game longer than 1 MiB
 //! ([`MAX_GAME_BYTES`](crate::referee::pgn::MAX_GAME_BYTES)) is such a
 //! game: it is skipped without being kept, so no input (an endless line,
 //! a stream of zero bytes on a pipe) makes memory grow; a directory or a
@@ -29,6 +30,7 @@ use crate::referee::pgn::{GameSplitter, GameTooLong, PgnGame, read_games};
 use crate::referee::{GameInput, ScoreError, ScoreRecord, score_input, score_input_until};
 use crate::rules::Variant;
 use crate::scoring::{DrawAdvantage, Scorer, Tables};
+use crate::text::printable;
 
 /// Games handed to the thread pool at a time, at most.
 const BATCH: usize = 256;
@@ -153,7 +155,7 @@ pub fn run(args: &ScoreArgs) -> Result<i32, CliError> {
     let mut failed = false;
     for (name, reader) in inputs {
         let prefix = if several {
-            format!("{name}: ")
+            format!("{}: ", printable(&name))
         } else {
             String::new()
         };
@@ -294,7 +296,8 @@ impl Job<'_> {
                 let batch = match batch {
                     Ok(b) => b,
                     Err(e) => {
-                        eprintln!("{}error reading input: {e}", self.prefix);
+                        let e = e.to_string();
+                        eprintln!("{}error reading input: {}", self.prefix, printable(&e));
                         stats.io_error = true;
                         break;
                     }
@@ -338,7 +341,8 @@ impl Job<'_> {
                     if let Err(e) = scored {
                         stats.failed += 1;
                         let sep = if e.ply.is_some() { "," } else { ":" };
-                        eprintln!("{}game {number}{sep} {e}", self.prefix);
+                        let e = e.to_string();
+                        eprintln!("{}game {number}{sep} {}", self.prefix, printable(&e));
                     }
                     let _ = out.write_all(text.as_bytes());
                 }
@@ -398,8 +402,8 @@ fn render(
         .map(|g| {
             format!(
                 "{} - {}",
-                g.white.as_deref().unwrap_or("?"),
-                g.black.as_deref().unwrap_or("?")
+                printable(g.white.as_deref().unwrap_or("?")),
+                printable(g.black.as_deref().unwrap_or("?"))
             )
         })
         .unwrap_or_default();

@@ -426,7 +426,7 @@ impl Movetext {
                     }
                 }
                 b"action" => {
-                    let word = String::from_utf8_lossy(arg).to_ascii_lowercase();
+                    let word = shown(arg).to_ascii_lowercase();
                     if matches!(word.as_str(), "disk" | "swap" | "restore" | "claim") {
                         self.game.input.plies.push(PlyInput::Text(word));
                     } else {
@@ -695,10 +695,17 @@ fn check_token(token: &[u8], plies: &mut usize) -> Option<String> {
     if !first.is_ascii_alphanumeric() || rest == b"N" || rest == b"ep" {
         return None;
     }
-    Some(format!(
-        "cannot read '{}' as a move",
-        String::from_utf8_lossy(rest)
-    ))
+    Some(format!("cannot read '{}' as a move", shown(rest)))
+}
+
+/// A token as an error message quotes it: at most 40 characters.
+fn shown(token: &[u8]) -> String {
+    const MAX: usize = 40;
+    let text = String::from_utf8_lossy(token);
+    match text.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text.into_owned(),
+    }
 }
 
 #[cfg(test)]
