@@ -283,8 +283,6 @@ fn empty_and_garbage_never_panic() {
     let o = tally(&["score", "--json", &fixture("garbage.pgn")]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(!stderr(&o).contains("panicked"));
-    let o = tally(&["score"]);
-    assert_eq!(o.status.code(), Some(2));
 }
 
 #[test]
@@ -445,4 +443,24 @@ fn terminal_escapes_never_pass_through() {
          game 3, ply 2: unknown special action 'd\\x1b[5misk' (expected disk, swap, restore or claim)\n"
     );
     let _ = std::fs::remove_file(&named);
+}
+
+/// With no file, or with `-`, the games come from standard input.
+#[test]
+fn standard_input_is_read_without_a_file() {
+    let pgn = std::fs::read(fixture("broken.pgn")).expect("fixture");
+    let file = tally(&["score", "--summary", &fixture("broken.pgn")]);
+    for args in [
+        &["score", "--summary"][..],
+        &["score", "--summary", "-"][..],
+    ] {
+        let o = tally_stdin(args, &pgn);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert_eq!(stdout(&o), stdout(&file), "{args:?}");
+        assert_eq!(stderr(&o), stderr(&file), "{args:?}");
+    }
+    assert!(stdout(&file).ends_with("3 games: 2 scored, 1 failed\n"));
+    let o = tally_stdin(&["score"], b"");
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stderr(&o), "no games found\n");
 }

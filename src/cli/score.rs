@@ -1,8 +1,8 @@
 //! `tally score`: the referee on the command line.
 //!
-//! Scores PGN files (streamed, split into games, scored in parallel on
-//! rayon's pool in batches, printed in input order) or one game given with
-//! `--moves`/`--fen`. Output is a table per game, one line per game
+//! Scores PGN files or standard input (streamed, split into games, scored
+//! in parallel on rayon's pool in batches, printed in input order) or one
+//! game given with `--moves`/`--fen`. Output is a table per game, one line per game
 //! (`--summary`), or one JSON object per game and line (`--json`).
 //!
 //! Errors: a bad argument (variant, rules file, draw advantage, `--moves`,
@@ -42,8 +42,9 @@ const BATCH_BYTES: usize = 16 << 20;
 /// Arguments of `tally score`.
 #[derive(Debug, Args)]
 pub struct ScoreArgs {
-    /// PGN files to score, in order ("-" reads standard input). A game
-    /// longer than 1 MiB is reported as failed and skipped.
+    /// PGN files to score, in order ("-", or no file at all, reads
+    /// standard input). A game longer than 1 MiB is reported as failed and
+    /// skipped.
     #[arg(value_name = "PGN")]
     pub files: Vec<PathBuf>,
     /// Score one game given as actions instead: UCI moves and special
@@ -130,12 +131,7 @@ pub fn run(args: &ScoreArgs) -> Result<i32, CliError> {
     } else {
         Format::Table
     };
-    if args.files.is_empty() {
-        if args.moves.is_none() && args.fen.is_none() {
-            return Err(CliError::bad_input(
-                "nothing to score: give PGN files, or --moves (and --fen)",
-            ));
-        }
+    if args.moves.is_some() || args.fen.is_some() || args.result.is_some() {
         return score_moves(args, variant.unwrap_or_default(), &scorers, format);
     }
     let mut pool = rayon::ThreadPoolBuilder::new();
@@ -146,7 +142,13 @@ pub fn run(args: &ScoreArgs) -> Result<i32, CliError> {
         .build()
         .map_err(|e| CliError::bad_input(format!("cannot start threads: {e}")))?;
     let mut inputs: Vec<(String, Box<dyn BufRead + Send>)> = Vec::new();
-    for path in &args.files {
+    let stdin = [PathBuf::from("-")];
+    let files = if args.files.is_empty() {
+        &stdin[..]
+    } else {
+        &args.files[..]
+    };
+    for path in files {
         inputs.push((path.display().to_string(), open_input(path)?));
     }
     let several = inputs.len() > 1;
