@@ -464,3 +464,69 @@ fn standard_input_is_read_without_a_file() {
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(stderr(&o), "no games found\n");
 }
+
+/// `Termination "time forfeit"` (cutechess's spelling, and lichess's
+/// `Time forfeit`) on a decisive result is named a loss on time, scored as
+/// the specification scores a resignation or a loss on time; another
+/// termination stays a resignation.
+#[test]
+fn time_forfeit_is_named_and_scored_as_a_resignation() {
+    // (variant, [(white, black)] for games 1 to 3), by hand: game 1 is
+    // 1. e4 e5 2. Nf3 Nc6 and White lost on time; games 2 and 3 are
+    // 1. d4 d5 and Black lost on time, or resigned.
+    let cases: [(&str, [(i64, i64); 3]); 4] = [
+        // 1 / 1/2 / 0.
+        ("chess", [(0, 1), (1, 0), (1, 0)]),
+        // Resignation: 2 to the opponent.
+        ("sets", [(0, 2), (2, 0), (2, 0)]),
+        // 100-0, as a mate by the opponent.
+        ("dynamic", [(0, 100), (100, 0), (100, 0)]),
+        // No end bonus: the moves alone, A x 10 x squares: pawn double
+        // steps 9 x 10 x 2 = 180, knight moves 3 x 10 x 3 = 90.
+        ("wacky", [(270, 270), (180, 180), (180, 180)]),
+    ];
+    for (variant, points) in cases {
+        let o = tally(&[
+            "score",
+            "--json",
+            "-v",
+            variant,
+            &fixture("time_forfeit.pgn"),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{variant}: {}", stderr(&o));
+        let games = json_lines(&o);
+        assert_eq!(games.len(), 3, "{variant}");
+        for (g, (white, black)) in games.iter().zip(points) {
+            let at = format!("{variant} game {}", g["game"]);
+            assert_eq!(g["total"]["white"], white, "{at}");
+            assert_eq!(g["total"]["black"], black, "{at}");
+        }
+        let kinds: Vec<_> = games.iter().map(|g| g["ending"].clone()).collect();
+        assert_eq!(
+            kinds,
+            [
+                serde_json::json!({"kind": "time_forfeit", "winner": "black"}),
+                serde_json::json!({"kind": "time_forfeit", "winner": "white"}),
+                serde_json::json!({"kind": "resignation", "winner": "white"}),
+            ],
+            "{variant}"
+        );
+    }
+    let o = tally(&["score", "-v", "sets", &fixture("time_forfeit.pgn")]);
+    let out = stdout(&o);
+    assert!(
+        out.contains("ending:  time forfeit, White lost on time\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("ending:  time forfeit, Black lost on time\n"),
+        "{out}"
+    );
+    assert!(out.contains("ending:  Black resigned\n"), "{out}");
+    let o = tally(&["score", "--summary", &fixture("time_forfeit.pgn")]);
+    assert!(
+        stdout(&o).starts_with("game 1: chess a - b 4 plies, time_forfeit: white 0, black 1\n"),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -498,7 +498,7 @@ fn game_json(scorer: &Scorer, a: &GameAnalysis, big: f64) -> Json {
     json!({
         "variant": scorer.variant().id(),
         "start_fen": a.record.start_fen,
-        "ending": a.record.ending.map(|e| e.kind()),
+        "ending": a.record.ending_kind(),
         "outcome": award_json(&a.record.outcome),
         "total": {"white": a.record.total.white, "black": a.record.total.black},
         "missed": {"white": a.missed_by(Color::White), "black": a.missed_by(Color::Black)},
@@ -563,8 +563,8 @@ fn annotated_pgn(
             .to_owned()
     };
     let ending = r
-        .ending
-        .map_or_else(|| "game not finished".to_owned(), |e| e.describe());
+        .ending_text()
+        .unwrap_or_else(|| "game not finished".to_owned());
     let intro = format!(
         "tally analyse, {}: {ending}; total White {} Black {}; missed White {} Black {}",
         limits_text(limits),

@@ -415,7 +415,7 @@ fn render(
             out.push('\n');
         }
         Format::Summary => {
-            let ending = record.ending.map_or("running", |e| e.kind());
+            let ending = record.ending_kind().unwrap_or("running");
             out.push_str(&format!(
                 "{prefix}game {number}: {} {players} {} plies, {ending}: white {}, black {}\n",
                 record.variant,

@@ -19,7 +19,9 @@
 //! - **Tags**: `FEN` gives the start position (with or without `SetUp`);
 //!   `Variant` names the variant when the command line does not (a
 //!   command-line variant overrides it; `Standard` and `From Position` mean
-//!   `chess`); `Result` is used when the movetext has no result token.
+//!   `chess`); `Result` is used when the movetext has no result token;
+//!   `Termination "time forfeit"` (any case) makes a decisive result a
+//!   loss on time.
 //! - **Numbering**: every game that has tags or movetext counts, in file
 //!   order, as python-chess counts them. Tags followed by two blank lines
 //!   are a game without movetext (scored as an empty game, with the result
@@ -464,6 +466,9 @@ impl Visitor for Collect {
             b"Variant" => tags.0.variant = Some(text()),
             b"FEN" => tags.0.input.fen = Some(text()),
             b"Result" => tags.1 = known(value.as_bytes()),
+            b"Termination" => {
+                tags.0.input.time_forfeit = text().eq_ignore_ascii_case("time forfeit");
+            }
             _ => {}
         }
         ControlFlow::Continue(())
