@@ -346,7 +346,11 @@ impl Engine {
     }
 
     /// Perft split by root action from the current position.
-    pub fn perft(&self, depth: u32) -> Vec<DivideEntry> {
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::PerftTooDeep`] past [`crate::rules::MAX_PERFT_DEPTH`].
+    pub fn perft(&self, depth: u32) -> Result<Vec<DivideEntry>, RulesError> {
         with_game!(&self.game, |g| perft_divide(&g.rules(), g.current(), depth))
     }
 

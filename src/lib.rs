@@ -13,7 +13,8 @@
 //! - [`analyse`] and [`matches`](mod@matches): the analysis and experiment
 //!   tools (`tally analyse`, `tally match`), over the engine facade and the
 //!   referee; [`notation`]: PGN output for both;
-//! - [`uci`] and the command line: protocol and commands.
+//! - [`uci`] and the command line: protocol and commands;
+//! - [`text`]: untrusted text made safe to print (imports nothing of ours).
 
 pub mod analyse;
 pub mod bench;
@@ -26,4 +27,5 @@ pub mod referee;
 pub mod rules;
 pub mod scoring;
 pub mod search;
+pub mod text;
 pub mod uci;

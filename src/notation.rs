@@ -20,8 +20,9 @@
 //!   board ending (a forfeit: crash, time, illegal move, resignation) is
 //!   won by the side that did not forfeit, which the referee reads as the
 //!   loser's resignation. A game still running is `*`.
-//! - Comments never contain `}` (replaced by `)`), and lines are wrapped at
-//!   79 characters.
+//! - Comments never contain `}` (replaced by `)`), tag values never a
+//!   control character ([`crate::text::printable`]), and lines are wrapped
+//!   at 79 characters.
 
 use shakmaty::Color;
 use shakmaty::san::San;
@@ -121,8 +122,12 @@ pub struct PgnOut {
     pub result: String,
 }
 
+/// A tag value as PGN writes it: controls escaped (a tag is one line of
+/// printing characters), then backslashes and quotes.
 fn escape_tag(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"")
+    crate::text::printable(v)
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
 }
 
 fn clean_comment(c: &str) -> String {

@@ -283,8 +283,6 @@ fn empty_and_garbage_never_panic() {
     let o = tally(&["score", "--json", &fixture("garbage.pgn")]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(!stderr(&o).contains("panicked"));
-    let o = tally(&["score"]);
-    assert_eq!(o.status.code(), Some(2));
 }
 
 #[test]
@@ -296,4 +294,239 @@ fn actions_after_the_end_are_not_scored() {
     assert_eq!(v["plies"].as_array().map(Vec::len), Some(4));
     assert_eq!(v["ignored_plies"], 1);
     assert!(stderr(&o).contains("not scored"));
+}
+
+/// Runs `tally` with `input` on its standard input.
+fn tally_stdin(args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tally"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run tally");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_vec();
+    // Written from a thread: tally may answer before reading it all.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("tally output");
+    let _ = writer.join();
+    out
+}
+
+/// A game longer than 1 MiB (one endless line here) is reported by its
+/// number without its text, and the games after it are scored.
+#[test]
+fn an_endless_game_is_skipped_by_number() {
+    let game = b"[White \"a\"]\n\n1. e4 e5 *\n\n";
+    let mut pgn = game.to_vec();
+    pgn.extend_from_slice(b"[White \"b\"]\n\n1. e4 ");
+    pgn.extend(std::iter::repeat_n(b'x', 3 << 20));
+    pgn.extend_from_slice(b"\n\n");
+    pgn.extend_from_slice(game);
+    // A last game of NUL bytes alone, with no newline at all.
+    pgn.extend(std::iter::repeat_n(0u8, 2 << 20));
+    let o = tally_stdin(&["score", "--summary", "-"], &pgn);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "game 2: 3145749 bytes, more than the 1 MiB a game may take (not read)\n\
+         game 4: 2097152 bytes, more than the 1 MiB a game may take (not read)\n"
+    );
+    let out = stdout(&o);
+    assert!(out.contains("game 1: chess a - ?"), "{out}");
+    assert!(out.contains("game 3: chess a - ?"), "{out}");
+    assert!(out.ends_with("4 games: 2 scored, 2 failed\n"), "{out}");
+    // The same as a file.
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("endless-game.pgn");
+    std::fs::write(&path, &pgn).expect("write");
+    let o = tally(&["score", "--summary", &path.display().to_string()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stderr(&o).lines().count(), 2, "{}", stderr(&o));
+    assert!(stdout(&o).ends_with("4 games: 2 scored, 2 failed\n"));
+    let _ = std::fs::remove_file(&path);
+}
+
+/// A directory or a device is refused before anything is read (`/dev/zero`
+/// used to grow until allocation failed).
+#[test]
+fn directories_and_devices_are_refused() {
+    let mut cases = vec![(fixture(""), "it is a directory")];
+    if cfg!(unix) {
+        cases.push(("/dev/zero".to_owned(), "not a regular file or a pipe"));
+    }
+    for (path, why) in cases {
+        let o = tally(&["score", &path]);
+        assert_eq!(o.status.code(), Some(2), "{path}");
+        assert_eq!(stderr(&o), format!("error: cannot open {path}: {why}\n"));
+        assert!(o.stdout.is_empty());
+    }
+}
+
+/// Games are numbered as python-chess numbers them: game 3 has tags and
+/// no movetext (two blank lines end it) and is scored as an empty game, so
+/// the broken game is named game 5 (it used to be game 4: game 3's tags
+/// ran into game 4's).
+#[test]
+fn a_game_of_tags_alone_keeps_its_number() {
+    let o = tally(&["score", "--json", &fixture("numbering.pgn")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stderr(&o), "game 5, ply 3 (2. Ke3): illegal move 'Ke3'\n");
+    let games = json_lines(&o);
+    let numbers: Vec<_> = games.iter().map(|g| g["game"].clone()).collect();
+    assert_eq!(numbers, [1, 2, 3, 4, 6]);
+    // Game 3: no moves, its Result tag 0-1 is White's resignation.
+    assert_eq!(games[2]["plies"], serde_json::json!([]));
+    assert_eq!(games[2]["ending"]["kind"], "resignation");
+    assert_eq!(games[2]["total"]["black"], 1);
+    assert_eq!(games[3]["plies"][0]["action"], "c2c4");
+    let o = tally(&["score", "--summary", &fixture("numbering.pgn")]);
+    let out = stdout(&o);
+    assert!(out.contains("game 3: chess w3 - ? 0 plies"), "{out}");
+    assert!(out.contains("game 4: chess w4 - ? 1 plies"), "{out}");
+    assert!(out.ends_with("6 games: 5 scored, 1 failed\n"), "{out}");
+}
+
+/// Whether `bytes` hold a control character other than tab and newline
+/// (C0, DEL, or C1 encoded in UTF-8).
+fn has_control(bytes: &[u8]) -> bool {
+    bytes
+        .iter()
+        .any(|&b| (b < 0x20 && b != b'\t' && b != b'\n') || b == 0x7f)
+        || bytes
+            .windows(2)
+            .any(|w| w[0] == 0xc2 && (0x80..0xa0).contains(&w[1]))
+}
+
+/// Tags and tokens holding terminal escapes (ESC, BEL, NUL, DEL, C1) are
+/// printed escaped, by the summary, the table, the error lines, a file
+/// name prefix and the annotated PGN of `tally analyse`; JSON has no raw
+/// control either.
+#[test]
+fn terminal_escapes_never_pass_through() {
+    let esc = fixture("escapes.pgn");
+    let named = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e\x1b[31msc.pgn");
+    std::fs::copy(&esc, &named).expect("copy");
+    let named = named.display().to_string();
+    for args in [
+        vec!["score", "--summary", &esc],
+        vec!["score", &esc],
+        vec!["score", "--json", &esc],
+        vec!["score", "--summary", &esc, &named],
+        vec!["score", "--moves", "e2e4 e7\x1b[31m\u{9b}"],
+        vec![
+            "analyse", "--pgn", &esc, "--game", "1", "--depth", "1", "-q",
+        ],
+        vec!["analyse", "--pgn", &esc, "--game", "2", "--depth", "1"],
+    ] {
+        let o = tally(&args);
+        assert!(o.status.code().is_some_and(|c| c <= 2), "{args:?}");
+        assert!(!has_control(&o.stdout), "{args:?}: {}", stdout(&o));
+        assert!(!has_control(&o.stderr), "{args:?}: {}", stderr(&o));
+    }
+    let o = tally(&["score", "--summary", &esc]);
+    assert!(
+        stdout(&o).starts_with(
+            "game 1: chess \\x1b]0;pwned\\x07\\x1b[31m - b\\u{9b}31m\\x7f 7 plies, checkmate"
+        ),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(
+        stderr(&o),
+        "game 2, ply 2: cannot read 'Nf3\\x1b[2J\\x00' as a move\n\
+         game 3, ply 2: unknown special action 'd\\x1b[5misk' (expected disk, swap, restore or claim)\n"
+    );
+    let _ = std::fs::remove_file(&named);
+}
+
+/// With no file, or with `-`, the games come from standard input.
+#[test]
+fn standard_input_is_read_without_a_file() {
+    let pgn = std::fs::read(fixture("broken.pgn")).expect("fixture");
+    let file = tally(&["score", "--summary", &fixture("broken.pgn")]);
+    for args in [
+        &["score", "--summary"][..],
+        &["score", "--summary", "-"][..],
+    ] {
+        let o = tally_stdin(args, &pgn);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert_eq!(stdout(&o), stdout(&file), "{args:?}");
+        assert_eq!(stderr(&o), stderr(&file), "{args:?}");
+    }
+    assert!(stdout(&file).ends_with("3 games: 2 scored, 1 failed\n"));
+    let o = tally_stdin(&["score"], b"");
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stderr(&o), "no games found\n");
+}
+
+/// `Termination "time forfeit"` (cutechess's spelling, and lichess's
+/// `Time forfeit`) on a decisive result is named a loss on time, scored as
+/// the specification scores a resignation or a loss on time; another
+/// termination stays a resignation.
+#[test]
+fn time_forfeit_is_named_and_scored_as_a_resignation() {
+    // (variant, [(white, black)] for games 1 to 3), by hand: game 1 is
+    // 1. e4 e5 2. Nf3 Nc6 and White lost on time; games 2 and 3 are
+    // 1. d4 d5 and Black lost on time, or resigned.
+    let cases: [(&str, [(i64, i64); 3]); 4] = [
+        // 1 / 1/2 / 0.
+        ("chess", [(0, 1), (1, 0), (1, 0)]),
+        // Resignation: 2 to the opponent.
+        ("sets", [(0, 2), (2, 0), (2, 0)]),
+        // 100-0, as a mate by the opponent.
+        ("dynamic", [(0, 100), (100, 0), (100, 0)]),
+        // No end bonus: the moves alone, A x 10 x squares: pawn double
+        // steps 9 x 10 x 2 = 180, knight moves 3 x 10 x 3 = 90.
+        ("wacky", [(270, 270), (180, 180), (180, 180)]),
+    ];
+    for (variant, points) in cases {
+        let o = tally(&[
+            "score",
+            "--json",
+            "-v",
+            variant,
+            &fixture("time_forfeit.pgn"),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{variant}: {}", stderr(&o));
+        let games = json_lines(&o);
+        assert_eq!(games.len(), 3, "{variant}");
+        for (g, (white, black)) in games.iter().zip(points) {
+            let at = format!("{variant} game {}", g["game"]);
+            assert_eq!(g["total"]["white"], white, "{at}");
+            assert_eq!(g["total"]["black"], black, "{at}");
+        }
+        let kinds: Vec<_> = games.iter().map(|g| g["ending"].clone()).collect();
+        assert_eq!(
+            kinds,
+            [
+                serde_json::json!({"kind": "time_forfeit", "winner": "black"}),
+                serde_json::json!({"kind": "time_forfeit", "winner": "white"}),
+                serde_json::json!({"kind": "resignation", "winner": "white"}),
+            ],
+            "{variant}"
+        );
+    }
+    let o = tally(&["score", "-v", "sets", &fixture("time_forfeit.pgn")]);
+    let out = stdout(&o);
+    assert!(
+        out.contains("ending:  time forfeit, White lost on time\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("ending:  time forfeit, Black lost on time\n"),
+        "{out}"
+    );
+    assert!(out.contains("ending:  Black resigned\n"), "{out}");
+    let o = tally(&["score", "--summary", &fixture("time_forfeit.pgn")]);
+    assert!(
+        stdout(&o).starts_with("game 1: chess a - b 4 plies, time_forfeit: white 0, black 1\n"),
+        "{}",
+        stdout(&o)
+    );
 }

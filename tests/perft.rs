@@ -9,7 +9,7 @@
 
 use std::path::PathBuf;
 
-use tally::rules::{Game, Pos, Rules, Variant, perft, perft_divide};
+use tally::rules::{Game, MAX_PERFT_DEPTH, Pos, Rules, RulesError, Variant, perft, perft_divide};
 use tally::with_rules;
 
 /// The largest count the normal run checks.
@@ -116,11 +116,12 @@ fn count<P: Pos>(rules: Rules<P>, case: &Case, parallel: bool) -> u64 {
     }
     if parallel {
         perft_divide(&rules, game.current(), case.depth)
+            .expect("a depth in range")
             .iter()
             .map(|e| e.nodes)
             .sum()
     } else {
-        perft(&rules, game.current(), case.depth)
+        perft(&rules, game.current(), case.depth).expect("a depth in range")
     }
 }
 
@@ -217,4 +218,60 @@ fn deep_perft() {
         checked += check(variant, &cases, |c| c.nodes > NODE_LIMIT, true);
     }
     assert_eq!(checked, 15);
+}
+
+/// Depths past the maximum are refused, by both entry points, before any
+/// counting; the maximum itself is counted (here from a mated position,
+/// which has no children at any depth).
+#[test]
+fn depth_is_bounded() {
+    let rules: Rules<shakmaty::Chess> = Rules::new(Variant::Chess);
+    let mated = Game::new(
+        rules,
+        Some("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"),
+    )
+    .expect("FEN");
+    let root = Game::new(rules, None).expect("start");
+    for game in [&root, &mated] {
+        let node = game.current();
+        for depth in [MAX_PERFT_DEPTH + 1, 2000, u32::MAX] {
+            let err = RulesError::PerftTooDeep(depth);
+            assert_eq!(perft(&rules, node, depth), Err(err.clone()));
+            assert_eq!(perft_divide(&rules, node, depth), Err(err));
+        }
+    }
+    assert_eq!(perft(&rules, mated.current(), MAX_PERFT_DEPTH), Ok(0));
+    assert_eq!(
+        perft_divide(&rules, mated.current(), MAX_PERFT_DEPTH),
+        Ok(Vec::new())
+    );
+}
+
+/// `tally perft` refuses a depth past the maximum with one line and exit
+/// code 2, with or without `--divide` (it used to overflow the stack and
+/// abort).
+#[test]
+fn cli_refuses_deep_perft() {
+    for extra in [&[][..], &["--divide"][..]] {
+        for depth in ["2000", "4294967295"] {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_tally"))
+                .args(["perft", "--depth", depth])
+                .args(extra)
+                .output()
+                .expect("run tally");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{depth} {extra:?}: {err}");
+            assert_eq!(
+                err,
+                format!("error: perft depth {depth} is too deep (at most 20)\n")
+            );
+            assert!(out.stdout.is_empty());
+        }
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tally"))
+        .args(["perft", "--depth", "2", "--divide"])
+        .output()
+        .expect("run tally");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).ends_with("\nNodes searched: 400\n"));
 }

@@ -14,17 +14,17 @@
 //! error appears after a second unless `--quiet` or `--json`.
 
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
 use serde_json::{Value as Json, json};
 use shakmaty::Color;
 
-use super::CliError;
 use super::chart::{Labels, Series};
 use super::progress::Progress;
 use super::report::Report;
+use super::{CliError, open_input};
 use crate::analyse::{
     Expected, GameAnalysis, PositionAnalysis, RankedAction, analyse_game, analyse_position,
     fmt_points,
@@ -32,7 +32,7 @@ use crate::analyse::{
 use crate::engine::{Engine, EngineOptions};
 use crate::eval::EvalMode;
 use crate::notation::{PgnOut, PgnPly, STANDARD_FEN, award_comment, write_pgn};
-use crate::referee::pgn::{GameSplitter, PgnGame, read_games};
+use crate::referee::pgn::{GameSplitter, GameTooLong, PgnGame, read_games};
 use crate::referee::{GameInput, ScoreRecord, score_input};
 use crate::rules::{Ending, Variant};
 use crate::scoring::{Award, DrawAdvantage, Events, Scorer, Tables};
@@ -151,12 +151,23 @@ fn limits_of(args: &AnalyseArgs) -> Result<Limits, CliError> {
     Ok(limits)
 }
 
-fn read_pgn_game(path: &PathBuf, n: usize) -> Result<PgnGame, CliError> {
-    let bytes = fs::read(path)
-        .map_err(|e| CliError::bad_input(format!("cannot read {}: {e}", path.display())))?;
+fn read_pgn_game(path: &Path, n: usize) -> Result<PgnGame, CliError> {
     let mut seen = 0;
-    for chunk in GameSplitter::new(&bytes[..]) {
-        let chunk = chunk.map_err(|e| CliError::bad_input(format!("{}: {e}", path.display())))?;
+    for chunk in GameSplitter::new(open_input(path)?) {
+        let chunk = match chunk {
+            Ok(chunk) => chunk,
+            Err(e) if GameTooLong::of(&e).is_some() && seen + 1 != n => {
+                seen += 1;
+                continue;
+            }
+            Err(e) => {
+                return Err(CliError::bad_input(format!(
+                    "{} game {}: {e}",
+                    path.display(),
+                    seen + 1
+                )));
+            }
+        };
         let games = read_games(&chunk)
             .map_err(|e| CliError::bad_input(format!("{}: {e}", path.display())))?;
         for g in games {
@@ -276,9 +287,9 @@ pub struct Finish {
 }
 
 impl Finish {
-    /// The ending of `record`; `termination` is the PGN's `Termination`
-    /// tag, which says whether a decisive result without a board ending
-    /// was a loss on time.
+    /// The ending of `record` (the referee names a loss on time);
+    /// `termination` is the PGN's `Termination` tag, which tells a forfeit
+    /// from a resignation.
     pub fn of(record: &ScoreRecord, termination: Option<&str>) -> Finish {
         let result = crate::notation::result_text(record);
         let name = |c: Color| c.fold_wb("White", "Black");
@@ -287,7 +298,7 @@ impl Finish {
             Some(Ending::Resignation { winner }) => {
                 let loser = name(!winner);
                 let term = termination.unwrap_or("").to_ascii_lowercase();
-                let how = if term.contains("time") {
+                let how = if record.time_forfeit {
                     format!("{loser} lost on time")
                 } else if term.contains("abandon") {
                     format!("{loser} forfeited (abandoned)")
@@ -490,10 +501,10 @@ fn whole_game(
     )
     .map_err(|e| CliError::bad_input(format!("game {}: {e}", args.game)))?;
     progress.finish();
-    let names = [
-        g.white.clone().unwrap_or_else(|| "White".to_owned()),
-        g.black.clone().unwrap_or_else(|| "Black".to_owned()),
-    ];
+    let name = |tag: &Option<String>, or: &str| {
+        crate::text::printable(tag.as_deref().unwrap_or(or)).into_owned()
+    };
+    let names = [name(&g.white, "White"), name(&g.black, "Black")];
     let termination = g
         .tags
         .iter()
@@ -587,7 +598,7 @@ fn game_json(scorer: &Scorer, a: &GameAnalysis, big: f64) -> Json {
     json!({
         "variant": scorer.variant().id(),
         "start_fen": a.record.start_fen,
-        "ending": a.record.ending.map(|e| e.kind()),
+        "ending": a.record.ending_kind(),
         "outcome": award_json(&a.record.outcome),
         "total": {"white": a.record.total.white, "black": a.record.total.black},
         "missed": {"white": a.missed_by(Color::White), "black": a.missed_by(Color::Black)},

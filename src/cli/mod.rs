@@ -2,7 +2,8 @@
 //! starts the UCI loop.
 //!
 //! Errors are one clear line on stderr and exit code 2 (bad input) or 1
-//! (some items of a batch failed).
+//! (some items of a batch failed), with any control character escaped
+//! ([`crate::text::printable`]).
 
 mod analyse;
 mod bench;
@@ -14,6 +15,10 @@ mod progress;
 mod report;
 mod rules;
 mod score;
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader};
+use std::path::Path;
 
 use clap::{Parser, Subcommand};
 
@@ -75,7 +80,7 @@ pub fn run() -> i32 {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {}", e.message);
+            eprintln!("error: {}", crate::text::printable(&e.message));
             e.code
         }
     }
@@ -104,4 +109,38 @@ impl From<crate::rules::RulesError> for CliError {
     fn from(e: crate::rules::RulesError) -> CliError {
         CliError::bad_input(e)
     }
+}
+
+/// Opens an input file for reading, buffered; `-` is standard input.
+///
+/// Regular files and pipes are read; a directory or a device (`/dev/zero`
+/// never ends) is refused.
+///
+/// # Errors
+///
+/// A file that cannot be opened or is neither a regular file nor a pipe:
+/// a [`CliError`] with exit code 2.
+pub(crate) fn open_input(path: &Path) -> Result<Box<dyn BufRead + Send>, CliError> {
+    if path.as_os_str() == "-" {
+        return Ok(Box::new(BufReader::new(io::stdin())));
+    }
+    let cannot = |why: &dyn std::fmt::Display| {
+        CliError::bad_input(format!("cannot open {}: {why}", path.display()))
+    };
+    let file = File::open(path).map_err(|e| cannot(&e))?;
+    let kind = file.metadata().map_err(|e| cannot(&e))?.file_type();
+    #[cfg(unix)]
+    let pipe = {
+        use std::os::unix::fs::FileTypeExt;
+        kind.is_fifo() || kind.is_socket()
+    };
+    #[cfg(not(unix))]
+    let pipe = false;
+    if kind.is_dir() {
+        return Err(cannot(&"it is a directory"));
+    }
+    if !kind.is_file() && !pipe {
+        return Err(cannot(&"not a regular file or a pipe"));
+    }
+    Ok(Box::new(BufReader::with_capacity(1 << 16, file)))
 }

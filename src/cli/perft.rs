@@ -22,7 +22,7 @@ pub struct PerftArgs {
     /// words, space separated).
     #[arg(long)]
     pub moves: Option<String>,
-    /// Depth in plies.
+    /// Depth in plies, 0 to 20 (deeper trees cannot be counted).
     #[arg(long, short = 'd')]
     pub depth: u32,
     /// Print `action: count` for each root action.
@@ -34,7 +34,9 @@ pub struct PerftArgs {
 ///
 /// # Errors
 ///
-/// Bad variant, FEN or action: a [`CliError`] with exit code 2.
+/// Bad variant, FEN, action or depth (past
+/// [`MAX_PERFT_DEPTH`](crate::rules::MAX_PERFT_DEPTH)): a [`CliError`] with
+/// exit code 2.
 pub fn run(args: &PerftArgs) -> Result<(), CliError> {
     let variant = Variant::from_id(&args.variant)?;
     with_rules!(variant, |rules| run_with(&rules, args))
@@ -43,9 +45,9 @@ pub fn run(args: &PerftArgs) -> Result<(), CliError> {
 fn run_with<P: Pos>(rules: &Rules<P>, args: &PerftArgs) -> Result<(), CliError> {
     let root = start_node(rules, args.fen.as_deref(), args.moves.as_deref())?;
     let started = Instant::now();
-    let entries = perft_divide(rules, &root, args.depth);
+    let entries = perft_divide(rules, &root, args.depth)?;
     let total: u64 = if args.depth == 0 {
-        perft(rules, &root, 0)
+        perft(rules, &root, 0)?
     } else {
         entries.iter().map(|e| e.nodes).sum()
     };

@@ -1,8 +1,8 @@
 //! `tally score`: the referee on the command line.
 //!
-//! Scores PGN files (streamed, split into games, scored in parallel on
-//! rayon's pool in batches, printed in input order) or one game given with
-//! `--moves`/`--fen`. Output is a table per game, one line per game
+//! Scores PGN files or standard input (streamed, split into games, scored
+//! in parallel on rayon's pool in batches, printed in input order) or one
+//! game given with `--moves`/`--fen`. Output is a table per game, one line per game
 //! (`--summary`), or one JSON object per game and line (`--json`).
 //!
 //! Errors: a bad argument (variant, rules file, draw advantage, `--moves`,
@@ -10,30 +10,41 @@
 //! anything is scored. A game that cannot be scored is reported on stderr
 //! as `game N, ply K (move): reason` (prefixed by the file name when there
 //! are several files) while every other game is scored; the exit code is
-//! then 1.
+//! then 1. Untrusted text (tags, tokens, file names) is printed through
+//! [`printable`], so no control character reaches the terminal. A game longer than 1 MiB
+//! ([`MAX_GAME_BYTES`](crate::referee::pgn::MAX_GAME_BYTES)) is such a
+//! game: it is skipped without being kept, so no input (an endless line,
+//! a stream of zero bytes on a pipe) makes memory grow; a directory or a
+//! device named as a file is refused.
 
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
 use std::sync::mpsc::sync_channel;
 
 use clap::Args;
 use rayon::prelude::*;
 use shakmaty::{Color, KnownOutcome};
 
-use super::CliError;
-use crate::referee::pgn::{GameSplitter, PgnGame, read_games};
+use super::{CliError, open_input};
+use crate::referee::pgn::{GameSplitter, GameTooLong, PgnGame, read_games};
 use crate::referee::{GameInput, ScoreError, ScoreRecord, score_input, score_input_until};
 use crate::rules::Variant;
 use crate::scoring::{DrawAdvantage, Scorer, Tables};
+use crate::text::printable;
 
-/// Games handed to the thread pool at a time.
+/// Games handed to the thread pool at a time, at most.
 const BATCH: usize = 256;
+
+/// Bytes of game text handed to the thread pool at a time, about: with
+/// the batches in flight, what bounds the memory a stream takes.
+const BATCH_BYTES: usize = 16 << 20;
 
 /// Arguments of `tally score`.
 #[derive(Debug, Args)]
 pub struct ScoreArgs {
-    /// PGN files to score, in order ("-" reads standard input).
+    /// PGN files to score, in order ("-", or no file at all, reads
+    /// standard input). A game longer than 1 MiB is reported as failed and
+    /// skipped.
     #[arg(value_name = "PGN")]
     pub files: Vec<PathBuf>,
     /// Score one game given as actions instead: UCI moves and special
@@ -120,12 +131,7 @@ pub fn run(args: &ScoreArgs) -> Result<i32, CliError> {
     } else {
         Format::Table
     };
-    if args.files.is_empty() {
-        if args.moves.is_none() && args.fen.is_none() {
-            return Err(CliError::bad_input(
-                "nothing to score: give PGN files, or --moves (and --fen)",
-            ));
-        }
+    if args.moves.is_some() || args.fen.is_some() || args.result.is_some() {
         return score_moves(args, variant.unwrap_or_default(), &scorers, format);
     }
     let mut pool = rayon::ThreadPoolBuilder::new();
@@ -136,8 +142,14 @@ pub fn run(args: &ScoreArgs) -> Result<i32, CliError> {
         .build()
         .map_err(|e| CliError::bad_input(format!("cannot start threads: {e}")))?;
     let mut inputs: Vec<(String, Box<dyn BufRead + Send>)> = Vec::new();
-    for path in &args.files {
-        inputs.push((path.display().to_string(), open(path)?));
+    let stdin = [PathBuf::from("-")];
+    let files = if args.files.is_empty() {
+        &stdin[..]
+    } else {
+        &args.files[..]
+    };
+    for path in files {
+        inputs.push((path.display().to_string(), open_input(path)?));
     }
     let several = inputs.len() > 1;
     let stdout = io::stdout();
@@ -145,7 +157,7 @@ pub fn run(args: &ScoreArgs) -> Result<i32, CliError> {
     let mut failed = false;
     for (name, reader) in inputs {
         let prefix = if several {
-            format!("{name}: ")
+            format!("{}: ", printable(&name))
         } else {
             String::new()
         };
@@ -172,15 +184,6 @@ pub fn run(args: &ScoreArgs) -> Result<i32, CliError> {
     }
     let _ = out.flush();
     Ok(i32::from(failed))
-}
-
-fn open(path: &Path) -> Result<Box<dyn BufRead + Send>, CliError> {
-    if path.as_os_str() == "-" {
-        return Ok(Box::new(BufReader::new(io::stdin())));
-    }
-    let f = File::open(path)
-        .map_err(|e| CliError::bad_input(format!("cannot open {}: {e}", path.display())))?;
-    Ok(Box::new(BufReader::with_capacity(1 << 16, f)))
 }
 
 fn parse_result(text: &str) -> Result<Option<KnownOutcome>, CliError> {
@@ -240,6 +243,9 @@ struct Stats {
     io_error: bool,
 }
 
+/// One game's raw text, or how long it was when it was too long to read.
+type Raw = Result<Vec<u8>, GameTooLong>;
+
 /// What one game came to.
 type Scored = Result<(PgnGame, ScoreRecord), ScoreError>;
 
@@ -256,25 +262,32 @@ impl Job<'_> {
     /// pool, while another thread reads the next batch.
     fn score_stream(&self, reader: Box<dyn BufRead + Send>, out: &mut impl Write) -> Stats {
         let mut stats = Stats::default();
-        let (tx, rx) = sync_channel::<io::Result<Vec<Vec<u8>>>>(2);
+        let (tx, rx) = sync_channel::<io::Result<Vec<Raw>>>(2);
         std::thread::scope(|scope| {
             scope.spawn(move || {
                 let mut batch = Vec::with_capacity(BATCH);
+                let mut bytes = 0;
                 for chunk in GameSplitter::new(reader) {
-                    match chunk {
-                        Ok(c) => {
-                            batch.push(c);
-                            if batch.len() == BATCH
-                                && tx.send(Ok(std::mem::take(&mut batch))).is_err()
-                            {
+                    let raw = match chunk {
+                        Ok(c) => Ok(c),
+                        Err(e) => match GameTooLong::of(&e) {
+                            Some(too_long) => Err(too_long),
+                            None => {
+                                let _ = tx.send(Ok(std::mem::take(&mut batch)));
+                                let _ = tx.send(Err(e));
                                 return;
                             }
-                        }
-                        Err(e) => {
-                            let _ = tx.send(Ok(std::mem::take(&mut batch)));
-                            let _ = tx.send(Err(e));
-                            return;
-                        }
+                        },
+                    };
+                    bytes += raw.as_ref().map_or(0, Vec::len);
+                    batch.push(raw);
+                    if (batch.len() == BATCH || bytes >= BATCH_BYTES)
+                        && tx.send(Ok(std::mem::take(&mut batch))).is_err()
+                    {
+                        return;
+                    }
+                    if batch.is_empty() {
+                        bytes = 0;
                     }
                 }
                 if !batch.is_empty() {
@@ -285,7 +298,8 @@ impl Job<'_> {
                 let batch = match batch {
                     Ok(b) => b,
                     Err(e) => {
-                        eprintln!("{}error reading input: {e}", self.prefix);
+                        let e = e.to_string();
+                        eprintln!("{}error reading input: {}", self.prefix, printable(&e));
                         stats.io_error = true;
                         break;
                     }
@@ -329,7 +343,8 @@ impl Job<'_> {
                     if let Err(e) = scored {
                         stats.failed += 1;
                         let sep = if e.ply.is_some() { "," } else { ":" };
-                        eprintln!("{}game {number}{sep} {e}", self.prefix);
+                        let e = e.to_string();
+                        eprintln!("{}game {number}{sep} {}", self.prefix, printable(&e));
                     }
                     let _ = out.write_all(text.as_bytes());
                 }
@@ -339,7 +354,11 @@ impl Job<'_> {
     }
 
     /// Reads and scores the games of one raw game text.
-    fn score_chunk(&self, chunk: &[u8]) -> Vec<Scored> {
+    fn score_chunk(&self, chunk: &Raw) -> Vec<Scored> {
+        let chunk = match chunk {
+            Ok(c) => c,
+            Err(too_long) => return vec![Err(ScoreError::game(too_long))],
+        };
         match read_games(chunk) {
             Ok(games) => games.into_iter().map(|g| self.score_one(g)).collect(),
             Err(reason) => vec![Err(ScoreError::game(reason))],
@@ -385,8 +404,8 @@ fn render(
         .map(|g| {
             format!(
                 "{} - {}",
-                g.white.as_deref().unwrap_or("?"),
-                g.black.as_deref().unwrap_or("?")
+                printable(g.white.as_deref().unwrap_or("?")),
+                printable(g.black.as_deref().unwrap_or("?"))
             )
         })
         .unwrap_or_default();
@@ -396,7 +415,7 @@ fn render(
             out.push('\n');
         }
         Format::Summary => {
-            let ending = record.ending.map_or("running", |e| e.kind());
+            let ending = record.ending_kind().unwrap_or("running");
             out.push_str(&format!(
                 "{prefix}game {number}: {} {players} {} plies, {ending}: white {}, black {}\n",
                 record.variant,

@@ -15,6 +15,10 @@
 //!   loser's resignation; a draw or unknown result there is ignored. When
 //!   the board has ended the game (mate, repetition, a move-count rule...)
 //!   the board's ending stands whatever the recorded result says.
+//! - A decisive result recorded as a loss on time (PGN `Termination "time
+//!   forfeit"`, as cutechess and lichess write it) on a game the board has
+//!   not ended is scored as the loser's resignation, as the specification
+//!   says, and named a time forfeit ([`ScoreRecord::time_forfeit`]).
 //! - Actions after the board ended the game (a PGN that goes on past a
 //!   threefold repetition, which the specification ends automatically) are
 //!   not scored; [`ScoreRecord::ignored`] counts them.
@@ -64,6 +68,9 @@ pub struct GameInput {
     pub clocks: Vec<Option<u64>>,
     /// The recorded result, if any.
     pub result: Option<KnownOutcome>,
+    /// Whether the recorded result is a loss on time (a PGN `Termination`
+    /// of `time forfeit`).
+    pub time_forfeit: bool,
 }
 
 impl GameInput {
@@ -148,9 +155,33 @@ pub struct ScoreRecord {
     pub total: Award,
     /// Actions given after the board had ended the game, not scored.
     pub ignored: usize,
+    /// Whether the ending is a loss on time: an [`Ending::Resignation`]
+    /// (scored as one) of the side whose time ran out.
+    pub time_forfeit: bool,
 }
 
 impl ScoreRecord {
+    /// The ending's kind as the output names it: [`Ending::kind`], or
+    /// `time_forfeit` for a loss on time; `None` while the game runs.
+    pub fn ending_kind(&self) -> Option<&'static str> {
+        match self.ending {
+            Some(Ending::Resignation { .. }) if self.time_forfeit => Some("time_forfeit"),
+            ending => ending.map(|e| e.kind()),
+        }
+    }
+
+    /// The ending in words ([`Ending::describe`], or who lost on time);
+    /// `None` while the game runs.
+    pub fn ending_text(&self) -> Option<String> {
+        match self.ending {
+            Some(Ending::Resignation { winner }) if self.time_forfeit => Some(format!(
+                "time forfeit, {} lost on time",
+                if winner.is_white() { "Black" } else { "White" }
+            )),
+            ending => ending.map(|e| e.describe()),
+        }
+    }
+
     /// Points to `color` in total.
     pub fn total_for(&self, color: Color) -> Points {
         self.total.points(color)
@@ -193,8 +224,8 @@ impl ScoreRecord {
             let _ = writeln!(s, "({} actions after the end not scored)", self.ignored);
         }
         let ending = self
-            .ending
-            .map_or_else(|| "none (game still running)".to_owned(), |e| e.describe());
+            .ending_text()
+            .unwrap_or_else(|| "none (game still running)".to_owned());
         let _ = writeln!(s, "ending:  {ending}");
         let _ = writeln!(
             s,
@@ -256,15 +287,15 @@ impl Serialize for JsonAward<'_> {
     }
 }
 
-struct JsonEnding(Ending);
+struct JsonEnding<'a>(&'a ScoreRecord, Ending);
 
-impl Serialize for JsonEnding {
+impl Serialize for JsonEnding<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(2))?;
-        m.serialize_entry("kind", self.0.kind())?;
+        m.serialize_entry("kind", &self.0.ending_kind())?;
         m.serialize_entry(
             "winner",
-            &self.0.winner().map(|c| c.fold_wb("white", "black")),
+            &self.1.winner().map(|c| c.fold_wb("white", "black")),
         )?;
         m.end()
     }
@@ -305,7 +336,7 @@ impl Serialize for JsonRecord<'_> {
         }
         m.serialize_entry("variant", r.variant.id())?;
         m.serialize_entry("total", &JsonTotal(&r.total))?;
-        m.serialize_entry("ending", &r.ending.map(JsonEnding))?;
+        m.serialize_entry("ending", &r.ending.map(|e| JsonEnding(r, e)))?;
         m.serialize_entry("outcome", &JsonAward(&r.outcome))?;
         if r.ignored > 0 {
             m.serialize_entry("ignored_plies", &r.ignored)?;
@@ -375,6 +406,7 @@ pub fn score_game<P: Pos>(scorer: &Scorer, game: &Game<P>, ctx: &EndContext) -> 
         outcome,
         total,
         ignored: 0,
+        time_forfeit: false,
     }
 }
 
@@ -401,6 +433,9 @@ pub(crate) fn score_input_until(
         let (game, ignored, ctx) = build(rules, input, stop)?;
         let mut record = score_game(scorer, &game, &ctx);
         record.ignored = ignored;
+        record.time_forfeit = input.time_forfeit
+            && input.result.is_some_and(|r| r.winner().is_some())
+            && matches!(record.ending, Some(Ending::Resignation { .. }));
         Ok(record)
     })
 }
@@ -499,4 +534,36 @@ fn build<P: Pos>(
         clock_secs: (clocks != [None, None]).then(|| clocks.map(|c| c.unwrap_or(0))),
     };
     Ok((game, ignored, ctx))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn time_forfeit(moves: &str, result: KnownOutcome) -> ScoreRecord {
+        let mut input = GameInput::from_text(None, moves);
+        input.result = Some(result);
+        input.time_forfeit = true;
+        score_input(&Scorer::new(Variant::Chess), &input).expect("a legal game")
+    }
+
+    /// A loss on time is named only where the recorded result decides the
+    /// game: the board's own ending stands, and a draw result is ignored.
+    #[test]
+    fn time_forfeit_only_on_a_decisive_result() {
+        let black = KnownOutcome::Decisive {
+            winner: Color::Black,
+        };
+        let r = time_forfeit("e2e4", black);
+        assert_eq!(r.ending_kind(), Some("time_forfeit"));
+        assert_eq!(
+            r.ending_text().as_deref(),
+            Some("time forfeit, White lost on time")
+        );
+        let mate = time_forfeit("f2f3 e7e5 g2g4 d8h4", black);
+        assert_eq!(mate.ending_kind(), Some("checkmate"));
+        assert!(!mate.time_forfeit);
+        let draw = time_forfeit("e2e4", KnownOutcome::Draw);
+        assert_eq!((draw.ending_kind(), draw.time_forfeit), (None, false));
+    }
 }

@@ -19,7 +19,14 @@
 //! - **Tags**: `FEN` gives the start position (with or without `SetUp`);
 //!   `Variant` names the variant when the command line does not (a
 //!   command-line variant overrides it; `Standard` and `From Position` mean
-//!   `chess`); `Result` is used when the movetext has no result token.
+//!   `chess`); `Result` is used when the movetext has no result token;
+//!   `Termination "time forfeit"` (any case) makes a decisive result a
+//!   loss on time.
+//! - **Numbering**: every game that has tags or movetext counts, in file
+//!   order, as python-chess counts them. Tags followed by two blank lines
+//!   are a game without movetext (scored as an empty game, with the result
+//!   of its `Result` tag); one blank line between tag sections joins them,
+//!   as both python-chess and `pgn-reader` read it.
 //! - **Malformed movetext**: a token that is not SAN, a move number, a
 //!   result, a NAG or an annotation symbol (`+-`, `=`, `N`, `e.p.`, ...)
 //!   fails the game at the ply where it stands; so does an unterminated
@@ -39,16 +46,95 @@ pub fn action_comment(action: Action) -> Option<String> {
     action.special_word().map(|w| format!("{{[%action {w}]}}"))
 }
 
+/// The most bytes of PGN text one game may take (1 MiB: a long game with
+/// a clock and an evaluation comment on every ply takes some 50 KiB).
+/// [`GameSplitter`] skips a longer game and reports it as [`GameTooLong`].
+pub const MAX_GAME_BYTES: u64 = 1 << 20;
+
+/// Bytes of a line kept to classify it (a tag, a blank line, an escape)
+/// while a game too long to keep is skipped.
+const PEEK: usize = 256;
+
+/// A game longer than [`MAX_GAME_BYTES`], skipped by [`GameSplitter`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameTooLong {
+    /// Its length in bytes.
+    pub bytes: u64,
+}
+
+impl std::fmt::Display for GameTooLong {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} bytes, more than the {} MiB a game may take (not read)",
+            self.bytes,
+            MAX_GAME_BYTES >> 20
+        )
+    }
+}
+
+impl std::error::Error for GameTooLong {}
+
+impl GameTooLong {
+    /// The [`GameTooLong`] an item of [`GameSplitter`] carries, if any.
+    pub fn of(error: &io::Error) -> Option<GameTooLong> {
+        error.get_ref()?.downcast_ref::<GameTooLong>().copied()
+    }
+}
+
 /// Splits a PGN byte stream into the raw text of each game, along the
 /// boundaries `pgn-reader` uses (a tag line or a blank line after
-/// movetext, outside comments).
+/// movetext, outside comments) and after tags followed by two blank lines
+/// (a game without movetext, which `pgn-reader` would join to the next).
+///
+/// Memory is bounded whatever the stream holds: a game longer than
+/// [`MAX_GAME_BYTES`] (an endless line included) is read to its end
+/// without being kept and comes as an error of kind
+/// [`io::ErrorKind::InvalidData`] carrying [`GameTooLong`] (see
+/// [`GameTooLong::of`]); the next game follows. Any other error is the
+/// stream's, and the last item.
 #[derive(Debug)]
 pub struct GameSplitter<R> {
     reader: R,
     line: Vec<u8>,
+    /// The first line of the next game (its first bytes when it is long).
     pending: Vec<u8>,
+    /// The whole length of the `pending` line.
+    pending_len: u64,
     started: bool,
     done: bool,
+}
+
+/// What one game's text came to.
+enum Split {
+    Text(Vec<u8>),
+    TooLong(u64),
+    Nothing,
+}
+
+/// The comment state of movetext: inside a brace comment, or after a `;`
+/// (the rest of the line is a comment).
+#[derive(Clone, Copy)]
+struct Scan {
+    in_comment: bool,
+    rest_of_line: bool,
+}
+
+impl Scan {
+    fn feed(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            if self.rest_of_line {
+                return;
+            }
+            if self.in_comment {
+                self.in_comment = b != b'}';
+            } else if b == b'{' {
+                self.in_comment = true;
+            } else if b == b';' {
+                self.rest_of_line = true;
+            }
+        }
+    }
 }
 
 impl<R: BufRead> GameSplitter<R> {
@@ -58,59 +144,161 @@ impl<R: BufRead> GameSplitter<R> {
             reader,
             line: Vec::new(),
             pending: Vec::new(),
+            pending_len: 0,
             started: false,
             done: false,
         }
     }
 
-    fn next_chunk(&mut self) -> io::Result<Option<Vec<u8>>> {
-        let mut chunk = std::mem::take(&mut self.pending);
-        let mut movetext = false;
-        let mut in_comment = false;
+    /// Reads one line (to its `\n` or the end of the stream), keeping its
+    /// first `keep` bytes in `self.line`. Returns its whole length and the
+    /// comment state after it, were it movetext that starts in `in_comment`.
+    fn read_line(&mut self, keep: usize, in_comment: bool) -> io::Result<(u64, bool)> {
+        self.line.clear();
+        let mut len = 0u64;
+        let mut scan = Scan {
+            in_comment,
+            rest_of_line: false,
+        };
         loop {
-            self.line.clear();
-            if self.reader.read_until(b'\n', &mut self.line)? == 0 {
-                self.done = true;
+            let buf = match self.reader.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if buf.is_empty() {
                 break;
             }
-            if !self.started {
-                self.started = true;
-                if self.line.starts_with(b"\xef\xbb\xbf") {
-                    self.line.drain(..3);
-                }
+            let (piece, end) = match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => (&buf[..=i], true),
+                None => (buf, false),
+            };
+            let room = keep.saturating_sub(self.line.len());
+            self.line
+                .extend_from_slice(piece.get(..room).unwrap_or(piece));
+            scan.feed(piece);
+            let n = piece.len();
+            len += n as u64;
+            self.reader.consume(n);
+            if end {
+                break;
+            }
+        }
+        if !self.started && len > 0 {
+            self.started = true;
+            if self.line.starts_with(b"\xef\xbb\xbf") {
+                self.line.drain(..3);
+            }
+        }
+        Ok((len, scan.in_comment))
+    }
+
+    fn next_chunk(&mut self) -> io::Result<Split> {
+        let mut game = GameText::default();
+        let first = std::mem::take(&mut self.pending);
+        let first_len = std::mem::take(&mut self.pending_len);
+        if first_len > 0 {
+            game.add(&first, first_len);
+        }
+        let mut movetext = false;
+        let mut in_comment = false;
+        // Whether a tag line was seen, and blank lines since the last one.
+        let mut tags = first_len > 0;
+        let mut blanks = 0u8;
+        loop {
+            let keep = if game.too_long {
+                PEEK
+            } else {
+                let room = MAX_GAME_BYTES - game.size;
+                usize::try_from(room).unwrap_or(usize::MAX).max(PEEK)
+            };
+            let (len, comment_after) = self.read_line(keep, in_comment)?;
+            if len == 0 {
+                self.done = true;
+                break;
             }
             let line = &self.line[..];
             if !in_comment {
                 if movetext && line.first() == Some(&b'[') {
                     self.pending.extend_from_slice(line);
-                    return Ok(Some(chunk));
+                    self.pending_len = len;
+                    break;
                 }
                 if movetext && matches!(line, b"\n" | b"\r\n") {
-                    chunk.extend_from_slice(line);
-                    return Ok(Some(chunk));
+                    game.add(line, len);
+                    break;
                 }
                 let first = line.iter().find(|b| !b.is_ascii_whitespace());
-                if !movetext && matches!(first, None | Some(b'[')) || line.first() == Some(&b'%') {
-                    chunk.extend_from_slice(line);
+                if !movetext && first.is_none() {
+                    game.add(line, len);
+                    // Two blank lines after tags end a game without
+                    // movetext, as python-chess reads it (pgn-reader
+                    // would take the next game's tags as more of its own).
+                    blanks += u8::from(tags);
+                    if blanks == 2 {
+                        break;
+                    }
+                    continue;
+                }
+                if !movetext && first == Some(&b'[') || line.first() == Some(&b'%') {
+                    if first == Some(&b'[') {
+                        tags = true;
+                        blanks = 0;
+                    }
+                    game.add(line, len);
                     continue;
                 }
             }
-            chunk.extend_from_slice(line);
+            game.add(line, len);
             movetext = true;
-            for &b in line {
-                if in_comment {
-                    in_comment = b != b'}';
-                } else if b == b'{' {
-                    in_comment = true;
-                } else if b == b';' {
-                    break;
-                }
-            }
+            in_comment = comment_after;
         }
-        if chunk.iter().all(u8::is_ascii_whitespace) {
-            Ok(None)
+        Ok(if game.blank {
+            Split::Nothing
+        } else if game.too_long {
+            Split::TooLong(game.size)
         } else {
-            Ok(Some(chunk))
+            Split::Text(game.text)
+        })
+    }
+}
+
+/// The text of one game while it is split off: kept while it fits
+/// [`MAX_GAME_BYTES`], only counted after.
+#[derive(Debug)]
+struct GameText {
+    text: Vec<u8>,
+    size: u64,
+    too_long: bool,
+    /// Whether every line so far was blank.
+    blank: bool,
+}
+
+impl Default for GameText {
+    fn default() -> GameText {
+        GameText {
+            text: Vec::new(),
+            size: 0,
+            too_long: false,
+            blank: true,
+        }
+    }
+}
+
+impl GameText {
+    /// Adds a line of `len` bytes, of which `line` holds the first ones
+    /// (all of them while the game fits).
+    fn add(&mut self, line: &[u8], len: u64) {
+        self.size = self.size.saturating_add(len);
+        self.blank &= line.iter().all(u8::is_ascii_whitespace);
+        if self.too_long {
+            return;
+        }
+        if self.size > MAX_GAME_BYTES {
+            self.too_long = true;
+            self.text = Vec::new();
+        } else {
+            self.text.extend_from_slice(line);
         }
     }
 }
@@ -121,8 +309,14 @@ impl<R: BufRead> Iterator for GameSplitter<R> {
     fn next(&mut self) -> Option<io::Result<Vec<u8>>> {
         while !self.done || !self.pending.is_empty() {
             match self.next_chunk() {
-                Ok(Some(c)) => return Some(Ok(c)),
-                Ok(None) => {}
+                Ok(Split::Text(c)) => return Some(Ok(c)),
+                Ok(Split::TooLong(bytes)) => {
+                    return Some(Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        GameTooLong { bytes },
+                    )));
+                }
+                Ok(Split::Nothing) => {}
                 Err(e) => {
                     self.done = true;
                     self.pending.clear();
@@ -236,7 +430,7 @@ impl Movetext {
                     }
                 }
                 b"action" => {
-                    let word = String::from_utf8_lossy(arg).to_ascii_lowercase();
+                    let word = shown(arg).to_ascii_lowercase();
                     if matches!(word.as_str(), "disk" | "swap" | "restore" | "claim") {
                         self.game.input.plies.push(PlyInput::Text(word));
                     } else {
@@ -277,6 +471,9 @@ impl Visitor for Collect {
             b"Variant" => tags.0.variant = Some(text()),
             b"FEN" => tags.0.input.fen = Some(text()),
             b"Result" => tags.1 = known(value.as_bytes()),
+            b"Termination" => {
+                tags.0.input.time_forfeit = text().eq_ignore_ascii_case("time forfeit");
+            }
             _ => {}
         }
         ControlFlow::Continue(())
@@ -508,10 +705,17 @@ fn check_token(token: &[u8], plies: &mut usize) -> Option<String> {
     if !first.is_ascii_alphanumeric() || rest == b"N" || rest == b"ep" {
         return None;
     }
-    Some(format!(
-        "cannot read '{}' as a move",
-        String::from_utf8_lossy(rest)
-    ))
+    Some(format!("cannot read '{}' as a move", shown(rest)))
+}
+
+/// A token as an error message quotes it: at most 40 characters.
+fn shown(token: &[u8]) -> String {
+    const MAX: usize = 40;
+    let text = String::from_utf8_lossy(token);
+    match text.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text.into_owned(),
+    }
 }
 
 #[cfg(test)]
@@ -535,6 +739,50 @@ mod tests {
         assert!(games[2].contains("c4"));
         assert!(split("").is_empty());
         assert!(split("\n\n  \n").is_empty());
+    }
+
+    #[test]
+    fn long_games_are_skipped_and_counted() {
+        let long = "y".repeat((MAX_GAME_BYTES + 1) as usize);
+        let pgn = format!(
+            "[Event \"a\"]\n1. e4 *\n[Event \"{long}\"]\n1. d4 *\n[Event \"c\"]\n1. c4 {{ {long} }} *\n\n{long}\n[Event \"e\"]\n1. f4 *\n"
+        );
+        let items: Vec<_> = GameSplitter::new(pgn.as_bytes()).collect();
+        let too_long = |i: usize| items[i].as_ref().err().and_then(GameTooLong::of);
+        assert_eq!(items.len(), 5);
+        assert!(items[0].as_ref().is_ok_and(|g| g.ends_with(b"1. e4 *\n")));
+        let tag = long.len() as u64 + 19;
+        assert_eq!(too_long(1), Some(GameTooLong { bytes: tag }));
+        assert_eq!(too_long(2).map(|t| t.bytes), Some(long.len() as u64 + 26));
+        assert_eq!(too_long(3).map(|t| t.bytes), Some(long.len() as u64 + 1));
+        assert!(
+            items[4]
+                .as_ref()
+                .is_ok_and(|g| g.starts_with(b"[Event \"e\"]"))
+        );
+        // Blank text is no game, however long.
+        let blank = " ".repeat(3 * MAX_GAME_BYTES as usize);
+        assert!(split(&blank).is_empty());
+    }
+
+    #[test]
+    fn tags_without_movetext_are_a_game() {
+        // Two blank lines end a game that has only tags; one does not (the
+        // tags run on, for python-chess as for pgn-reader).
+        let games = split("[Event \"a\"]\n\n\n[Event \"b\"]\n\n[Site \"c\"]\n\n1. e4 *\n");
+        assert_eq!(games.len(), 2, "{games:?}");
+        assert_eq!(games[0], "[Event \"a\"]\n\n\n");
+        let read = read_games(games[0].as_bytes()).unwrap();
+        assert_eq!(read.len(), 1);
+        assert!(read[0].input.plies.is_empty());
+        assert!(games[1].starts_with("[Event \"b\"]\n\n[Site"));
+        // An escape line does not break a run of blank lines.
+        assert_eq!(
+            split("\n\n\n% x\n\n\n[Event \"a\"]\n\n% y\n\n[Site \"b\"]\n").len(),
+            2
+        );
+        // Blank lines at the start of the stream make no game.
+        assert_eq!(split("\n\n\n\n1. d4 *\n").len(), 1);
     }
 
     #[test]

@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-/// What can go wrong when building a position or playing an action.
+/// What can go wrong when building a position, playing an action or
+/// counting the action tree.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RulesError {
     /// The variant id is not one of the seven.
@@ -32,6 +33,8 @@ pub enum RulesError {
     },
     /// The game is already over; no action may follow.
     GameOver(String),
+    /// A perft depth past [`MAX_PERFT_DEPTH`](super::MAX_PERFT_DEPTH).
+    PerftTooDeep(u32),
 }
 
 impl fmt::Display for RulesError {
@@ -57,6 +60,11 @@ impl fmt::Display for RulesError {
                 }
             }
             RulesError::GameOver(why) => write!(f, "the game is over ({why})"),
+            RulesError::PerftTooDeep(depth) => write!(
+                f,
+                "perft depth {depth} is too deep (at most {})",
+                super::MAX_PERFT_DEPTH
+            ),
         }
     }
 }

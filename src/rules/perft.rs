@@ -5,15 +5,42 @@
 //! claim, mutual bare kings) has no children. Endings that need the game's
 //! history (repetition, move rules, insufficient material) are not applied,
 //! as in every perft.
+//!
+//! Depths are bounded by [`MAX_PERFT_DEPTH`]: the count recurses once per
+//! ply, and a tree that deep could not be counted anyway.
 
 use rayon::prelude::*;
 
 use super::action::{Action, ActionList};
+use super::error::RulesError;
 use super::node::{Node, Rules};
 use super::pos::Pos;
 
+/// The deepest perft counted. The count recurses once per ply, so the depth
+/// bounds its stack; and from any position with a few moves a side, a tree
+/// this deep has more leaves than could be counted (or than fit a `u64`).
+pub const MAX_PERFT_DEPTH: u32 = 20;
+
 /// The number of leaf nodes `depth` plies below `node`.
-pub fn perft<P: Pos>(rules: &Rules<P>, node: &Node<P>, depth: u32) -> u64 {
+///
+/// # Errors
+///
+/// [`RulesError::PerftTooDeep`] when `depth` is past [`MAX_PERFT_DEPTH`].
+pub fn perft<P: Pos>(rules: &Rules<P>, node: &Node<P>, depth: u32) -> Result<u64, RulesError> {
+    check_depth(depth)?;
+    Ok(count(rules, node, depth))
+}
+
+fn check_depth(depth: u32) -> Result<(), RulesError> {
+    if depth > MAX_PERFT_DEPTH {
+        Err(RulesError::PerftTooDeep(depth))
+    } else {
+        Ok(())
+    }
+}
+
+/// [`perft`] once the depth is checked.
+fn count<P: Pos>(rules: &Rules<P>, node: &Node<P>, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => rules.count_actions(node) as u64,
@@ -30,7 +57,7 @@ pub fn perft<P: Pos>(rules: &Rules<P>, node: &Node<P>, depth: u32) -> u64 {
                 total += if depth == 2 {
                     rules.count_actions(&child) as u64
                 } else {
-                    perft(rules, &child, depth - 1)
+                    count(rules, &child, depth - 1)
                 };
             }
             total
@@ -48,18 +75,27 @@ pub struct DivideEntry {
 }
 
 /// Perft split by root action, the roots searched in parallel (rayon).
-/// Returns the entries in generation order.
-pub fn perft_divide<P: Pos>(rules: &Rules<P>, node: &Node<P>, depth: u32) -> Vec<DivideEntry> {
+/// Returns the entries in generation order (none at depth 0).
+///
+/// # Errors
+///
+/// [`RulesError::PerftTooDeep`] when `depth` is past [`MAX_PERFT_DEPTH`].
+pub fn perft_divide<P: Pos>(
+    rules: &Rules<P>,
+    node: &Node<P>,
+    depth: u32,
+) -> Result<Vec<DivideEntry>, RulesError> {
+    check_depth(depth)?;
     if depth == 0 {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let mut actions = ActionList::new();
     rules.legal_actions(node, &mut actions);
-    actions
+    Ok(actions
         .par_iter()
         .map(|&action| DivideEntry {
             action,
-            nodes: perft(rules, &rules.play_light(node, action), depth - 1),
+            nodes: count(rules, &rules.play_light(node, action), depth - 1),
         })
-        .collect()
+        .collect())
 }

@@ -530,7 +530,10 @@ impl<W: Write + Send + 'static> Session<W> {
         let total = if depth == 0 {
             1
         } else {
-            let entries = self.engine.perft(depth);
+            let entries = match self.engine.perft(depth) {
+                Ok(entries) => entries,
+                Err(e) => return self.out.error(&format!("go perft: {e}")),
+            };
             for e in &entries {
                 lines.push(format!("{}: {}", e.action, e.nodes));
             }
