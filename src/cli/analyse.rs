@@ -764,12 +764,21 @@ mod tests {
     #[test]
     fn finishes_say_how_the_game_ended() {
         let (_, a) = analysed("stylish-time.pgn", Variant::Stylish);
+        assert!(
+            a.record.time_forfeit,
+            "the referee reads the Termination tag"
+        );
         let on_time = Finish::of(&a.record, Some("Time forfeit"));
         assert_eq!(on_time.result, "0-1");
         assert_eq!(on_time.how, "White lost on time");
         assert!(on_time.against_points);
-        let resigned = Finish::of(&a.record, None);
-        assert_eq!(resigned.how, "White resigned");
+        let mut resigned = a.record.clone();
+        resigned.time_forfeit = false;
+        assert_eq!(Finish::of(&resigned, None).how, "White resigned");
+        assert_eq!(
+            Finish::of(&resigned, Some("abandoned")).how,
+            "White forfeited (abandoned)"
+        );
         let (_, a) = analysed("chess.pgn", Variant::Chess);
         let mate = Finish::of(&a.record, None);
         assert_eq!(
