@@ -12,6 +12,7 @@ mod perft;
 mod progress;
 mod rules;
 mod score;
+mod shard;
 
 use clap::{Parser, Subcommand};
 
