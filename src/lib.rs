@@ -12,13 +12,15 @@
 //! - `search`: alpha-beta over the three;
 //! - [`analyse`] and [`matches`](mod@matches): the analysis and experiment
 //!   tools (`tally analyse`, `tally match`), over the engine facade and the
-//!   referee; [`notation`]: PGN output for both;
+//!   referee; [`notation`]: PGN output for both; [`datagen`]: self-play
+//!   data for tuning and training (`tally datagen`);
 //! - [`uci`] and the command line: protocol and commands;
 //! - [`text`]: untrusted text made safe to print (imports nothing of ours).
 
 pub mod analyse;
 pub mod bench;
 pub mod cli;
+pub mod datagen;
 pub mod engine;
 pub mod eval;
 pub mod matches;

@@ -32,11 +32,12 @@ use clap::{Args, Subcommand};
 
 use super::CliError;
 use super::progress::Progress;
+use super::shard::shard_path;
 use crate::analyse::fmt_points;
 use crate::matches::results::{self, Header, Writer};
 use crate::matches::{
     Control, EloModel, GameRecord, MatchConfig, Observer, PlayerSpec, Shard, SprtConfig, Summary,
-    openings, shard_from_env, summarise,
+    openings, summarise,
 };
 use crate::rules::Variant;
 use crate::scoring::{DrawAdvantage, Tables};
@@ -249,10 +250,7 @@ pub fn config_of(a: &RunArgs) -> Result<MatchConfig, CliError> {
         .map(str::parse::<SprtConfig>)
         .transpose()
         .map_err(bad)?;
-    config.shard = match &a.shard {
-        Some(s) => Some(s.parse::<Shard>().map_err(bad)?),
-        None => shard_from_env(a.shards, &|k| std::env::var(k).ok()).map_err(bad)?,
-    };
+    config.shard = super::shard::resolve(a.shard.as_deref(), a.shards)?;
     config.time_margin = Duration::from_millis(a.time_margin);
     if !(a.hang_timeout.is_finite() && a.hang_timeout > 0.0 && a.hang_timeout < 1e6) {
         return Err(bad("--hang-timeout must be a positive number of seconds"));
@@ -267,18 +265,6 @@ pub fn config_of(a: &RunArgs) -> Result<MatchConfig, CliError> {
         .unwrap_or_else(|| (cores / config.threads_per_game()).max(1));
     config.check(cores, a.oversubscribe).map_err(bad)?;
     Ok(config)
-}
-
-fn shard_path(path: &Path, shard: Option<Shard>) -> PathBuf {
-    let text = path.to_string_lossy();
-    if !text.contains("{shard}") {
-        return path.to_path_buf();
-    }
-    let tag = shard.map_or_else(
-        || "all".to_owned(),
-        |s| format!("{}-of-{}", s.index, s.count),
-    );
-    PathBuf::from(text.replace("{shard}", &tag))
 }
 
 /// Writes each finished game to the results file and the PGN file, and

@@ -9,12 +9,14 @@ mod analyse;
 mod bench;
 mod board;
 mod chart;
+mod datagen;
 mod matches;
 mod perft;
 mod progress;
 mod report;
 mod rules;
 mod score;
+mod shard;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
@@ -53,6 +55,9 @@ enum Command {
     /// Print a variant's point tables (or every variant's) as the TOML a
     /// rules file takes: the template to edit for --rules.
     Rules(rules::RulesArgs),
+    /// Generate self-play data (fixed nodes, random openings) in a compact
+    /// binary format; `datagen stats` and `datagen text` read it.
+    Datagen(datagen::DatagenArgs),
 }
 
 /// Parses the process arguments, runs the command, and returns the exit code.
@@ -72,6 +77,7 @@ pub fn run() -> i32 {
         Some(Command::Analyse(args)) => analyse::run(&args).map(|()| 0),
         Some(Command::Match(args)) => matches::run(&args),
         Some(Command::Rules(args)) => rules::run(&args).map(|()| 0),
+        Some(Command::Datagen(args)) => datagen::run(&args),
         Some(Command::Uci) | None => {
             crate::uci::run(std::io::BufReader::new(std::io::stdin()), std::io::stdout());
             Ok(0)
