@@ -5,8 +5,9 @@
 //! concurrency, shard, SPRT), the schedule, the game loop with its clocks
 //! and forfeits, and [`run`], which plays the games on a rayon pool and
 //! hands each finished game to an [`Observer`]. Players are in [`player`],
-//! statistics in [`stats`], openings in [`openings`], the results file in
-//! [`results`]. Nothing here prints: `tally match` formats.
+//! their settings in [`spec`], statistics in [`stats`], openings in
+//! [`openings`], the results file in [`results`]. Nothing here prints:
+//! `tally match` formats.
 //!
 //! Decisions:
 //!
@@ -51,6 +52,7 @@
 pub mod openings;
 pub mod player;
 pub mod results;
+pub mod spec;
 pub mod stats;
 
 use std::collections::VecDeque;
@@ -68,7 +70,8 @@ use crate::scoring::{DrawAdvantage, EndContext, Scorer, Tables};
 use crate::with_rules;
 
 pub use openings::Opening;
-pub use player::{Failure, Go, Player, PlayerKind, PlayerSpec, TallyPlayer, UciPlayer};
+pub use player::{Failure, Go, Player, TallyPlayer, UciPlayer};
+pub use spec::{PlayerKind, PlayerSpec};
 pub use stats::{EloModel, SprtConfig, SprtDecision, SprtStatus, Summary, summarise};
 
 /// The search limits of a match: a clock, or fixed limits.
