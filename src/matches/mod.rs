@@ -70,7 +70,7 @@ use crate::scoring::{DrawAdvantage, EndContext, Scorer, Tables};
 use crate::with_rules;
 
 pub use openings::Opening;
-pub use player::{Failure, Go, Player, TallyPlayer, UciPlayer};
+pub use player::{Failure, MoveLimits, Player, TallyPlayer, UciPlayer};
 pub use spec::{PlayerKind, PlayerSpec};
 pub use stats::{EloModel, SprtConfig, SprtDecision, SprtStatus, Summary, summarise};
 
@@ -524,22 +524,27 @@ impl MatchConfig {
     /// What player `pi`, on the move with colour `ci` (0 White, 1 Black),
     /// is asked: the limits (its own, else the match's, and the clocks)
     /// and how long its reply may take before it counts as hung.
-    fn move_request(&self, pi: usize, clocks: Option<[Duration; 2]>, ci: usize) -> (Go, Duration) {
+    fn move_request(
+        &self,
+        pi: usize,
+        clocks: Option<[Duration; 2]>,
+        ci: usize,
+    ) -> (MoveLimits, Duration) {
         let c = &self.control;
         let spec = &self.players[pi];
-        let go = Go {
+        let limits = MoveLimits {
             time: clocks,
             inc: [c.inc, c.inc],
             depth: spec.depth.or(c.depth),
             nodes: spec.nodes.or(c.nodes),
             movetime: spec.movetime.or(c.movetime),
         };
-        let wait = match (clocks, go.movetime) {
+        let wait = match (clocks, limits.movetime) {
             (Some(t), _) => t[ci] + self.hang_timeout,
             (None, Some(m)) => m + self.hang_timeout,
             (None, None) => self.hang_timeout,
         };
-        (go, wait)
+        (limits, wait)
     }
 
     /// Charges a move that took `used` to a clock showing `left`: takes
@@ -795,9 +800,9 @@ fn play_game<P: Pos>(
         let side = game.current().turn();
         let ci = usize::from(!side.is_white());
         let pi = if side.is_white() { white } else { 1 - white };
-        let (go, wait) = config.move_request(pi, clocks, ci);
+        let (limits, wait) = config.move_request(pi, clocks, ci);
         let started = Instant::now();
-        let reply = players[pi].play(&start_fen, &moves, &go, wait, stop);
+        let reply = players[pi].play(&start_fen, &moves, &limits, wait, stop);
         let used = started.elapsed();
         let text = match reply {
             Ok(t) => t,

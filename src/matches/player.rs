@@ -65,9 +65,10 @@ pub const MAX_OUTPUT: usize = 16 * 1024 * 1024;
 /// ... in at most this many lines (a long search prints a few thousand).
 pub const MAX_LINES: usize = 100_000;
 
-/// A search request's limits: the clocks, or fixed limits.
+/// The limits a player is asked to move under: the clocks, or fixed
+/// limits (sent to an external engine as its `go` command).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Go {
+pub struct MoveLimits {
     /// Remaining time `[white, black]`, when a clock runs.
     pub time: Option<[Duration; 2]>,
     /// Increment `[white, black]`.
@@ -80,9 +81,9 @@ pub struct Go {
     pub movetime: Option<Duration>,
 }
 
-impl Go {
-    /// As search limits.
-    pub fn limits(&self) -> Limits {
+impl MoveLimits {
+    /// As Tally's search limits.
+    pub fn search_limits(&self) -> Limits {
         Limits {
             depth: self.depth,
             nodes: self.nodes,
@@ -160,9 +161,9 @@ pub trait Player: Send {
     ///
     /// A [`Failure`] if the player does not answer.
     fn new_game(&mut self) -> Result<(), Failure>;
-    /// The action to play after `moves` from `start_fen` (UCI text; the
-    /// caller checks it), waiting at most `wait` and giving up early when
-    /// `stop` is set.
+    /// The action to play after `moves` from `start_fen`, searched under
+    /// `limits` (UCI text; the caller checks it), waiting at most `wait`
+    /// and giving up early when `stop` is set.
     ///
     /// # Errors
     ///
@@ -171,7 +172,7 @@ pub trait Player: Send {
         &mut self,
         start_fen: &str,
         moves: &[String],
-        go: &Go,
+        limits: &MoveLimits,
         wait: Duration,
         stop: &AtomicBool,
     ) -> Result<String, Failure>;
@@ -252,7 +253,7 @@ impl Player for TallyPlayer {
         &mut self,
         start_fen: &str,
         moves: &[String],
-        go: &Go,
+        limits: &MoveLimits,
         _wait: Duration,
         _stop: &AtomicBool,
     ) -> Result<String, Failure> {
@@ -262,7 +263,7 @@ impl Player for TallyPlayer {
             .map_err(|e| Failure::Protocol(format!("position refused: {}", e.error)))?;
         let r = self
             .engine
-            .search(go.limits(), &Silent)
+            .search(limits.search_limits(), &Silent)
             .map_err(|e| Failure::Protocol(e.to_string()))?;
         r.best
             .map(|a| a.to_string())
@@ -645,7 +646,7 @@ impl Player for UciPlayer {
         &mut self,
         start_fen: &str,
         moves: &[String],
-        go: &Go,
+        limits: &MoveLimits,
         wait: Duration,
         stop: &AtomicBool,
     ) -> Result<String, Failure> {
@@ -661,7 +662,7 @@ impl Player for UciPlayer {
             pos.push_str(&moves.join(" "));
         }
         p.request(&pos)?;
-        p.send(&go.uci())?;
+        p.send(&limits.uci())?;
         let line = p.wait_for(
             &|l| l.trim_start().starts_with("bestmove"),
             &mut |_| {},
@@ -709,17 +710,17 @@ mod tests {
 
     #[test]
     fn go_text() {
-        let g = Go {
+        let g = MoveLimits {
             time: Some([Duration::from_millis(1500), Duration::from_secs(2)]),
             inc: [Duration::from_millis(100); 2],
-            ..Go::default()
+            ..MoveLimits::default()
         };
         assert_eq!(g.uci(), "go wtime 1500 btime 2000 winc 100 binc 100");
-        let l = g.limits();
+        let l = g.search_limits();
         assert_eq!(l.time[1], Some(Duration::from_secs(2)));
-        let g = Go {
+        let g = MoveLimits {
             depth: Some(4),
-            ..Go::default()
+            ..MoveLimits::default()
         };
         assert_eq!(g.uci(), "go depth 4");
     }
