@@ -104,11 +104,6 @@ impl PlayerSpec {
         })
     }
 
-    /// Whether this is an external engine.
-    pub fn is_external(&self) -> bool {
-        matches!(self.kind, PlayerKind::Uci { .. })
-    }
-
     /// The name to show before the engine is started: the given name,
     /// `tally` (with `-base` for the base evaluator), or the program's
     /// file name.

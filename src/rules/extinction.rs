@@ -11,9 +11,9 @@ use std::num::NonZeroU32;
 
 use shakmaty::attacks;
 use shakmaty::{
-    Bitboard, Board, ByColor, ByRole, Castles, CastlingMode, CastlingSide, Color, EnPassantMode,
-    FromSetup, KnownOutcome, Move, MoveList, Outcome, Position, PositionError, Rank,
-    RemainingChecks, Role, Setup, Square,
+    Bitboard, Board, ByColor, ByRole, Castles, CastlingMode, CastlingSide, Color, FromSetup,
+    KnownOutcome, Move, MoveList, Outcome, Position, PositionError, Rank, RemainingChecks, Role,
+    Setup, Square,
 };
 
 use super::RulesError;
@@ -500,16 +500,6 @@ impl Pos for Extinction {
         (attacks::pawn_attacks(!self.turn, ep) & pawns)
             .any()
             .then_some(ep)
-    }
-}
-
-// The to_setup default of Position uses the ep mode; keep an explicit
-// helper for FEN output that matches the repetition rule.
-impl Extinction {
-    /// The FEN of the position (en-passant square shown when a capture is
-    /// possible).
-    pub fn to_fen(&self) -> String {
-        shakmaty::fen::Fen::from_position(self, EnPassantMode::Legal).to_string()
     }
 }
 

@@ -266,6 +266,3 @@ where
     let results: Vec<worker::ThreadResult> = results.into_iter().flatten().collect();
     worker::vote(results, shared, clock)
 }
-
-#[cfg(test)]
-mod tests;
