@@ -16,9 +16,9 @@
 //!   nothing banked before it, in the variant's points
 //!   ([`Units::to_points`]).
 //! - Where the search proved a checkmate or an extinction (every variant
-//!   but stylish, which has no decisive band), [`Value::mate`] gives the
+//!   but stylish, which has no decisive band), [`SearchValue::mate`] gives the
 //!   moves to it (negative when the side to move is the one mated) and
-//!   [`Value::points`] the margin at that end.
+//!   [`SearchValue::points`] the margin at that end.
 //!
 //! Whole-game mode searches each position twice at the given limits: once
 //! for the best action and, when the game went another way, once more for
@@ -43,7 +43,7 @@ use crate::search::{Bound, Limits, MATE, MATE_STEP, Reporter, is_decided, plies_
 
 /// A search value in points, from the side to move's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Value {
+pub struct SearchValue {
     /// The expected point margin (for a proven end: the margin at it).
     pub points: f64,
     /// Moves to a proven checkmate or extinction: positive when the side to
@@ -54,9 +54,9 @@ pub struct Value {
     pub bound: Option<&'static str>,
 }
 
-impl Value {
+impl SearchValue {
     /// A search value (internal units, decisive band included) in points.
-    pub fn from_units(v: i32, units: Units, bound: Option<Bound>) -> Value {
+    pub fn from_units(v: i32, units: Units, bound: Option<Bound>) -> SearchValue {
         let bound = bound.map(|b| match b {
             Bound::Lower => "lower",
             Bound::Upper => "upper",
@@ -68,13 +68,13 @@ impl Value {
             let band = MATE - plies * MATE_STEP;
             let margin = if v > 0 { v - band } else { v + band };
             let moves = (plies + 1) / 2;
-            Value {
+            SearchValue {
                 points: units.to_points(margin),
                 mate: Some(if v > 0 { moves } else { -moves }),
                 bound,
             }
         } else {
-            Value {
+            SearchValue {
                 points: units.to_points(v),
                 mate: None,
                 bound,
@@ -93,7 +93,7 @@ impl Value {
     }
 }
 
-impl std::fmt::Display for Value {
+impl std::fmt::Display for SearchValue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let points = fmt_points(self.points);
         match self.mate {
@@ -145,7 +145,7 @@ pub struct RankedAction {
     /// The action in SAN (the word for a special action).
     pub san: String,
     /// Its value, `None` if the search stopped before reaching it.
-    pub value: Option<Value>,
+    pub value: Option<SearchValue>,
     /// What it earns at once.
     pub immediate: Immediate,
     /// The principal line, the action first (UCI text).
@@ -285,7 +285,7 @@ pub fn analyse_position(
             rank: 0,
             action,
             san: text,
-            value: Some(Value::from_units(line.value, units, line.bound)),
+            value: Some(SearchValue::from_units(line.value, units, line.bound)),
             immediate: imm,
             pv: line.pv.iter().map(|a| a.to_string()).collect(),
             depth: line.depth,
@@ -341,9 +341,9 @@ pub struct PlyAnalysis {
     /// What it earned (the referee's award for the ply).
     pub earned: Award,
     /// The played action's value.
-    pub played: Value,
+    pub played: SearchValue,
     /// The best action found, its SAN and value.
-    pub best: (Action, String, Value),
+    pub best: (Action, String, SearchValue),
     /// Points given away: best value minus played value, never negative.
     pub missed: f64,
     /// Each side's points after this ply, `[white, black]` (the outcome
@@ -432,12 +432,12 @@ impl GameAnalysis {
 fn best_of(
     engine: &mut Engine,
     limits: Limits,
-) -> Result<Option<(Action, Value, u64)>, RulesError> {
+) -> Result<Option<(Action, SearchValue, u64)>, RulesError> {
     let units = engine.units();
     let r = engine.search(limits, &crate::search::Silent)?;
     Ok(r.lines.first().and_then(|l| {
         l.pv.first()
-            .map(|&a| (a, Value::from_units(l.value, units, l.bound), r.nodes))
+            .map(|&a| (a, SearchValue::from_units(l.value, units, l.bound), r.nodes))
     }))
 }
 

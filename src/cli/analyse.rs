@@ -307,7 +307,7 @@ impl Finish {
                 } else {
                     format!("{loser} resigned")
                 };
-                (how, record.total_for(winner) < record.total_for(!winner))
+                (how, record.total.points(winner) < record.total.points(!winner))
             }
             Some(e) => (e.describe(), false),
         };

@@ -549,16 +549,13 @@ pub fn summary_table(variant: &str, control: &str, shard: Option<Shard>, s: &Sum
         ));
     }
     if let Some(t) = &s.sprt {
-        let model = match t.config.model {
-            EloModel::Logistic => "logistic",
-            EloModel::Normalized => "normalized",
-        };
         out.push_str(&format!(
-            "SPRT elo0={} elo1={} alpha={} beta={} ({model}): LLR {:.2} [{:.2}, {:.2}] {}\n",
+            "SPRT elo0={} elo1={} alpha={} beta={} ({}): LLR {:.2} [{:.2}, {:.2}] {}\n",
             t.config.elo0,
             t.config.elo1,
             t.config.alpha,
             t.config.beta,
+            t.config.model.as_str(),
             t.llr,
             t.lower,
             t.upper,

@@ -237,7 +237,7 @@ fn score_moves(
 
 /// Counts of one stream.
 #[derive(Debug, Default)]
-struct Stats {
+struct StreamCounts {
     games: usize,
     failed: usize,
     io_error: bool,
@@ -260,8 +260,8 @@ struct Job<'a> {
 impl Job<'_> {
     /// Scores every game of a stream, a batch at a time on the current
     /// pool, while another thread reads the next batch.
-    fn score_stream(&self, reader: Box<dyn BufRead + Send>, out: &mut impl Write) -> Stats {
-        let mut stats = Stats::default();
+    fn score_stream(&self, reader: Box<dyn BufRead + Send>, out: &mut impl Write) -> StreamCounts {
+        let mut stats = StreamCounts::default();
         let (tx, rx) = sync_channel::<io::Result<Vec<Raw>>>(2);
         std::thread::scope(|scope| {
             scope.spawn(move || {

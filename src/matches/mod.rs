@@ -5,8 +5,9 @@
 //! concurrency, shard, SPRT), the schedule, the game loop with its clocks
 //! and forfeits, and [`run`], which plays the games on a rayon pool and
 //! hands each finished game to an [`Observer`]. Players are in [`player`],
-//! statistics in [`stats`], openings in [`openings`], the results file in
-//! [`results`]. Nothing here prints: `tally match` formats.
+//! their settings in [`spec`], statistics in [`stats`], openings in
+//! [`openings`], the results file in [`results`]. Nothing here prints:
+//! `tally match` formats.
 //!
 //! Decisions:
 //!
@@ -51,6 +52,7 @@
 pub mod openings;
 pub mod player;
 pub mod results;
+pub mod spec;
 pub mod stats;
 
 use std::collections::VecDeque;
@@ -61,14 +63,15 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
-use crate::notation::{award_comment, pgn_of, write_pgn};
+use crate::notation::{PgnOut, award_comment, pgn_of, write_pgn};
 use crate::referee::score_game;
 use crate::rules::{Game, Pos, Rules, Variant};
 use crate::scoring::{DrawAdvantage, EndContext, Scorer, Tables};
 use crate::with_rules;
 
 pub use openings::Opening;
-pub use player::{Failure, Go, Player, PlayerKind, PlayerSpec, TallyPlayer, UciPlayer};
+pub use player::{Failure, MoveLimits, Player, TallyPlayer, UciPlayer};
+pub use spec::{PlayerKind, PlayerSpec};
 pub use stats::{EloModel, SprtConfig, SprtDecision, SprtStatus, Summary, summarise};
 
 /// The search limits of a match: a clock, or fixed limits.
@@ -307,6 +310,17 @@ impl ForfeitKind {
             ForfeitKind::Flood => "flood",
         }
     }
+
+    /// The PGN `Termination` tag of a game lost by this forfeit.
+    fn termination(self) -> &'static str {
+        match self {
+            ForfeitKind::Time => "time forfeit",
+            ForfeitKind::Illegal => "rules infraction",
+            ForfeitKind::Crash | ForfeitKind::Hang | ForfeitKind::Protocol | ForfeitKind::Flood => {
+                "abandoned"
+            }
+        }
+    }
 }
 
 impl std::fmt::Display for ForfeitKind {
@@ -507,6 +521,50 @@ impl MatchConfig {
         }
     }
 
+    /// What player `pi`, on the move with colour `ci` (0 White, 1 Black),
+    /// is asked: the limits (its own, else the match's, and the clocks)
+    /// and how long its reply may take before it counts as hung.
+    fn move_request(
+        &self,
+        pi: usize,
+        clocks: Option<[Duration; 2]>,
+        ci: usize,
+    ) -> (MoveLimits, Duration) {
+        let c = &self.control;
+        let spec = &self.players[pi];
+        let limits = MoveLimits {
+            time: clocks,
+            inc: [c.inc, c.inc],
+            depth: spec.depth.or(c.depth),
+            nodes: spec.nodes.or(c.nodes),
+            movetime: spec.movetime.or(c.movetime),
+        };
+        let wait = match (clocks, limits.movetime) {
+            (Some(t), _) => t[ci] + self.hang_timeout,
+            (None, Some(m)) => m + self.hang_timeout,
+            (None, None) => self.hang_timeout,
+        };
+        (limits, wait)
+    }
+
+    /// Charges a move that took `used` to a clock showing `left`: takes
+    /// the time and adds the increment, or, when the move came more than
+    /// the time margin after the clock ran out, empties the clock and
+    /// gives the loss on time's reason.
+    fn charge(&self, left: &mut Duration, used: Duration) -> Result<(), String> {
+        if used > *left + self.time_margin {
+            let reason = format!(
+                "lost on time: {:.3} s used with {:.3} s left",
+                used.as_secs_f64(),
+                left.as_secs_f64()
+            );
+            *left = Duration::ZERO;
+            return Err(reason);
+        }
+        *left = left.saturating_sub(used) + self.control.inc;
+        Ok(())
+    }
+
     fn scorer(&self) -> Scorer {
         let mut s = Scorer::with_tables(self.variant, self.tables.clone());
         s.set_draw_advantage(self.draw_advantage);
@@ -677,6 +735,20 @@ fn forfeit_of(player: usize, f: &Failure) -> Forfeit {
     }
 }
 
+/// A game played out: the game at its end (a forfeit scored as the
+/// forfeiting player's resignation), its start, the actions played, the
+/// clocks left (`[white, black]`, when a clock ran) and the forfeit that
+/// ended it, if one did.
+struct Played<P: Pos> {
+    game: Game<P>,
+    start_fen: String,
+    moves: Vec<String>,
+    clocks: Option<[Duration; 2]>,
+    forfeit: Option<Forfeit>,
+}
+
+/// Plays game `index` and records it; `None` when `stop` is set (or the
+/// opening is missing or not a position of the rules).
 fn play_on<P: Pos>(
     rules: Rules<P>,
     config: &MatchConfig,
@@ -688,7 +760,24 @@ fn play_on<P: Pos>(
 ) -> Option<GameRecord> {
     let (oi, white) = config.plan(index);
     let opening = config.openings.get(oi)?;
-    let mut game = Game::new(rules, Some(&opening.fen)).ok()?;
+    let played = play_game(rules, config, &opening.fen, white, players, stop)?;
+    Some(record_game(config, scorer, index, opening, names, played))
+}
+
+/// The game driver: plays a game from `fen`, player `white` with White,
+/// to its board ending or the first forfeit (see the module docs), which
+/// ends it as the forfeiting player's resignation and restarts that
+/// player. `None` when `stop` is set or `fen` is not a position of the
+/// rules.
+fn play_game<P: Pos>(
+    rules: Rules<P>,
+    config: &MatchConfig,
+    fen: &str,
+    white: usize,
+    players: &mut [Box<dyn Player>; 2],
+    stop: &AtomicBool,
+) -> Option<Played<P>> {
+    let mut game = Game::new(rules, Some(fen)).ok()?;
     let start_fen = game.start().fen();
     let mut moves: Vec<String> = Vec::new();
     let mut forfeit: Option<Forfeit> = None;
@@ -702,9 +791,8 @@ fn play_on<P: Pos>(
             }
         }
     }
-    let c = &config.control;
     // Clocks by colour: [white, black].
-    let mut clocks = c.base.map(|b| [b, b]);
+    let mut clocks = config.control.base.map(|b| [b, b]);
     while forfeit.is_none() && game.ending().is_none() {
         if stop.load(Ordering::Relaxed) {
             return None;
@@ -712,21 +800,9 @@ fn play_on<P: Pos>(
         let side = game.current().turn();
         let ci = usize::from(!side.is_white());
         let pi = if side.is_white() { white } else { 1 - white };
-        let spec = &config.players[pi];
-        let go = Go {
-            time: clocks,
-            inc: [c.inc, c.inc],
-            depth: spec.depth.or(c.depth),
-            nodes: spec.nodes.or(c.nodes),
-            movetime: spec.movetime.or(c.movetime),
-        };
-        let wait = match (clocks, go.movetime) {
-            (Some(t), _) => t[ci] + config.hang_timeout,
-            (None, Some(m)) => m + config.hang_timeout,
-            (None, None) => config.hang_timeout,
-        };
+        let (limits, wait) = config.move_request(pi, clocks, ci);
         let started = Instant::now();
-        let reply = players[pi].play(&start_fen, &moves, &go, wait, stop);
+        let reply = players[pi].play(&start_fen, &moves, &limits, wait, stop);
         let used = started.elapsed();
         let text = match reply {
             Ok(t) => t,
@@ -736,21 +812,15 @@ fn play_on<P: Pos>(
                 break;
             }
         };
-        if let Some(t) = clocks.as_mut() {
-            if used > t[ci] + config.time_margin {
-                forfeit = Some(Forfeit {
-                    player: pi,
-                    kind: ForfeitKind::Time,
-                    reason: format!(
-                        "lost on time: {:.3} s used with {:.3} s left",
-                        used.as_secs_f64(),
-                        t[ci].as_secs_f64()
-                    ),
-                });
-                t[ci] = Duration::ZERO;
-                break;
-            }
-            t[ci] = t[ci].saturating_sub(used) + c.inc;
+        if let Some(t) = clocks.as_mut()
+            && let Err(reason) = config.charge(&mut t[ci], used)
+        {
+            forfeit = Some(Forfeit {
+                player: pi,
+                kind: ForfeitKind::Time,
+                reason,
+            });
+            break;
         }
         match game.play_text(&text) {
             Ok(a) => moves.push(a.to_string()),
@@ -773,6 +843,35 @@ fn play_on<P: Pos>(
         // A failed restart shows up as a forfeit in the next game.
         let _ = players[f.player].restart();
     }
+    Some(Played {
+        game,
+        start_fen,
+        moves,
+        clocks,
+        forfeit,
+    })
+}
+
+/// The record builder: game `index` as played from `opening`, scored by
+/// the referee (with the clocks left, when a clock ran), and its PGN:
+/// the tags, the awards as comments and the ending with the totals in
+/// the last comment.
+fn record_game<P: Pos>(
+    config: &MatchConfig,
+    scorer: &Scorer,
+    index: usize,
+    opening: &Opening,
+    names: &[String; 2],
+    played: Played<P>,
+) -> GameRecord {
+    let (oi, white) = config.plan(index);
+    let Played {
+        game,
+        start_fen,
+        moves,
+        clocks,
+        forfeit,
+    } = played;
     let ctx = EndContext {
         clock_secs: clocks.map(|t| {
             let mut by_color = [0; 2];
@@ -784,51 +883,36 @@ fn play_on<P: Pos>(
     let record = score_game(scorer, &game, &ctx);
     let (wp, bp) = (record.total.white.as_f64(), record.total.black.as_f64());
     let points = if white == 0 { [wp, bp] } else { [bp, wp] };
-    let mut pgn = pgn_of(&game, &record);
-    for (ply, score) in pgn.plies.iter_mut().zip(&record.plies) {
-        ply.comment = award_comment(&score.award, score.mover);
-    }
     let ending_text = match (&forfeit, record.ending) {
         (Some(f), _) => format!("{} forfeits: {}", names[f.player], f.reason),
         (None, Some(e)) => e.describe(),
         (None, None) => "unfinished".to_owned(),
     };
-    let total = format!(
-        "{ending_text}; total: White {} Black {}",
-        record.total.white, record.total.black
-    );
-    match pgn.plies.last_mut() {
-        Some(last) => {
-            last.comment = Some(match last.comment.take() {
-                Some(c) => format!("{c}; {total}"),
-                None => total,
-            });
-        }
-        None => pgn.intro = Some(total),
+    let mut pgn = pgn_of(&game, &record);
+    for (ply, score) in pgn.plies.iter_mut().zip(&record.plies) {
+        ply.comment = award_comment(&score.award, score.mover);
     }
-    let termination = match &forfeit {
-        None => "normal",
-        Some(f) => match f.kind {
-            ForfeitKind::Time => "time forfeit",
-            ForfeitKind::Illegal => "rules infraction",
-            ForfeitKind::Crash | ForfeitKind::Hang | ForfeitKind::Protocol | ForfeitKind::Flood => {
-                "abandoned"
-            }
-        },
-    };
+    append_comment(
+        &mut pgn,
+        format!(
+            "{ending_text}; total: White {} Black {}",
+            record.total.white, record.total.black
+        ),
+    );
+    let termination = forfeit.as_ref().map_or("normal", |f| f.kind.termination());
     pgn.tags = vec![
         ("Event".into(), format!("tally match ({})", config.variant)),
         ("Site".into(), "tally".into()),
         ("Round".into(), (index + 1).to_string()),
         ("White".into(), names[white].clone()),
         ("Black".into(), names[1 - white].clone()),
-        ("TimeControl".into(), c.pgn_tag()),
+        ("TimeControl".into(), config.control.pgn_tag()),
         ("Termination".into(), termination.into()),
         ("Opening".into(), opening.label.clone()),
         ("WhitePoints".into(), record.total.white.to_string()),
         ("BlackPoints".into(), record.total.black.to_string()),
     ];
-    Some(GameRecord {
+    GameRecord {
         index,
         opening: oi,
         white,
@@ -840,7 +924,21 @@ fn play_on<P: Pos>(
         points,
         result: pgn.result.clone(),
         pgn: write_pgn(&pgn),
-    })
+    }
+}
+
+/// Adds `text` to the comment after the last ply (before the moves when
+/// there is none).
+fn append_comment(pgn: &mut PgnOut, text: String) {
+    match pgn.plies.last_mut() {
+        Some(last) => {
+            last.comment = Some(match last.comment.take() {
+                Some(c) => format!("{c}; {text}"),
+                None => text,
+            });
+        }
+        None => pgn.intro = Some(text),
+    }
 }
 
 #[cfg(test)]
@@ -914,5 +1012,49 @@ mod tests {
         assert!(Control::parse_tc("0+1").is_err());
         assert!(Control::parse_tc("-5").is_err());
         assert!(Control::parse_tc("ten").is_err());
+    }
+
+    #[test]
+    fn move_requests_and_clocks() {
+        let specs = [
+            PlayerSpec::parse("depth=3").unwrap(),
+            PlayerSpec::parse("movetime=200").unwrap(),
+        ];
+        let control = Control {
+            base: Some(Duration::from_secs(10)),
+            inc: Duration::from_millis(100),
+            nodes: Some(5000),
+            ..Control::default()
+        };
+        let mut c = MatchConfig::new(Variant::Chess, specs, control, Vec::new());
+        c.hang_timeout = Duration::from_secs(30);
+        let clocks = Some([Duration::from_secs(7), Duration::from_secs(4)]);
+        // Own limits first, then the match's; the wait is the mover's
+        // clock (by colour) plus the hang timeout.
+        let (go, wait) = c.move_request(0, clocks, 1);
+        assert_eq!(
+            (go.depth, go.nodes, go.movetime),
+            (Some(3), Some(5000), None)
+        );
+        assert_eq!(go.time, clocks);
+        assert_eq!(go.inc, [Duration::from_millis(100); 2]);
+        assert_eq!(wait, Duration::from_secs(34));
+        // Without a clock: the move time plus the hang timeout, or the
+        // hang timeout alone.
+        let (go, wait) = c.move_request(1, None, 0);
+        assert_eq!(go.movetime, Some(Duration::from_millis(200)));
+        assert_eq!(wait, Duration::from_millis(30_200));
+        assert_eq!(c.move_request(0, None, 0).1, Duration::from_secs(30));
+        // A move within the margin is charged and gets the increment; one
+        // past it empties the clock.
+        let mut left = Duration::from_millis(1000);
+        assert_eq!(c.charge(&mut left, Duration::from_millis(1040)), Ok(()));
+        assert_eq!(left, Duration::from_millis(100));
+        let mut left = Duration::from_millis(1000);
+        assert_eq!(
+            c.charge(&mut left, Duration::from_millis(1051)),
+            Err("lost on time: 1.051 s used with 1.000 s left".to_owned())
+        );
+        assert_eq!(left, Duration::ZERO);
     }
 }

@@ -1,25 +1,7 @@
 //! The players of a match: Tally in process ([`TallyPlayer`], over
 //! [`Engine`]) and any UCI engine in a child process ([`UciPlayer`]), both
-//! behind [`Player`], and the text form of a player's settings
-//! ([`PlayerSpec`]).
-//!
-//! A spec is a list of `key=value` words (values with spaces in single or
-//! double quotes):
-//!
-//! - `name=NAME`: the name in tables and PGN (default: `tally`, or the
-//!   engine's `id name`).
-//! - `cmd=PROGRAM`: an external UCI engine (without it, Tally itself);
-//!   `arg=ARG` (repeatable) adds an argument; a `cmd` with spaces is split
-//!   into the program and its arguments.
-//! - `option.NAME=VALUE`: a UCI option; external engines get it as
-//!   `setoption`, Tally accepts `Hash`, `Threads`, `MultiPV`,
-//!   `Move Overhead`, `SpecialActions`, `EvalMode` and `DrawAdvantage`.
-//! - `hash=MB`, `threads=N`: shorthands for `option.Hash` and
-//!   `option.Threads`.
-//! - `eval=variant|base`: Tally's evaluator.
-//! - `specials=on|off`: whether Tally may play special actions.
-//! - `depth=D`, `nodes=N`, `movetime=MS`: this player's own search limits,
-//!   in place of the match's (the clock, if any, still runs).
+//! behind [`Player`], started from their [`PlayerSpec`]s (in
+//! [`super::spec`]).
 //!
 //! External engines and the protocol: the engine is started with its
 //! standard error discarded and in its own process group (so a Ctrl-C at
@@ -61,8 +43,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
 
+use super::spec::{PlayerKind, PlayerSpec};
 use crate::engine::{Engine, EngineOptions};
-use crate::eval::EvalMode;
 use crate::rules::Variant;
 use crate::scoring::{DrawAdvantage, Tables};
 use crate::search::{Limits, Silent};
@@ -83,272 +65,10 @@ pub const MAX_OUTPUT: usize = 16 * 1024 * 1024;
 /// ... in at most this many lines (a long search prints a few thousand).
 pub const MAX_LINES: usize = 100_000;
 
-/// Who a player is.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PlayerKind {
-    /// Tally in process.
-    Tally {
-        /// Evaluator.
-        eval: EvalMode,
-        /// Whether it may play special actions (when the game allows them).
-        specials: bool,
-        /// Move overhead, if set.
-        move_overhead: Option<Duration>,
-        /// Sets draw advantage the engine plays for (the referee's by
-        /// default).
-        draw_advantage: Option<DrawAdvantage>,
-    },
-    /// An external UCI engine.
-    Uci {
-        /// The program.
-        program: String,
-        /// Its arguments.
-        args: Vec<String>,
-        /// UCI options to set, in order.
-        options: Vec<(String, String)>,
-    },
-}
-
-/// A player's settings, parsed from its text form (see the module docs).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlayerSpec {
-    /// The name given, if any.
-    pub name: Option<String>,
-    /// Tally or an external engine.
-    pub kind: PlayerKind,
-    /// Hash size in MiB (Tally; external engines get `option.Hash`).
-    pub hash_mb: usize,
-    /// Search threads.
-    pub threads: usize,
-    /// Own depth limit.
-    pub depth: Option<i32>,
-    /// Own node limit.
-    pub nodes: Option<u64>,
-    /// Own time per move.
-    pub movetime: Option<Duration>,
-    /// The text it was parsed from.
-    pub text: String,
-}
-
-/// Splits a spec into words, honouring single and double quotes.
-fn words(text: &str) -> Result<Vec<String>, String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut quote: Option<char> = None;
-    let mut any = false;
-    for c in text.chars() {
-        match quote {
-            Some(q) if c == q => quote = None,
-            Some(_) => cur.push(c),
-            None if c == '"' || c == '\'' => {
-                quote = Some(c);
-                any = true;
-            }
-            None if c.is_whitespace() => {
-                if any || !cur.is_empty() {
-                    out.push(std::mem::take(&mut cur));
-                }
-                any = false;
-            }
-            None => cur.push(c),
-        }
-    }
-    if quote.is_some() {
-        return Err(format!("unterminated quote in player '{text}'"));
-    }
-    if any || !cur.is_empty() {
-        out.push(cur);
-    }
-    Ok(out)
-}
-
-fn parse_num<T: std::str::FromStr>(key: &str, v: &str) -> Result<T, String> {
-    v.trim()
-        .parse()
-        .map_err(|_| format!("player setting {key}={v}: not a valid number"))
-}
-
-fn parse_bool(key: &str, v: &str) -> Result<bool, String> {
-    match v.trim().to_ascii_lowercase().as_str() {
-        "on" | "true" | "yes" | "1" => Ok(true),
-        "off" | "false" | "no" | "0" => Ok(false),
-        _ => Err(format!("player setting {key}={v}: expected on or off")),
-    }
-}
-
-fn parse_eval(v: &str) -> Result<EvalMode, String> {
-    match v.trim().to_ascii_lowercase().as_str() {
-        "variant" => Ok(EvalMode::Variant),
-        "base" => Ok(EvalMode::Base),
-        _ => Err(format!("eval={v}: expected variant or base")),
-    }
-}
-
-impl PlayerSpec {
-    /// Parses a player's text form.
-    ///
-    /// # Errors
-    ///
-    /// A one-line message naming the bad word.
-    pub fn parse(text: &str) -> Result<PlayerSpec, String> {
-        let mut name = None;
-        let mut cmd: Option<String> = None;
-        let mut args = Vec::new();
-        let mut options: Vec<(String, String)> = Vec::new();
-        let mut eval = None;
-        let mut specials = None;
-        let mut hash = None;
-        let mut threads = None;
-        let mut depth = None;
-        let mut nodes = None;
-        let mut movetime = None;
-        for w in words(text)? {
-            let Some((key, value)) = w.split_once('=') else {
-                return Err(format!(
-                    "player setting '{w}': expected key=value (name, cmd, arg, option.NAME, hash, threads, eval, specials, depth, nodes, movetime)"
-                ));
-            };
-            let lower = key.trim().to_ascii_lowercase();
-            match lower.as_str() {
-                "name" => name = Some(value.to_owned()),
-                "cmd" => cmd = Some(value.to_owned()),
-                "arg" => args.push(value.to_owned()),
-                "eval" => eval = Some(parse_eval(value)?),
-                "specials" => specials = Some(parse_bool(key, value)?),
-                "hash" => hash = Some(parse_num::<usize>(key, value)?),
-                "threads" => threads = Some(parse_num::<usize>(key, value)?),
-                "depth" => depth = Some(parse_num::<i32>(key, value)?),
-                "nodes" => nodes = Some(parse_num::<u64>(key, value)?),
-                "movetime" => movetime = Some(Duration::from_millis(parse_num(key, value)?)),
-                _ if lower.starts_with("option.") => {
-                    let opt = key.trim()["option.".len()..].to_owned();
-                    if opt.is_empty() {
-                        return Err(format!("player setting '{w}': option without a name"));
-                    }
-                    options.push((opt, value.to_owned()));
-                }
-                _ => return Err(format!("unknown player setting '{key}'")),
-            }
-        }
-        if depth.is_some_and(|d| !(1..=64).contains(&d)) {
-            return Err("player depth must be 1 to 64".to_owned());
-        }
-        let kind = match cmd {
-            Some(c) => {
-                if eval.is_some() || specials.is_some() {
-                    return Err(
-                        "eval= and specials= are Tally settings, not for cmd= engines".into(),
-                    );
-                }
-                let mut parts = c.split_whitespace().map(str::to_owned);
-                let program = parts
-                    .next()
-                    .ok_or_else(|| "player setting cmd= is empty".to_owned())?;
-                let mut all_args: Vec<String> = parts.collect();
-                all_args.extend(args);
-                for (n, v) in &options {
-                    if n.eq_ignore_ascii_case("threads") {
-                        threads = Some(parse_num(n, v)?);
-                    }
-                    if n.eq_ignore_ascii_case("hash") {
-                        hash = Some(parse_num(n, v)?);
-                    }
-                }
-                let has = |o: &[(String, String)], n: &str| {
-                    o.iter().any(|(x, _)| x.eq_ignore_ascii_case(n))
-                };
-                if let Some(t) = threads.filter(|_| !has(&options, "Threads")) {
-                    options.push(("Threads".into(), t.to_string()));
-                }
-                if let Some(h) = hash.filter(|_| !has(&options, "Hash")) {
-                    options.push(("Hash".into(), h.to_string()));
-                }
-                PlayerKind::Uci {
-                    program,
-                    args: all_args,
-                    options,
-                }
-            }
-            None => {
-                if !args.is_empty() {
-                    return Err("arg= needs cmd=".to_owned());
-                }
-                let mut move_overhead = None;
-                let mut draw_advantage = None;
-                for (n, v) in &options {
-                    match n.to_ascii_lowercase().as_str() {
-                        "hash" => hash = Some(parse_num(n, v)?),
-                        "threads" => threads = Some(parse_num(n, v)?),
-                        "multipv" => {
-                            parse_num::<usize>(n, v)?;
-                        }
-                        "move overhead" | "move_overhead" => {
-                            move_overhead = Some(Duration::from_millis(parse_num(n, v)?));
-                        }
-                        "specialactions" => specials = Some(parse_bool(n, v)?),
-                        "evalmode" => eval = Some(parse_eval(v)?),
-                        "drawadvantage" => {
-                            draw_advantage = Some(DrawAdvantage::parse(v)?);
-                        }
-                        _ => {
-                            return Err(format!(
-                                "option.{n}: not an option Tally takes in a match (Hash, Threads, MultiPV, Move Overhead, SpecialActions, EvalMode, DrawAdvantage)"
-                            ));
-                        }
-                    }
-                }
-                PlayerKind::Tally {
-                    eval: eval.unwrap_or_default(),
-                    specials: specials.unwrap_or(true),
-                    move_overhead,
-                    draw_advantage,
-                }
-            }
-        };
-        let hash_mb = hash.unwrap_or(16);
-        let threads = threads.unwrap_or(1);
-        if hash_mb == 0 || threads == 0 {
-            return Err("hash and threads must be at least 1".to_owned());
-        }
-        Ok(PlayerSpec {
-            name,
-            kind,
-            hash_mb,
-            threads,
-            depth,
-            nodes,
-            movetime,
-            text: text.trim().to_owned(),
-        })
-    }
-
-    /// Whether this is an external engine.
-    pub fn is_external(&self) -> bool {
-        matches!(self.kind, PlayerKind::Uci { .. })
-    }
-
-    /// The name to show before the engine is started: the given name,
-    /// `tally` (with `-base` for the base evaluator), or the program's
-    /// file name.
-    pub fn default_name(&self) -> String {
-        if let Some(n) = &self.name {
-            return n.clone();
-        }
-        match &self.kind {
-            PlayerKind::Tally { eval, .. } => match eval {
-                EvalMode::Variant => "tally".to_owned(),
-                EvalMode::Base => "tally-base".to_owned(),
-            },
-            PlayerKind::Uci { program, .. } => std::path::Path::new(program)
-                .file_name()
-                .map_or_else(|| program.clone(), |f| f.to_string_lossy().into_owned()),
-        }
-    }
-}
-
-/// A search request's limits: the clocks, or fixed limits.
+/// The limits a player is asked to move under: the clocks, or fixed
+/// limits (sent to an external engine as its `go` command).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Go {
+pub struct MoveLimits {
     /// Remaining time `[white, black]`, when a clock runs.
     pub time: Option<[Duration; 2]>,
     /// Increment `[white, black]`.
@@ -361,9 +81,9 @@ pub struct Go {
     pub movetime: Option<Duration>,
 }
 
-impl Go {
-    /// As search limits.
-    pub fn limits(&self) -> Limits {
+impl MoveLimits {
+    /// As Tally's search limits.
+    pub fn search_limits(&self) -> Limits {
         Limits {
             depth: self.depth,
             nodes: self.nodes,
@@ -441,9 +161,9 @@ pub trait Player: Send {
     ///
     /// A [`Failure`] if the player does not answer.
     fn new_game(&mut self) -> Result<(), Failure>;
-    /// The action to play after `moves` from `start_fen` (UCI text; the
-    /// caller checks it), waiting at most `wait` and giving up early when
-    /// `stop` is set.
+    /// The action to play after `moves` from `start_fen`, searched under
+    /// `limits` (UCI text; the caller checks it), waiting at most `wait`
+    /// and giving up early when `stop` is set.
     ///
     /// # Errors
     ///
@@ -452,7 +172,7 @@ pub trait Player: Send {
         &mut self,
         start_fen: &str,
         moves: &[String],
-        go: &Go,
+        limits: &MoveLimits,
         wait: Duration,
         stop: &AtomicBool,
     ) -> Result<String, Failure>;
@@ -533,7 +253,7 @@ impl Player for TallyPlayer {
         &mut self,
         start_fen: &str,
         moves: &[String],
-        go: &Go,
+        limits: &MoveLimits,
         _wait: Duration,
         _stop: &AtomicBool,
     ) -> Result<String, Failure> {
@@ -543,7 +263,7 @@ impl Player for TallyPlayer {
             .map_err(|e| Failure::Protocol(format!("position refused: {}", e.error)))?;
         let r = self
             .engine
-            .search(go.limits(), &Silent)
+            .search(limits.search_limits(), &Silent)
             .map_err(|e| Failure::Protocol(e.to_string()))?;
         r.best
             .map(|a| a.to_string())
@@ -926,7 +646,7 @@ impl Player for UciPlayer {
         &mut self,
         start_fen: &str,
         moves: &[String],
-        go: &Go,
+        limits: &MoveLimits,
         wait: Duration,
         stop: &AtomicBool,
     ) -> Result<String, Failure> {
@@ -942,7 +662,7 @@ impl Player for UciPlayer {
             pos.push_str(&moves.join(" "));
         }
         p.request(&pos)?;
-        p.send(&go.uci())?;
+        p.send(&limits.uci())?;
         let line = p.wait_for(
             &|l| l.trim_start().starts_with("bestmove"),
             &mut |_| {},
@@ -963,43 +683,6 @@ impl Player for UciPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn specs() {
-        let s = PlayerSpec::parse("name=base eval=base hash=8 depth=3").unwrap();
-        assert_eq!(s.name.as_deref(), Some("base"));
-        assert_eq!(s.hash_mb, 8);
-        assert_eq!(s.depth, Some(3));
-        assert!(matches!(
-            s.kind,
-            PlayerKind::Tally {
-                eval: EvalMode::Base,
-                ..
-            }
-        ));
-        let s = PlayerSpec::parse(
-            "cmd='python3 fake.py' arg=hang option.UCI_Elo=2000 \"option.Move Overhead=10\" threads=2",
-        )
-        .unwrap();
-        let PlayerKind::Uci {
-            program,
-            args,
-            options,
-        } = &s.kind
-        else {
-            panic!("external")
-        };
-        assert_eq!(program, "python3");
-        assert_eq!(args, &["fake.py", "hang"]);
-        assert!(options.contains(&("Move Overhead".into(), "10".into())));
-        assert!(options.contains(&("Threads".into(), "2".into())));
-        assert_eq!(s.threads, 2);
-        assert_eq!(s.default_name(), "python3");
-        assert!(PlayerSpec::parse("colour=red").is_err());
-        assert!(PlayerSpec::parse("option.Foo=1").is_err());
-        assert!(PlayerSpec::parse("cmd='unterminated").is_err());
-        assert!(PlayerSpec::parse("depth=x").is_err());
-    }
 
     #[cfg(unix)]
     #[test]
@@ -1027,17 +710,17 @@ mod tests {
 
     #[test]
     fn go_text() {
-        let g = Go {
+        let g = MoveLimits {
             time: Some([Duration::from_millis(1500), Duration::from_secs(2)]),
             inc: [Duration::from_millis(100); 2],
-            ..Go::default()
+            ..MoveLimits::default()
         };
         assert_eq!(g.uci(), "go wtime 1500 btime 2000 winc 100 binc 100");
-        let l = g.limits();
+        let l = g.search_limits();
         assert_eq!(l.time[1], Some(Duration::from_secs(2)));
-        let g = Go {
+        let g = MoveLimits {
             depth: Some(4),
-            ..Go::default()
+            ..MoveLimits::default()
         };
         assert_eq!(g.uci(), "go depth 4");
     }

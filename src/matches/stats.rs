@@ -62,6 +62,25 @@ pub enum EloModel {
     Normalized,
 }
 
+impl EloModel {
+    /// Every model.
+    pub const ALL: [EloModel; 2] = [EloModel::Logistic, EloModel::Normalized];
+
+    /// The model's name, as in `--sprt` and the JSON summary: `logistic`
+    /// or `normalized`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EloModel::Logistic => "logistic",
+            EloModel::Normalized => "normalized",
+        }
+    }
+
+    /// The model of a name ([`EloModel::as_str`]), if there is one.
+    pub fn from_name(name: &str) -> Option<EloModel> {
+        EloModel::ALL.into_iter().find(|m| m.as_str() == name)
+    }
+}
+
 /// SPRT settings.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SprtConfig {
@@ -109,15 +128,10 @@ impl std::str::FromStr for SprtConfig {
                 .split_once('=')
                 .ok_or_else(|| format!("--sprt: '{part}' is not key=value"))?;
             if k.trim() == "model" {
-                c.model = match v.trim() {
-                    "logistic" => EloModel::Logistic,
-                    "normalized" => EloModel::Normalized,
-                    other => {
-                        return Err(format!(
-                            "--sprt: model={other}: expected logistic or normalized"
-                        ));
-                    }
-                };
+                let name = v.trim();
+                c.model = EloModel::from_name(name).ok_or_else(|| {
+                    format!("--sprt: model={name}: expected logistic or normalized")
+                })?;
                 continue;
             }
             let v: f64 = v
@@ -497,12 +511,36 @@ mod tests {
         assert!("elo0=10,elo1=0".parse::<SprtConfig>().is_err());
         assert!("elo0=0".parse::<SprtConfig>().is_err());
         assert!("elo0=0,elo1=5,gamma=1".parse::<SprtConfig>().is_err());
-        assert!("elo0=0,elo1=5,model=bayes".parse::<SprtConfig>().is_err());
+        assert_eq!(
+            "elo0=0,elo1=5,model=bayes".parse::<SprtConfig>(),
+            Err("--sprt: model=bayes: expected logistic or normalized".to_owned())
+        );
         // ln(0.05 / 0.95) and ln(0.95 / 0.05).
         assert!((c.lower() - (0.05f64 / 0.9).ln()).abs() < 1e-12);
         let c: SprtConfig = "elo0=0,elo1=5".parse().unwrap();
         assert!((c.lower() + 2.944_438_979).abs() < 1e-9);
         assert!((c.upper() - 2.944_438_979).abs() < 1e-9);
+    }
+
+    #[test]
+    fn kind_names_are_the_serialized_names() {
+        for m in EloModel::ALL {
+            let json = serde_json::to_string(&m).unwrap();
+            assert_eq!(json, format!("\"{}\"", m.as_str()));
+            assert_eq!(EloModel::from_name(m.as_str()), Some(m));
+        }
+        assert_eq!(EloModel::from_name("Logistic"), None);
+        for k in [
+            ForfeitKind::Crash,
+            ForfeitKind::Hang,
+            ForfeitKind::Illegal,
+            ForfeitKind::Time,
+            ForfeitKind::Protocol,
+            ForfeitKind::Flood,
+        ] {
+            let json = serde_json::to_string(&k).unwrap();
+            assert_eq!(json, format!("\"{k}\""));
+        }
     }
 
     /// The pentanomial [5, 20, 40, 25, 10]: 100 pairs with score fractions

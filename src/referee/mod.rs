@@ -34,7 +34,7 @@ use shakmaty::san::{San, SanPlus};
 use shakmaty::{Color, KnownOutcome};
 
 use crate::rules::{Action, Ending, Game, Pos, Rules, RulesError, Variant};
-use crate::scoring::{Award, EndContext, Events, Memo, Points, Scorer};
+use crate::scoring::{Award, EndContext, Events, Memo, Scorer};
 use crate::with_rules;
 
 /// One action of a game as it was written.
@@ -180,11 +180,6 @@ impl ScoreRecord {
             )),
             ending => ending.map(|e| e.describe()),
         }
-    }
-
-    /// Points to `color` in total.
-    pub fn total_for(&self, color: Color) -> Points {
-        self.total.points(color)
     }
 
     /// The record as one line of JSON, with `game` as its first field when

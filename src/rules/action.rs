@@ -69,12 +69,6 @@ impl Action {
         }
     }
 
-    /// The action's text: UCI for a move (castling as king to its
-    /// destination, `e1g1`), the word for a special action.
-    pub fn to_text(self) -> String {
-        self.to_string()
-    }
-
     /// A compact 16-bit code, unique among the actions of one position:
     /// from (6 bits), to (6 bits), promotion (3 bits); special actions use
     /// codes with from == to, which no move has. 0 means "no action".

@@ -11,9 +11,9 @@ use std::num::NonZeroU32;
 
 use shakmaty::attacks;
 use shakmaty::{
-    Bitboard, Board, ByColor, ByRole, Castles, CastlingMode, CastlingSide, Color, EnPassantMode,
-    FromSetup, KnownOutcome, Move, MoveList, Outcome, Position, PositionError, Rank,
-    RemainingChecks, Role, Setup, Square,
+    Bitboard, Board, ByColor, ByRole, Castles, CastlingMode, CastlingSide, Color, FromSetup,
+    KnownOutcome, Move, MoveList, Outcome, Position, PositionError, Rank, RemainingChecks, Role,
+    Setup, Square,
 };
 
 use super::RulesError;
@@ -513,16 +513,6 @@ impl Pos for Extinction {
     }
 }
 
-// The to_setup default of Position uses the ep mode; keep an explicit
-// helper for FEN output that matches the repetition rule.
-impl Extinction {
-    /// The FEN of the position (en-passant square shown when a capture is
-    /// possible).
-    pub fn to_fen(&self) -> String {
-        shakmaty::fen::Fen::from_position(self, EnPassantMode::Legal).to_string()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -605,7 +595,7 @@ mod tests {
             while let Some((p, d)) = stack.pop() {
                 let mut expected = p.legal_moves();
                 expected.retain(|m| m.is_capture() || m.is_promotion());
-                assert_eq!(Pos::noisy_moves(&p), expected, "{}", p.to_fen());
+                assert_eq!(Pos::noisy_moves(&p), expected, "{}", p.board());
                 checked += 1;
                 if d > 0 {
                     for m in p.legal_moves() {

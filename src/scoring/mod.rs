@@ -94,12 +94,6 @@ impl Scorer {
         &self.tables
     }
 
-    /// Whether the variant is scored by its board result only (win 1,
-    /// draw 1/2, loss 0): chess and extinction.
-    pub fn is_mate_based(&self) -> bool {
-        matches!(self.variant, Variant::Chess | Variant::Extinction)
-    }
-
     /// The award of `action`, played from `before` to `after`, and the memo
     /// after it. Does not include what the action earns by ending the game
     /// (see [`Scorer::end_award`]).
