@@ -307,7 +307,10 @@ impl Finish {
                 } else {
                     format!("{loser} resigned")
                 };
-                (how, record.total.points(winner) < record.total.points(!winner))
+                (
+                    how,
+                    record.total.points(winner) < record.total.points(!winner),
+                )
             }
             Some(e) => (e.describe(), false),
         };
