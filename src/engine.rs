@@ -469,12 +469,7 @@ impl Engine {
     /// The opponent played the expected move: the clock starts.
     pub fn ponderhit(&self) {
         if let Some(r) = &self.running {
-            r.shared
-                .ponderhit
-                .store(true, std::sync::atomic::Ordering::SeqCst);
-            r.shared
-                .pondering
-                .store(false, std::sync::atomic::Ordering::SeqCst);
+            r.shared.ponderhit();
         }
     }
 

@@ -879,3 +879,23 @@ fn hostile_input() {
     c.send("quit");
     c.finish();
 }
+
+#[test]
+fn more_threads_than_cores_keep_to_the_clock_and_stop() {
+    let mut c = Client::start();
+    c.send("setoption name Threads value 256");
+    c.send("position startpos moves e2e4");
+    assert!(errors(&c.sync()).is_empty());
+    for go in ["movetime 100", "wtime 100 btime 100", "nodes 5000"] {
+        let best = bestmove(&c.go(go));
+        assert!(
+            is_legal(Variant::Chess, false, None, &["e2e4"], &best),
+            "{go}: {best}"
+        );
+    }
+    c.send("go infinite");
+    c.wait_for(60, |l| l.starts_with("info depth 1 "));
+    c.send("stop");
+    let best = bestmove(&c.wait_for(60, |l| l.starts_with("bestmove")));
+    assert!(is_legal(Variant::Chess, false, None, &["e2e4"], &best));
+}

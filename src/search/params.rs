@@ -50,7 +50,8 @@ pub const DELTA_MARGIN: i32 = 200;
 /// Tiebraker: the least remaining depth at which a `disk` is searched.
 pub const DISK_MIN_DEPTH: i32 = 4;
 
-/// Check the clock and the stop flag every this many nodes.
+/// Publish the node count, and check the clock and the node limit, every
+/// this many nodes (the stop flag is checked at every node).
 pub const CHECK_EVERY: u64 = 1024;
 /// History values stay within this bound.
 pub const HISTORY_MAX: i32 = 16_384;

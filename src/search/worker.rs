@@ -83,7 +83,6 @@ pub(super) struct Worker<'a, P: Pos, S: Scoring, E: Evaluate<P>> {
     shared: &'a Shared,
     reporter: &'a dyn Reporter,
     id: usize,
-    clock: Clock,
     budget: Budget,
     stack: Vec<Frame<P>>,
     history_keys: Vec<HistoryEntry>,
@@ -108,7 +107,6 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         job: &'a SearchJob<P, S, E>,
         shared: &'a Shared,
         id: usize,
-        clock: Clock,
         reporter: &'a dyn Reporter,
     ) -> Self {
         let side = if job.root.pos.turn().is_white() { 0 } else { 1 };
@@ -138,7 +136,6 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             shared,
             reporter,
             id,
-            clock,
             budget: Budget::new(&job.limits, side, job.overhead),
             stack,
             history_keys: job.history.clone(),
@@ -243,7 +240,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         self.publish_nodes();
         Stats {
             nodes: self.shared.nodes(),
-            time: self.clock.elapsed(),
+            time: self.shared.elapsed(),
             hashfull: self.shared.tt.hashfull(),
         }
     }
@@ -292,7 +289,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 factor += 0.4;
             }
             self.best_changes *= 0.5;
-            if self.clock.elapsed() >= soft.mul_f64(factor.min(1.5)) {
+            if self.shared.elapsed() >= soft.mul_f64(factor.min(1.5)) {
                 return true;
             }
         }
@@ -307,27 +304,32 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         }
     }
 
-    /// Periodic checks: the stop flag, and for the main thread the clock
-    /// and the node limit.
+    /// Checks at every node: the stop flag; periodically, the published
+    /// node count, a helper's turn, and for the main thread the clock and
+    /// the node limit.
     #[inline]
     fn check_stop(&mut self) -> bool {
         if self.stopped {
             return true;
         }
+        // At every node (one load of a flag that stays in the cache), so
+        // that every thread ends within a node of the stop, not a slice.
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return true;
+        }
         if self.nodes.is_multiple_of(CHECK_EVERY) {
             self.publish_nodes();
-            if self.shared.stop.load(Ordering::Relaxed) {
+            // A helper's slice ends: it hands its turn on if another waits.
+            if !self.is_main() && !self.shared.turns.pass() {
                 self.stopped = true;
                 return true;
             }
             if self.is_main() {
-                if self.shared.ponderhit.swap(false, Ordering::Relaxed) {
-                    self.clock = Clock::start();
-                }
                 let pondering = self.shared.pondering.load(Ordering::Relaxed);
                 if !pondering
                     && !self.job.limits.infinite
-                    && self.budget.hard.is_some_and(|h| self.clock.elapsed() >= h)
+                    && self.budget.hard.is_some_and(|h| self.shared.elapsed() >= h)
                 {
                     self.shared.stop();
                     self.stopped = true;
@@ -384,7 +386,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
     }
 
     fn report_bound(&self, depth: i32, pv_idx: usize) {
-        if self.is_main() && self.clock.elapsed() > Duration::from_secs(2) {
+        if self.is_main() && self.shared.elapsed() > Duration::from_secs(2) {
             let rm = &self.root_moves[pv_idx];
             let line = PvLine {
                 multipv: pv_idx + 1,
