@@ -4,6 +4,7 @@
 //! drive the search through it; it formats nothing.
 
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -12,7 +13,7 @@ use shakmaty::{Chess, Position};
 use crate::eval::{EvalMode, Evaluator, Units};
 use crate::rules::{
     Action, ActionList, DivideEntry, Ending, Extinction, Game, Node, ParsedAction, Pos, Rules,
-    RulesError, Variant, perft_divide,
+    RulesError, Variant, perft_divide, perft_divide_until,
 };
 use crate::scoring::{DrawAdvantage, Memo, Scorer, Tables};
 use crate::search::{self, Limits, Reporter, SearchJob, SearchResult, Shared, Tt};
@@ -194,6 +195,21 @@ impl Engine {
         }
     }
 
+    /// Frees the hash table's memory (a table of 1 MiB stands in), so
+    /// that a new one can be made elsewhere and given to
+    /// [`Engine::set_table`].
+    pub fn free_hash(&mut self) {
+        self.stop_and_wait();
+        self.tt = Arc::new(Tt::new(1));
+    }
+
+    /// Installs a hash table made elsewhere, of `mb` MiB.
+    pub fn set_table(&mut self, tt: Tt, mb: usize) {
+        self.stop_and_wait();
+        self.tt = Arc::new(tt);
+        self.options.hash_mb = mb;
+    }
+
     /// Empties the hash table.
     pub fn clear_hash(&mut self) {
         self.stop_and_wait();
@@ -350,6 +366,23 @@ impl Engine {
         with_game!(&self.game, |g| perft_divide(&g.rules(), g.current(), depth))
     }
 
+    /// [`Engine::perft`] as work for another thread: it gives up (`None`)
+    /// soon after its flag is set.
+    pub fn perft_work(
+        &self,
+        depth: u32,
+    ) -> impl FnOnce(&AtomicBool) -> Option<Vec<DivideEntry>> + Send + 'static {
+        let game = self.game.clone();
+        move |stop| {
+            with_game!(&game, |g| perft_divide_until(
+                &g.rules(),
+                g.current(),
+                depth,
+                stop
+            ))
+        }
+    }
+
     /// The memo after the game's actions.
     fn memo_of<P: Pos>(game: &Game<P>) -> Memo {
         game.nodes()
@@ -449,9 +482,24 @@ impl Engine {
         limits: Limits,
         reporter: &dyn Reporter,
     ) -> Result<SearchResult, RulesError> {
+        self.search_until(limits, reporter, Arc::new(AtomicBool::new(false)))
+    }
+
+    /// [`Engine::search`] that ends (with the result so far) soon after
+    /// `stop` is set from another thread.
+    ///
+    /// # Errors
+    ///
+    /// As [`Engine::go`].
+    pub fn search_until(
+        &mut self,
+        limits: Limits,
+        reporter: &dyn Reporter,
+        stop: Arc<AtomicBool>,
+    ) -> Result<SearchResult, RulesError> {
         self.stop_and_wait();
         let threads = self.options.threads;
-        let shared = Shared::new(self.tt.clone(), threads);
+        let shared = Shared::with_stop_flag(self.tt.clone(), threads, stop);
         let pool = self.pool.clone();
         with_game!(&self.game, |g| {
             let job = self.job(g, limits)?;

@@ -899,3 +899,54 @@ fn more_threads_than_cores_keep_to_the_clock_and_stop() {
     let best = bestmove(&c.wait_for(60, |l| l.starts_with("bestmove")));
     assert!(is_legal(Variant::Chess, false, None, &["e2e4"], &best));
 }
+
+#[test]
+fn long_work_answers_isready_and_stops() {
+    let mut c = Client::start();
+    // The deepest perft would run for days: isready is answered meanwhile,
+    // and stop ends it.
+    c.send("go perft 10");
+    c.send("isready");
+    c.wait_for(60, |l| l == "readyok");
+    c.send("stop");
+    let p = c.wait_for(60, |l| l.starts_with("info string"));
+    assert_eq!(p, ["info string go perft 10 stopped"]);
+    // Lines after long work wait for it, in order; isready behind them too.
+    c.send("bench 20");
+    c.send("position startpos moves e2e4");
+    c.send("d");
+    c.send("isready");
+    c.send("stop");
+    let b = c.wait_for(60, |l| l == "readyok");
+    let stopped = b.iter().position(|l| l == "info string bench 20 stopped");
+    let fen = b
+        .iter()
+        .position(|l| l.starts_with("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b"));
+    assert!(stopped.is_some() && stopped < fen, "{b:#?}");
+    // Beyond the maxima: refused.
+    c.send("go perft 11");
+    c.send("bench 21");
+    let e = c.sync();
+    assert_eq!(errors(&e).len(), 2, "{e:#?}");
+    // A new table: isready at once; what follows waits for the table.
+    c.send("setoption name Hash value 2");
+    c.send("isready");
+    c.send("go depth 3");
+    let go = c.wait_for(60, |l| l.starts_with("bestmove"));
+    assert!(go.contains(&"readyok".to_owned()), "{go:#?}");
+    assert!(errors(&go).is_empty(), "{go:#?}");
+    // The largest table takes seconds to fill: quit does not wait for it.
+    c.send("setoption name Hash value 16384");
+    c.send("isready");
+    c.wait_for(60, |l| l == "readyok");
+    c.send("quit");
+    c.finish();
+}
+
+#[test]
+fn long_work_finishes_at_the_end_of_input() {
+    let out = script("position startpos\ngo perft 2\nd\n");
+    let nodes = out.iter().position(|l| l == "Nodes searched: 400");
+    let fen = out.iter().position(|l| l.starts_with("Fen: "));
+    assert!(nodes.is_some() && nodes < fen, "{out:#?}");
+}

@@ -4,7 +4,10 @@
 //! and a node finished by a position ending (no legal move, extinction, a
 //! claim, mutual bare kings) has no children. Endings that need the game's
 //! history (repetition, move rules, insufficient material) are not applied,
-//! as in every perft.
+//! as in every perft. [`perft_divide_until`] can be stopped from another
+//! thread.
+
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
@@ -14,6 +17,15 @@ use super::pos::Pos;
 
 /// The number of leaf nodes `depth` plies below `node`.
 pub fn perft<P: Pos>(rules: &Rules<P>, node: &Node<P>, depth: u32) -> u64 {
+    count(rules, node, depth, None)
+}
+
+/// [`perft`], giving up (with a partial count) soon after `stop` is set:
+/// it is checked at every node three plies or more above the leaves.
+fn count<P: Pos>(rules: &Rules<P>, node: &Node<P>, depth: u32, stop: Option<&AtomicBool>) -> u64 {
+    if depth >= 3 && stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+        return 0;
+    }
     match depth {
         0 => 1,
         1 => rules.count_actions(node) as u64,
@@ -30,7 +42,7 @@ pub fn perft<P: Pos>(rules: &Rules<P>, node: &Node<P>, depth: u32) -> u64 {
                 total += if depth == 2 {
                     rules.count_actions(&child) as u64
                 } else {
-                    perft(rules, &child, depth - 1)
+                    count(rules, &child, depth - 1, stop)
                 };
             }
             total
@@ -50,6 +62,26 @@ pub struct DivideEntry {
 /// Perft split by root action, the roots searched in parallel (rayon).
 /// Returns the entries in generation order.
 pub fn perft_divide<P: Pos>(rules: &Rules<P>, node: &Node<P>, depth: u32) -> Vec<DivideEntry> {
+    divide(rules, node, depth, None)
+}
+
+/// [`perft_divide`] that gives up soon after `stop` is set (`None` then).
+pub fn perft_divide_until<P: Pos>(
+    rules: &Rules<P>,
+    node: &Node<P>,
+    depth: u32,
+    stop: &AtomicBool,
+) -> Option<Vec<DivideEntry>> {
+    let entries = divide(rules, node, depth, Some(stop));
+    (!stop.load(Ordering::SeqCst)).then_some(entries)
+}
+
+fn divide<P: Pos>(
+    rules: &Rules<P>,
+    node: &Node<P>,
+    depth: u32,
+    stop: Option<&AtomicBool>,
+) -> Vec<DivideEntry> {
     if depth == 0 {
         return Vec::new();
     }
@@ -59,7 +91,7 @@ pub fn perft_divide<P: Pos>(rules: &Rules<P>, node: &Node<P>, depth: u32) -> Vec
         .par_iter()
         .map(|&action| DivideEntry {
             action,
-            nodes: perft(rules, &rules.play_light(node, action), depth - 1),
+            nodes: count(rules, &rules.play_light(node, action), depth - 1, stop),
         })
         .collect()
 }

@@ -188,8 +188,11 @@ pub struct SearchResult {
 pub struct Shared {
     /// The transposition table.
     pub tt: Arc<Tt>,
-    /// Set to stop the search.
+    /// Set to stop the search (see [`Shared::stop`]).
     pub stop: AtomicBool,
+    /// A flag of the caller's that stops the search when set (see
+    /// [`Shared::with_stop_flag`]).
+    outside: Option<Arc<AtomicBool>>,
     /// Set while pondering: the clock does not run (cleared by
     /// [`Shared::ponderhit`]).
     pub pondering: AtomicBool,
@@ -211,6 +214,7 @@ impl Shared {
         Shared {
             tt,
             stop: AtomicBool::new(false),
+            outside: None,
             pondering: AtomicBool::new(false),
             nodes: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
             origin: Instant::now(),
@@ -218,6 +222,23 @@ impl Shared {
             wake: (Mutex::new(()), Condvar::new()),
             turns: Turns::for_this_machine(),
         }
+    }
+
+    /// Shared state that also stops when `stop`, a flag of the caller's,
+    /// is set (the main thread looks at it as often as at the clock). The
+    /// search never sets it.
+    pub fn with_stop_flag(tt: Arc<Tt>, threads: usize, stop: Arc<AtomicBool>) -> Shared {
+        Shared {
+            outside: Some(stop),
+            ..Shared::new(tt, threads)
+        }
+    }
+
+    /// Whether the caller's flag is set.
+    fn stopped_outside(&self) -> bool {
+        self.outside
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
     /// Time on the search's clock: since the search started, or since

@@ -128,3 +128,21 @@ fn pondering_ignores_the_clock_until_ponderhit() {
         .expect("ponderhit starts the clock");
     assert!(r.best.is_some());
 }
+
+#[test]
+fn the_callers_flag_stops_a_search_and_is_never_set_by_it() {
+    let flag = Arc::new(AtomicBool::new(false));
+    let tt = Arc::new(Tt::new(1));
+    let shared = Arc::new(Shared::with_stop_flag(tt.clone(), 1, flag.clone()));
+    let r = search_with_watchdog(job(Limits::depth(2)), shared, 1, Arc::new(Silent));
+    assert_eq!(r.depth, 2);
+    assert!(!flag.load(Ordering::SeqCst));
+    flag.store(true, Ordering::SeqCst);
+    let shared = Arc::new(Shared::with_stop_flag(tt, 1, flag));
+    let endless = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let r = search_with_watchdog(job(endless), shared, 1, Arc::new(Silent));
+    assert!(r.best.is_some());
+}

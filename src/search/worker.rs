@@ -305,8 +305,8 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
     }
 
     /// Checks at every node: the stop flag; periodically, the published
-    /// node count, a helper's turn, and for the main thread the clock and
-    /// the node limit.
+    /// node count, a helper's turn, and for the main thread the caller's
+    /// stop flag, the clock and the node limit.
     #[inline]
     fn check_stop(&mut self) -> bool {
         if self.stopped {
@@ -322,6 +322,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             self.publish_nodes();
             // A helper's slice ends: it hands its turn on if another waits.
             if !self.is_main() && !self.shared.turns.pass() {
+                self.stopped = true;
+                return true;
+            }
+            if self.is_main() && self.shared.stopped_outside() {
+                self.shared.stop();
                 self.stopped = true;
                 return true;
             }
