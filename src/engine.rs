@@ -331,6 +331,18 @@ impl Engine {
         result
     }
 
+    /// What [`Engine::set_position`] ignores in `fen` under the current
+    /// rules (see [`Pos::from_fen_noting`]), one note each; empty when
+    /// nothing, or when the FEN is refused.
+    pub fn fen_notes(&self, fen: &str) -> Vec<String> {
+        let notes = if self.variant.is_extinction() {
+            Extinction::from_fen_noting(fen).map(|(_, n)| n)
+        } else {
+            Chess::from_fen_noting(fen).map(|(_, n)| n)
+        };
+        notes.unwrap_or_default()
+    }
+
     /// Plays one more action.
     ///
     /// # Errors

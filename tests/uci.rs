@@ -950,3 +950,52 @@ fn long_work_finishes_at_the_end_of_input() {
     let fen = out.iter().position(|l| l.starts_with("Fen: "));
     assert!(nodes.is_some() && nodes < fen, "{out:#?}");
 }
+
+#[test]
+fn impossible_en_passant_squares_and_castling_rights_are_ignored() {
+    let cases = [
+        (
+            "chess",
+            "r3k2r/1P4p1/8/2n2Pp1/8/8/1p4P1/R3K2R w KQkq g6 0 1",
+            "en-passant square g6 ignored: no pawn can have just passed it",
+            "r3k2r/1P4p1/8/2n2Pp1/8/8/1p4P1/R3K2R w KQkq - 0 1",
+        ),
+        (
+            "extinction",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1",
+            "en-passant square e6 ignored: no pawn can have just passed it",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ),
+        (
+            "chess",
+            "4k3/8/8/8/8/8/8/R3K3 w KQkq - 0 1",
+            "castling rights without their king and rook at home ignored",
+            "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",
+        ),
+        (
+            "extinction",
+            "rnbqkbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+            "castling rights without their king and rook at home ignored",
+            "rnbqkbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQq - 0 1",
+        ),
+    ];
+    for (variant, fen, note, kept) in cases {
+        let mut c = Client::start();
+        c.send(&format!("setoption name UCI_Variant value {variant}"));
+        c.send(&format!("position fen {fen}"));
+        c.send("d");
+        let d = c.sync();
+        assert_eq!(d[0], format!("info string warning: position: {note}"));
+        assert!(errors(&d).is_empty(), "{d:#?}");
+        assert!(d.contains(&format!("Fen: {kept}")), "{d:#?}");
+        let best = bestmove(&c.go("depth 3"));
+        let v = Variant::from_id(variant).unwrap();
+        assert!(is_legal(v, false, Some(kept), &[], &best), "{best}");
+    }
+    // What cannot be played is still refused, the position kept.
+    let mut c = Client::start();
+    c.send("position fen 8/8/8/8/8/8/8/8 w - - 0 1");
+    c.send("position fen k7/8/8/8/8/8/8/K6P w - e3 0 1");
+    let e = c.sync();
+    assert_eq!(errors(&e).len(), 2, "{e:#?}");
+}

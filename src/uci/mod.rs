@@ -523,6 +523,11 @@ impl<W: Write + Send + 'static> Session<W> {
     /// Sets the position, playing on past an ending of Tally's rules that
     /// the GUI's rules do not have (see [`Session::can_play_on`]).
     fn set_position(&mut self, fen: Option<String>, moves: &[&str]) {
+        if let Some(f) = &fen {
+            for note in self.engine.fen_notes(f) {
+                self.out.info(&format!("warning: position: {note}"));
+            }
+        }
         let mut fen = fen;
         let mut from = 0;
         let mut restarted_at = None;
