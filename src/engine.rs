@@ -373,6 +373,20 @@ impl Engine {
         with_game!(&self.game, |g| g.legal_actions())
     }
 
+    /// The actions on the board in the current position, even when the
+    /// game is over by a rule that leaves them (repetition, move count,
+    /// insufficient material); none after checkmate, stalemate,
+    /// extinction or a claim.
+    pub fn playable_actions(&self) -> ActionList {
+        with_game!(&self.game, |g| Self::playable_of(g))
+    }
+
+    fn playable_of<P: Pos>(game: &Game<P>) -> ActionList {
+        let mut out = ActionList::new();
+        game.rules().legal_actions(game.current(), &mut out);
+        out
+    }
+
     /// Perft split by root action from the current position.
     pub fn perft(&self, depth: u32) -> Vec<DivideEntry> {
         with_game!(&self.game, |g| perft_divide(&g.rules(), g.current(), depth))
@@ -412,7 +426,11 @@ impl Engine {
         let evaluator = Evaluator::new(&scorer, self.options.eval_mode);
         let units = Units::of(&scorer);
         let root: Node<P> = game.current().clone();
-        let mut root_actions: Vec<Action> = game.legal_actions().to_vec();
+        let mut root_actions: Vec<Action> = if limits.play_on {
+            Self::playable_of(game).to_vec()
+        } else {
+            game.legal_actions().to_vec()
+        };
         if !limits.searchmoves.is_empty() {
             let mut chosen = Vec::new();
             for text in &limits.searchmoves {

@@ -999,3 +999,63 @@ fn impossible_en_passant_squares_and_castling_rights_are_ignored() {
     let e = c.sync();
     assert_eq!(errors(&e).len(), 2, "{e:#?}");
 }
+
+/// Whether `mv` is a legal chess move (UCI notation) in `fen`.
+fn chess_legal(fen: &str, mv: &str) -> bool {
+    use shakmaty::{CastlingMode, Chess, Position, fen::Fen, uci::UciMove};
+    let pos: Chess = fen
+        .parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    mv.parse::<UciMove>()
+        .ok()
+        .and_then(|m| m.to_move(&pos).ok())
+        .is_some_and(|m| pos.is_legal(m))
+}
+
+#[test]
+fn positions_over_only_by_rules_the_gui_does_not_apply_get_a_legal_move() {
+    let cases = [
+        (
+            "chess",
+            "8/8/4k3/8/8/3BK3/8/8 w - - 0 1",
+            "insufficient material",
+        ),
+        (
+            "chess",
+            "8/8/4k3/8/8/3K4/8/R7 w - - 100 80",
+            "move-count rule",
+        ),
+        (
+            "chess",
+            "8/8/4k3/8/8/3K4/8/R7 b - - 150 80",
+            "move-count rule",
+        ),
+        (
+            "sets",
+            "8/8/4k3/8/8/3K4/8/R7 w - - 60 80",
+            "move-count rule",
+        ),
+        (
+            "dynamic",
+            "8/8/4k3/8/8/3BK3/8/8 b - - 0 1",
+            "insufficient material",
+        ),
+    ];
+    for (variant, fen, why) in cases {
+        let mut c = Client::start();
+        c.send(&format!("setoption name Scoring value {variant}"));
+        c.send(&format!("position fen {fen}"));
+        let go = c.go("depth 3");
+        let over: Vec<&String> = go.iter().filter(|l| l.contains(" over")).collect();
+        assert_eq!(over.len(), 1, "{variant} {fen}: {go:#?}");
+        assert!(
+            over[0].contains(why) && over[0].contains("plays on"),
+            "{go:#?}"
+        );
+        let best = bestmove(&go);
+        assert!(chess_legal(fen, &best), "{variant} {fen}: {best}");
+        assert!(errors(&go).is_empty(), "{go:#?}");
+    }
+}

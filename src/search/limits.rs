@@ -37,6 +37,10 @@ pub struct Limits {
     pub mate: Option<u32>,
     /// Root actions to consider (UCI text); all when empty.
     pub searchmoves: Vec<String>,
+    /// Search even when the game is over by a rule that leaves moves on
+    /// the board (repetition, move count, insufficient material): the
+    /// client plays on.
+    pub play_on: bool,
 }
 
 impl Limits {

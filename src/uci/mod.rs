@@ -605,15 +605,24 @@ impl<W: Write + Send + 'static> Session<W> {
             self.play_on_notice("here");
             let fen = fresh_fen(&self.engine.fen());
             let _ = self.engine.set_position(Some(&fen), &[]);
+            // Still over only by a rule of the position itself
+            // (insufficient material): searched all the same.
+            parsed.limits.play_on = true;
         }
-        if let Some(ending) = self.engine.ending() {
+        let legal = if parsed.limits.play_on {
+            self.engine.playable_actions()
+        } else {
+            self.engine.legal_actions()
+        };
+        if legal.is_empty()
+            && let Some(ending) = self.engine.ending()
+        {
             self.out.lines(&[
                 format!("info string the game is over: {}", ending.describe()),
                 "bestmove 0000".to_owned(),
             ]);
             return;
         }
-        let legal = self.engine.legal_actions();
         let asked = parsed.limits.searchmoves.len();
         parsed.limits.searchmoves.retain(|text| {
             let ok = text
