@@ -2,6 +2,8 @@
 //! variant, one thread, 16 MiB hash, a new game before each position, to a
 //! fixed depth. The node count is the search's signature.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::engine::{Engine, EngineOptions};
@@ -10,6 +12,10 @@ use crate::search::{Limits, Silent};
 
 /// The default depth of `tally bench`.
 pub const DEFAULT_DEPTH: i32 = 9;
+
+/// The deepest bench (`tally bench` and UCI `bench`): already hours on a
+/// fast machine.
+pub const MAX_DEPTH: i32 = 20;
 
 /// The bench positions, as shipped.
 pub const POSITIONS: &str = include_str!("../positions/bench.txt");
@@ -69,7 +75,22 @@ pub fn positions() -> Result<Vec<(Variant, String)>, String> {
 /// # Errors
 ///
 /// A message if a shipped position cannot be set up.
-pub fn run(depth: i32, mut each: impl FnMut(usize, &BenchLine)) -> Result<(u64, Duration), String> {
+pub fn run(depth: i32, each: impl FnMut(usize, &BenchLine)) -> Result<(u64, Duration), String> {
+    let never = Arc::new(AtomicBool::new(false));
+    run_until(depth, &never, each).map(|r| r.unwrap_or_default())
+}
+
+/// [`run`] that gives up soon after `stop` is set from another thread
+/// (`Ok(None)` then).
+///
+/// # Errors
+///
+/// As [`run`].
+pub fn run_until(
+    depth: i32,
+    stop: &Arc<AtomicBool>,
+    mut each: impl FnMut(usize, &BenchLine),
+) -> Result<Option<(u64, Duration)>, String> {
     let mut total = 0;
     let mut time = Duration::ZERO;
     for (i, (variant, fen)) in positions()?.into_iter().enumerate() {
@@ -85,8 +106,11 @@ pub fn run(depth: i32, mut each: impl FnMut(usize, &BenchLine)) -> Result<(u64, 
             .map_err(|e| format!("bench position {}: {}", i + 1, e.error))?;
         let started = Instant::now();
         let result = engine
-            .search(Limits::depth(depth), &Silent)
+            .search_until(Limits::depth(depth), &Silent, stop.clone())
             .map_err(|e| format!("bench position {}: {e}", i + 1))?;
+        if stop.load(Ordering::SeqCst) {
+            return Ok(None);
+        }
         time += started.elapsed();
         total += result.nodes;
         each(
@@ -101,5 +125,5 @@ pub fn run(depth: i32, mut each: impl FnMut(usize, &BenchLine)) -> Result<(u64, 
             },
         );
     }
-    Ok((total, time))
+    Ok(Some((total, time)))
 }

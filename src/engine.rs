@@ -4,6 +4,7 @@
 //! drive the search through it; it formats nothing.
 
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -12,7 +13,7 @@ use shakmaty::{Chess, Position};
 use crate::eval::{EvalMode, Evaluator, Units};
 use crate::rules::{
     Action, ActionList, DivideEntry, Ending, Extinction, Game, Node, ParsedAction, Pos, Rules,
-    RulesError, Variant, perft_divide,
+    RulesError, Variant, perft_divide, perft_divide_until,
 };
 use crate::scoring::{DrawAdvantage, Memo, Scorer, Tables};
 use crate::search::{self, Limits, Reporter, SearchJob, SearchResult, Shared, Tt};
@@ -194,6 +195,21 @@ impl Engine {
         }
     }
 
+    /// Frees the hash table's memory (a table of 1 MiB stands in), so
+    /// that a new one can be made elsewhere and given to
+    /// [`Engine::set_table`].
+    pub fn free_hash(&mut self) {
+        self.stop_and_wait();
+        self.tt = Arc::new(Tt::new(1));
+    }
+
+    /// Installs a hash table made elsewhere, of `mb` MiB.
+    pub fn set_table(&mut self, tt: Tt, mb: usize) {
+        self.stop_and_wait();
+        self.tt = Arc::new(tt);
+        self.options.hash_mb = mb;
+    }
+
     /// Empties the hash table.
     pub fn clear_hash(&mut self) {
         self.stop_and_wait();
@@ -315,6 +331,18 @@ impl Engine {
         result
     }
 
+    /// What [`Engine::set_position`] ignores in `fen` under the current
+    /// rules (see [`Pos::from_fen_noting`]), one note each; empty when
+    /// nothing, or when the FEN is refused.
+    pub fn fen_notes(&self, fen: &str) -> Vec<String> {
+        let notes = if self.variant.is_extinction() {
+            Extinction::from_fen_noting(fen).map(|(_, n)| n)
+        } else {
+            Chess::from_fen_noting(fen).map(|(_, n)| n)
+        };
+        notes.unwrap_or_default()
+    }
+
     /// Plays one more action.
     ///
     /// # Errors
@@ -345,6 +373,20 @@ impl Engine {
         with_game!(&self.game, |g| g.legal_actions())
     }
 
+    /// The actions on the board in the current position, even when the
+    /// game is over by a rule that leaves them (repetition, move count,
+    /// insufficient material); none after checkmate, stalemate,
+    /// extinction or a claim.
+    pub fn playable_actions(&self) -> ActionList {
+        with_game!(&self.game, |g| Self::playable_of(g))
+    }
+
+    fn playable_of<P: Pos>(game: &Game<P>) -> ActionList {
+        let mut out = ActionList::new();
+        game.rules().legal_actions(game.current(), &mut out);
+        out
+    }
+
     /// Perft split by root action from the current position.
     ///
     /// # Errors
@@ -352,6 +394,24 @@ impl Engine {
     /// [`RulesError::PerftTooDeep`] past [`crate::rules::MAX_PERFT_DEPTH`].
     pub fn perft(&self, depth: u32) -> Result<Vec<DivideEntry>, RulesError> {
         with_game!(&self.game, |g| perft_divide(&g.rules(), g.current(), depth))
+    }
+
+    /// [`Engine::perft`] as work for another thread: it gives up (`Ok(None)`)
+    /// soon after its flag is set.
+    pub fn perft_work(
+        &self,
+        depth: u32,
+    ) -> impl FnOnce(&AtomicBool) -> Result<Option<Vec<DivideEntry>>, RulesError> + Send + 'static
+    {
+        let game = self.game.clone();
+        move |stop| {
+            with_game!(&game, |g| perft_divide_until(
+                &g.rules(),
+                g.current(),
+                depth,
+                stop
+            ))
+        }
     }
 
     /// The memo after the game's actions.
@@ -371,7 +431,11 @@ impl Engine {
         let evaluator = Evaluator::new(&scorer, self.options.eval_mode);
         let units = Units::of(&scorer);
         let root: Node<P> = game.current().clone();
-        let mut root_actions: Vec<Action> = game.legal_actions().to_vec();
+        let mut root_actions: Vec<Action> = if limits.play_on {
+            Self::playable_of(game).to_vec()
+        } else {
+            game.legal_actions().to_vec()
+        };
         if !limits.searchmoves.is_empty() {
             let mut chosen = Vec::new();
             for text in &limits.searchmoves {
@@ -453,9 +517,24 @@ impl Engine {
         limits: Limits,
         reporter: &dyn Reporter,
     ) -> Result<SearchResult, RulesError> {
+        self.search_until(limits, reporter, Arc::new(AtomicBool::new(false)))
+    }
+
+    /// [`Engine::search`] that ends (with the result so far) soon after
+    /// `stop` is set from another thread.
+    ///
+    /// # Errors
+    ///
+    /// As [`Engine::go`].
+    pub fn search_until(
+        &mut self,
+        limits: Limits,
+        reporter: &dyn Reporter,
+        stop: Arc<AtomicBool>,
+    ) -> Result<SearchResult, RulesError> {
         self.stop_and_wait();
         let threads = self.options.threads;
-        let shared = Shared::new(self.tt.clone(), threads);
+        let shared = Shared::with_stop_flag(self.tt.clone(), threads, stop);
         let pool = self.pool.clone();
         with_game!(&self.game, |g| {
             let job = self.job(g, limits)?;
@@ -473,12 +552,7 @@ impl Engine {
     /// The opponent played the expected move: the clock starts.
     pub fn ponderhit(&self) {
         if let Some(r) = &self.running {
-            r.shared
-                .ponderhit
-                .store(true, std::sync::atomic::Ordering::SeqCst);
-            r.shared
-                .pondering
-                .store(false, std::sync::atomic::Ordering::SeqCst);
+            r.shared.ponderhit();
         }
     }
 

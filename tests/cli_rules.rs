@@ -118,7 +118,7 @@ fn bad_input_is_one_line_and_exit_2() {
         (vec!["rules", "styl"], "unknown variant 'styl'"),
         (
             vec!["rules", "sets", "--rules", bad.to_str().unwrap()],
-            "mat",
+            "line 2, column 1: unknown key",
         ),
         (
             vec!["rules", "--rules", missing.to_str().unwrap()],

@@ -879,3 +879,183 @@ fn hostile_input() {
     c.send("quit");
     c.finish();
 }
+
+#[test]
+fn more_threads_than_cores_keep_to_the_clock_and_stop() {
+    let mut c = Client::start();
+    c.send("setoption name Threads value 256");
+    c.send("position startpos moves e2e4");
+    assert!(errors(&c.sync()).is_empty());
+    for go in ["movetime 100", "wtime 100 btime 100", "nodes 5000"] {
+        let best = bestmove(&c.go(go));
+        assert!(
+            is_legal(Variant::Chess, false, None, &["e2e4"], &best),
+            "{go}: {best}"
+        );
+    }
+    c.send("go infinite");
+    c.wait_for(60, |l| l.starts_with("info depth 1 "));
+    c.send("stop");
+    let best = bestmove(&c.wait_for(60, |l| l.starts_with("bestmove")));
+    assert!(is_legal(Variant::Chess, false, None, &["e2e4"], &best));
+}
+
+#[test]
+fn long_work_answers_isready_and_stops() {
+    let mut c = Client::start();
+    // The deepest perft would run for days: isready is answered meanwhile,
+    // and stop ends it.
+    c.send("go perft 10");
+    c.send("isready");
+    c.wait_for(60, |l| l == "readyok");
+    c.send("stop");
+    let p = c.wait_for(60, |l| l.starts_with("info string"));
+    assert_eq!(p, ["info string go perft 10 stopped"]);
+    // Lines after long work wait for it, in order; isready behind them too.
+    c.send("bench 20");
+    c.send("position startpos moves e2e4");
+    c.send("d");
+    c.send("isready");
+    c.send("stop");
+    let b = c.wait_for(60, |l| l == "readyok");
+    let stopped = b.iter().position(|l| l == "info string bench 20 stopped");
+    let fen = b
+        .iter()
+        .position(|l| l.starts_with("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b"));
+    assert!(stopped.is_some() && stopped < fen, "{b:#?}");
+    // Beyond the maxima: refused.
+    c.send("go perft 11");
+    c.send("bench 21");
+    let e = c.sync();
+    assert_eq!(errors(&e).len(), 2, "{e:#?}");
+    // A new table: isready at once; what follows waits for the table.
+    c.send("setoption name Hash value 2");
+    c.send("isready");
+    c.send("go depth 3");
+    let go = c.wait_for(60, |l| l.starts_with("bestmove"));
+    assert!(go.contains(&"readyok".to_owned()), "{go:#?}");
+    assert!(errors(&go).is_empty(), "{go:#?}");
+    // The largest table takes seconds to fill: quit does not wait for it.
+    c.send("setoption name Hash value 16384");
+    c.send("isready");
+    c.wait_for(60, |l| l == "readyok");
+    c.send("quit");
+    c.finish();
+}
+
+#[test]
+fn long_work_finishes_at_the_end_of_input() {
+    let out = script("position startpos\ngo perft 2\nd\n");
+    let nodes = out.iter().position(|l| l == "Nodes searched: 400");
+    let fen = out.iter().position(|l| l.starts_with("Fen: "));
+    assert!(nodes.is_some() && nodes < fen, "{out:#?}");
+}
+
+#[test]
+fn impossible_en_passant_squares_and_castling_rights_are_ignored() {
+    let cases = [
+        (
+            "chess",
+            "r3k2r/1P4p1/8/2n2Pp1/8/8/1p4P1/R3K2R w KQkq g6 0 1",
+            "en-passant square g6 ignored: no pawn can have just passed it",
+            "r3k2r/1P4p1/8/2n2Pp1/8/8/1p4P1/R3K2R w KQkq - 0 1",
+        ),
+        (
+            "extinction",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1",
+            "en-passant square e6 ignored: no pawn can have just passed it",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ),
+        (
+            "chess",
+            "4k3/8/8/8/8/8/8/R3K3 w KQkq - 0 1",
+            "castling rights without their king and rook at home ignored",
+            "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",
+        ),
+        (
+            "extinction",
+            "rnbqkbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+            "castling rights without their king and rook at home ignored",
+            "rnbqkbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQq - 0 1",
+        ),
+    ];
+    for (variant, fen, note, kept) in cases {
+        let mut c = Client::start();
+        c.send(&format!("setoption name UCI_Variant value {variant}"));
+        c.send(&format!("position fen {fen}"));
+        c.send("d");
+        let d = c.sync();
+        assert_eq!(d[0], format!("info string warning: position: {note}"));
+        assert!(errors(&d).is_empty(), "{d:#?}");
+        assert!(d.contains(&format!("Fen: {kept}")), "{d:#?}");
+        let best = bestmove(&c.go("depth 3"));
+        let v = Variant::from_id(variant).unwrap();
+        assert!(is_legal(v, false, Some(kept), &[], &best), "{best}");
+    }
+    // What cannot be played is still refused, the position kept.
+    let mut c = Client::start();
+    c.send("position fen 8/8/8/8/8/8/8/8 w - - 0 1");
+    c.send("position fen k7/8/8/8/8/8/8/K6P w - e3 0 1");
+    let e = c.sync();
+    assert_eq!(errors(&e).len(), 2, "{e:#?}");
+}
+
+/// Whether `mv` is a legal chess move (UCI notation) in `fen`.
+fn chess_legal(fen: &str, mv: &str) -> bool {
+    use shakmaty::{CastlingMode, Chess, Position, fen::Fen, uci::UciMove};
+    let pos: Chess = fen
+        .parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    mv.parse::<UciMove>()
+        .ok()
+        .and_then(|m| m.to_move(&pos).ok())
+        .is_some_and(|m| pos.is_legal(m))
+}
+
+#[test]
+fn positions_over_only_by_rules_the_gui_does_not_apply_get_a_legal_move() {
+    let cases = [
+        (
+            "chess",
+            "8/8/4k3/8/8/3BK3/8/8 w - - 0 1",
+            "insufficient material",
+        ),
+        (
+            "chess",
+            "8/8/4k3/8/8/3K4/8/R7 w - - 100 80",
+            "move-count rule",
+        ),
+        (
+            "chess",
+            "8/8/4k3/8/8/3K4/8/R7 b - - 150 80",
+            "move-count rule",
+        ),
+        (
+            "sets",
+            "8/8/4k3/8/8/3K4/8/R7 w - - 60 80",
+            "move-count rule",
+        ),
+        (
+            "dynamic",
+            "8/8/4k3/8/8/3BK3/8/8 b - - 0 1",
+            "insufficient material",
+        ),
+    ];
+    for (variant, fen, why) in cases {
+        let mut c = Client::start();
+        c.send(&format!("setoption name Scoring value {variant}"));
+        c.send(&format!("position fen {fen}"));
+        let go = c.go("depth 3");
+        let over: Vec<&String> = go.iter().filter(|l| l.contains(" over")).collect();
+        assert_eq!(over.len(), 1, "{variant} {fen}: {go:#?}");
+        assert!(
+            over[0].contains(why) && over[0].contains("plays on"),
+            "{go:#?}"
+        );
+        let best = bestmove(&go);
+        assert!(chess_legal(fen, &best), "{variant} {fen}: {best}");
+        assert!(errors(&go).is_empty(), "{go:#?}");
+    }
+}

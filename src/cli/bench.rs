@@ -19,9 +19,10 @@ pub struct BenchArgs {
 ///
 /// A depth out of range.
 pub fn run(args: &BenchArgs) -> Result<(), CliError> {
-    if !(1..=64).contains(&args.depth) {
+    let max = crate::bench::MAX_DEPTH;
+    if !(1..=max).contains(&args.depth) {
         return Err(CliError::bad_input(format!(
-            "bench depth {} is out of range (1 to 64)",
+            "bench depth {} is out of range (1 to {max})",
             args.depth
         )));
     }

@@ -27,7 +27,7 @@ pub use extra::{Bare, Disk, Extra};
 pub use game::{Game, History, HistoryEntry, find_repetition};
 pub use key::{disk_key, extra_key, position_key};
 pub use node::{Node, Rules, insufficient_material};
-pub use perft::{DivideEntry, MAX_PERFT_DEPTH, perft, perft_divide};
+pub use perft::{DivideEntry, MAX_PERFT_DEPTH, perft, perft_divide, perft_divide_until};
 pub use pos::Pos;
 pub use variant::Variant;
 

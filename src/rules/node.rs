@@ -163,7 +163,9 @@ impl<P: Pos> Rules<P> {
         self.root(pos)
     }
 
-    /// The root node of a FEN (`startpos` is accepted too).
+    /// The root node of a FEN (`startpos` is accepted too), read leniently
+    /// ([`Pos::from_fen_noting`]: an impossible en-passant square or
+    /// castling right is dropped).
     ///
     /// # Errors
     ///
@@ -172,7 +174,7 @@ impl<P: Pos> Rules<P> {
         if fen.trim() == "startpos" {
             return Ok(self.start());
         }
-        P::from_fen(fen).map(|p| self.root(p))
+        P::from_fen_noting(fen).map(|(p, _)| self.root(p))
     }
 
     /// The legal chess moves in `node`, with the variant's restrictions: a

@@ -4,10 +4,13 @@
 //! and a node finished by a position ending (no legal move, extinction, a
 //! claim, mutual bare kings) has no children. Endings that need the game's
 //! history (repetition, move rules, insufficient material) are not applied,
-//! as in every perft.
+//! as in every perft. [`perft_divide_until`] can be stopped from another
+//! thread.
 //!
 //! Depths are bounded by [`MAX_PERFT_DEPTH`]: the count recurses once per
 //! ply, and a tree that deep could not be counted anyway.
+
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
@@ -28,7 +31,7 @@ pub const MAX_PERFT_DEPTH: u32 = 20;
 /// [`RulesError::PerftTooDeep`] when `depth` is past [`MAX_PERFT_DEPTH`].
 pub fn perft<P: Pos>(rules: &Rules<P>, node: &Node<P>, depth: u32) -> Result<u64, RulesError> {
     check_depth(depth)?;
-    Ok(count(rules, node, depth))
+    Ok(count(rules, node, depth, None))
 }
 
 fn check_depth(depth: u32) -> Result<(), RulesError> {
@@ -39,8 +42,13 @@ fn check_depth(depth: u32) -> Result<(), RulesError> {
     }
 }
 
-/// [`perft`] once the depth is checked.
-fn count<P: Pos>(rules: &Rules<P>, node: &Node<P>, depth: u32) -> u64 {
+/// [`perft`] once the depth is checked, giving up (with a partial count)
+/// soon after `stop` is set: it is checked at every node three plies or
+/// more above the leaves.
+fn count<P: Pos>(rules: &Rules<P>, node: &Node<P>, depth: u32, stop: Option<&AtomicBool>) -> u64 {
+    if depth >= 3 && stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+        return 0;
+    }
     match depth {
         0 => 1,
         1 => rules.count_actions(node) as u64,
@@ -57,7 +65,7 @@ fn count<P: Pos>(rules: &Rules<P>, node: &Node<P>, depth: u32) -> u64 {
                 total += if depth == 2 {
                     rules.count_actions(&child) as u64
                 } else {
-                    count(rules, &child, depth - 1)
+                    count(rules, &child, depth - 1, stop)
                 };
             }
             total
@@ -86,16 +94,42 @@ pub fn perft_divide<P: Pos>(
     depth: u32,
 ) -> Result<Vec<DivideEntry>, RulesError> {
     check_depth(depth)?;
+    Ok(divide(rules, node, depth, None))
+}
+
+/// [`perft_divide`] that gives up soon after `stop` is set (`Ok(None)`
+/// then).
+///
+/// # Errors
+///
+/// [`RulesError::PerftTooDeep`] when `depth` is past [`MAX_PERFT_DEPTH`].
+pub fn perft_divide_until<P: Pos>(
+    rules: &Rules<P>,
+    node: &Node<P>,
+    depth: u32,
+    stop: &AtomicBool,
+) -> Result<Option<Vec<DivideEntry>>, RulesError> {
+    check_depth(depth)?;
+    let entries = divide(rules, node, depth, Some(stop));
+    Ok((!stop.load(Ordering::SeqCst)).then_some(entries))
+}
+
+fn divide<P: Pos>(
+    rules: &Rules<P>,
+    node: &Node<P>,
+    depth: u32,
+    stop: Option<&AtomicBool>,
+) -> Vec<DivideEntry> {
     if depth == 0 {
-        return Ok(Vec::new());
+        return Vec::new();
     }
     let mut actions = ActionList::new();
     rules.legal_actions(node, &mut actions);
-    Ok(actions
+    actions
         .par_iter()
         .map(|&action| DivideEntry {
             action,
-            nodes: count(rules, &rules.play_light(node, action), depth - 1),
+            nodes: count(rules, &rules.play_light(node, action), depth - 1, stop),
         })
-        .collect())
+        .collect()
 }

@@ -79,7 +79,8 @@ pub trait Pos: Position + FromSetup + Clone + Debug + Send + Sync + 'static {
         after.in_check()
     }
 
-    /// Parses a FEN into a validated position.
+    /// Parses a FEN into a validated position, strictly (games use
+    /// [`Pos::from_fen_noting`]).
     ///
     /// # Errors
     ///
@@ -90,6 +91,53 @@ pub trait Pos: Position + FromSetup + Clone + Debug + Send + Sync + 'static {
             reason: format!("{e}"),
         })?;
         Self::from_setup_checked(parsed.into_setup(), fen.trim())
+    }
+
+    /// Parses a FEN into a validated position, with a note for each part of
+    /// it that was ignored. Only what cannot be played is refused: an
+    /// en-passant square that no double push can have left, and castling
+    /// rights without their king and rook at home, are dropped (as GUIs
+    /// and other engines do).
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::InvalidFen`] or [`RulesError::InvalidPosition`] (the
+    /// latter naming every problem of the FEN as given).
+    fn from_fen_noting(fen: &str) -> Result<(Self, Vec<String>), RulesError> {
+        let fen = fen.trim();
+        let parsed: Fen = fen.parse().map_err(|e| RulesError::InvalidFen {
+            fen: fen.to_owned(),
+            reason: format!("{e}"),
+        })?;
+        let setup = parsed.into_setup();
+        let refused = match Self::from_setup_checked(setup.clone(), fen) {
+            Ok(pos) => return Ok((pos, Vec::new())),
+            Err(e) => e,
+        };
+        let mut fixed = setup;
+        let mut notes = Vec::new();
+        if let Some(ep) = fixed.ep_square
+            && !ep_square_possible(&fixed, ep)
+        {
+            fixed.ep_square = None;
+            notes.push(format!(
+                "en-passant square {ep} ignored: no pawn can have just passed it"
+            ));
+        }
+        if let Err(valid) = shakmaty::Castles::from_setup(&fixed, CastlingMode::Standard) {
+            let kept = valid.castling_rights();
+            if kept != fixed.castling_rights {
+                fixed.castling_rights = kept;
+                notes
+                    .push("castling rights without their king and rook at home ignored".to_owned());
+            }
+        }
+        if notes.is_empty() {
+            return Err(refused);
+        }
+        Self::from_setup_checked(fixed, fen)
+            .map(|pos| (pos, notes))
+            .map_err(|_| refused)
     }
 
     /// The position as a FEN string.
@@ -187,6 +235,20 @@ impl Pos for Chess {
 }
 
 /// A readable list of what shakmaty found wrong with a setup.
+/// Whether a pawn of the side not to move can have just passed `ep` by a
+/// double push: `ep` on the mover's sixth rank and empty, the pawn beyond
+/// it, the square it came from empty.
+fn ep_square_possible(setup: &Setup, ep: Square) -> bool {
+    let board = &setup.board;
+    let them = !setup.turn;
+    let pushed_to = Square::from_coords(ep.file(), them.relative_rank(shakmaty::Rank::Fourth));
+    let pushed_from = Square::from_coords(ep.file(), them.relative_rank(shakmaty::Rank::Second));
+    ep.rank() == setup.turn.relative_rank(shakmaty::Rank::Sixth)
+        && (board.pawns() & board.by_color(them)).contains(pushed_to)
+        && !board.occupied().contains(ep)
+        && !board.occupied().contains(pushed_from)
+}
+
 pub(crate) fn describe_position_errors(kinds: PositionErrorKinds) -> String {
     let names = [
         (PositionErrorKinds::EMPTY_BOARD, "empty board"),

@@ -452,16 +452,132 @@ impl Tables {
         toml::from_str(text).map_err(|e| TablesError(e.to_string().trim().replace('\n', " ")))
     }
 
-    /// Reads a rules file.
+    /// The largest rules file read, in bytes (1 MiB; every table in full
+    /// takes a few kilobytes).
+    pub const MAX_FILE: u64 = 1 << 20;
+
+    /// Reads a rules file: a regular file of UTF-8 TOML, at most
+    /// [`Tables::MAX_FILE`] bytes.
+    ///
+    /// The file may be anything a user names (`/etc/passwd`, a `.env`,
+    /// `/proc/self/environ`, a FIFO), so nothing of its content is ever
+    /// quoted: errors name the file, the line and column, and the kind of
+    /// problem. A FIFO, a device or a directory is refused unopened, and a
+    /// file whose content does not match its size (as those of `/proc`
+    /// claim 0) is refused unread beyond the limit.
     ///
     /// # Errors
     ///
-    /// [`TablesError`] naming the file, and the key for bad content.
+    /// [`TablesError`] naming the file and what is wrong, in one line.
     pub fn from_file(path: &Path) -> Result<Tables, TablesError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| TablesError(format!("{}: {e}", path.display())))?;
-        Tables::from_toml(&text).map_err(|e| TablesError(format!("{}: {}", path.display(), e.0)))
+        let fail = |what: String| TablesError(format!("{}: {what}", path.display()));
+        let text = read_rules_file(path).map_err(fail)?;
+        // The typed parse first, for an error that quotes nothing; then the
+        // parse of record (which cannot fail on the syntax any more).
+        if let Err(e) = toml::from_str::<Tables>(&text) {
+            return Err(fail(describe_toml_error(&text, &e)));
+        }
+        Tables::from_toml(&text).map_err(|e| fail(e.0))
     }
+}
+
+/// The text of a rules file, or what is wrong with it (never its content).
+fn read_rules_file(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    // The path's metadata, before opening: opening a FIFO would block.
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err(not_regular(&meta));
+    }
+    if meta.len() > Tables::MAX_FILE {
+        return Err(format!("larger than {} bytes", Tables::MAX_FILE));
+    }
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    // What was opened, should the path have changed meanwhile.
+    let meta = file.metadata().map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err(not_regular(&meta));
+    }
+    let mut bytes = Vec::new();
+    file.take(Tables::MAX_FILE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > Tables::MAX_FILE {
+        return Err(format!("larger than {} bytes", Tables::MAX_FILE));
+    }
+    if bytes.len() as u64 != meta.len() {
+        return Err(format!(
+            "{} bytes read where the file claims {}: not a plain file",
+            bytes.len(),
+            meta.len()
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let (line, column) = line_and_column(&String::from_utf8_lossy(&e.into_bytes()[..at]), at);
+        format!("line {line}, column {column}: not UTF-8 text")
+    })
+}
+
+/// What kind of file `meta` describes, when not a regular one.
+fn not_regular(meta: &std::fs::Metadata) -> String {
+    let t = meta.file_type();
+    let kind = if t.is_dir() {
+        "a directory"
+    } else if is_fifo(&t) {
+        "a FIFO"
+    } else {
+        "a special file"
+    };
+    format!("{kind}, not a regular file")
+}
+
+#[cfg(unix)]
+fn is_fifo(t: &std::fs::FileType) -> bool {
+    std::os::unix::fs::FileTypeExt::is_fifo(t)
+}
+
+#[cfg(not(unix))]
+fn is_fifo(_: &std::fs::FileType) -> bool {
+    false
+}
+
+/// The 1-based line and column (in characters) of byte `at` of `text`.
+fn line_and_column(text: &str, at: usize) -> (usize, usize) {
+    let before = text.get(..at.min(text.len())).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[start..].chars().count() + 1)
+}
+
+/// A TOML error as its position and kind, quoting nothing of `text`: the
+/// library's messages quote keys and values, its display whole lines.
+fn describe_toml_error(text: &str, e: &toml::de::Error) -> String {
+    let at = e
+        .span()
+        .map(|s| {
+            let (line, column) = line_and_column(text, s.start);
+            format!("line {line}, column {column}: ")
+        })
+        .unwrap_or_default();
+    let message = e.message();
+    let kind = if text.parse::<toml::Table>().is_err() {
+        "not valid TOML"
+    } else if message.starts_with("unknown field") || message.starts_with("unknown variant") {
+        "unknown key"
+    } else if message.starts_with("invalid type") {
+        "value of the wrong type"
+    } else if message.starts_with("invalid length") {
+        "array of the wrong length"
+    } else if message.starts_with("missing field") {
+        "missing key"
+    } else if message.contains(['`', '"', '\'']) {
+        "invalid value"
+    } else {
+        // Tally's own words (`Points`' "not a finite number of points").
+        message
+    };
+    format!("{at}{kind}")
 }
 
 /// Who gets the 1/2 point of a plain draw in sets.

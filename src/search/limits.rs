@@ -1,6 +1,18 @@
-//! Search limits and time management.
+//! Search limits and time management: the limits of `go`, the time budget
+//! of a move, and the watcher that holds the hard limit.
+//!
+//! The hard limit is held by the thread that started the search, asleep
+//! until then ([`watch`]): the search threads check the clock only while
+//! they run, and with more threads than cores the main thread may wait long
+//! for its turn on a core. As the helpers beyond the cores take turns
+//! (module `turns`), the sleeper wakes to no more running threads than
+//! cores and gets one on time.
 
+use std::sync::PoisonError;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
+
+use super::Shared;
 
 /// What bounds a search (UCI `go` parameters).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -25,6 +37,10 @@ pub struct Limits {
     pub mate: Option<u32>,
     /// Root actions to consider (UCI text); all when empty.
     pub searchmoves: Vec<String>,
+    /// Search even when the game is over by a rule that leaves moves on
+    /// the board (repetition, move count, insufficient material): the
+    /// client plays on.
+    pub play_on: bool,
 }
 
 impl Limits {
@@ -105,6 +121,33 @@ impl Clock {
     /// Time since start.
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()
+    }
+}
+
+/// Waits until the search stops, and stops it once `hard` (if any) has
+/// passed on the search's clock, never while pondering (the clock restarts
+/// at `ponderhit`).
+pub(super) fn watch(shared: &Shared, hard: Option<Duration>) {
+    let (lock, wake) = &shared.wake;
+    let mut guard = lock.lock().unwrap_or_else(PoisonError::into_inner);
+    // `stop` and `ponderhit` change their flags before they take the lock
+    // to wake this thread, so checking the flags under the lock misses no
+    // wake-up.
+    while !shared.stop.load(Ordering::SeqCst) {
+        let left = hard
+            .filter(|_| !shared.pondering.load(Ordering::SeqCst))
+            .map(|h| h.saturating_sub(shared.elapsed()));
+        guard = match left {
+            Some(Duration::ZERO) => {
+                drop(guard);
+                shared.stop();
+                return;
+            }
+            Some(left) => wake
+                .wait_timeout(guard, left)
+                .map_or_else(|e| e.into_inner().0, |(g, _)| g),
+            None => wake.wait(guard).unwrap_or_else(PoisonError::into_inner),
+        };
     }
 }
 

@@ -10,8 +10,10 @@
 //!
 //! Parallelism is Lazy SMP on a rayon pool: every thread searches the same
 //! root with its own stack and histories, sharing the transposition table;
-//! the main thread reports and watches the clock; the result is a vote
-//! among the threads.
+//! the main thread reports; the thread that started the search, asleep
+//! until the hard time limit, stops them all (module `limits`); helpers
+//! beyond the cores take turns (module `turns`); the result is a vote among
+//! the threads.
 
 mod history;
 mod limits;
@@ -20,16 +22,18 @@ mod picker;
 mod see;
 mod time;
 mod tt;
+mod turns;
 mod value;
 mod worker;
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Duration;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 pub use limits::{Budget, Clock, Limits};
 pub use see::see_ge;
 pub use tt::{Bound, Tt};
+use turns::{Turn, Turns};
 pub use value::{DECIDED, INFINITE, MATE, MATE_STEP, is_decided, plies_to_end};
 
 use crate::eval::{Evaluate, Units};
@@ -175,13 +179,24 @@ pub struct SearchResult {
 pub struct Shared {
     /// The transposition table.
     pub tt: Arc<Tt>,
-    /// Set to stop the search.
+    /// Set to stop the search (see [`Shared::stop`]).
     pub stop: AtomicBool,
-    /// Set while pondering: the clock does not run.
+    /// A flag of the caller's that stops the search when set (see
+    /// [`Shared::with_stop_flag`]).
+    outside: Option<Arc<AtomicBool>>,
+    /// Set while pondering: the clock does not run (cleared by
+    /// [`Shared::ponderhit`]).
     pub pondering: AtomicBool,
-    /// Set on `ponderhit`: the clock restarts from there.
-    pub ponderhit: AtomicBool,
     nodes: Vec<AtomicU64>,
+    /// The origin of `clock_from`.
+    origin: Instant,
+    /// When the search's clock (re)started, in nanoseconds after `origin`:
+    /// the search's start, then `ponderhit`.
+    clock_from: AtomicU64,
+    /// Wakes the clock watcher on `stop` and `ponderhit`.
+    wake: (Mutex<()>, Condvar),
+    /// The helpers' turns on the cores.
+    turns: Turns,
 }
 
 impl Shared {
@@ -190,10 +205,57 @@ impl Shared {
         Shared {
             tt,
             stop: AtomicBool::new(false),
+            outside: None,
             pondering: AtomicBool::new(false),
-            ponderhit: AtomicBool::new(false),
             nodes: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
+            origin: Instant::now(),
+            clock_from: AtomicU64::new(0),
+            wake: (Mutex::new(()), Condvar::new()),
+            turns: Turns::for_this_machine(),
         }
+    }
+
+    /// Shared state that also stops when `stop`, a flag of the caller's,
+    /// is set (the main thread looks at it as often as at the clock). The
+    /// search never sets it.
+    pub fn with_stop_flag(tt: Arc<Tt>, threads: usize, stop: Arc<AtomicBool>) -> Shared {
+        Shared {
+            outside: Some(stop),
+            ..Shared::new(tt, threads)
+        }
+    }
+
+    /// Whether the caller's flag is set.
+    fn stopped_outside(&self) -> bool {
+        self.outside
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// Time on the search's clock: since the search started, or since
+    /// `ponderhit`.
+    pub fn elapsed(&self) -> Duration {
+        let from = Duration::from_nanos(self.clock_from.load(Ordering::SeqCst));
+        self.origin.elapsed().saturating_sub(from)
+    }
+
+    /// Starts the clock again from now.
+    fn restart_clock(&self) {
+        let now = u64::try_from(self.origin.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.clock_from.store(now, Ordering::SeqCst);
+    }
+
+    /// The opponent played the expected move: pondering ends and the clock
+    /// starts from now.
+    pub fn ponderhit(&self) {
+        self.restart_clock();
+        self.pondering.store(false, Ordering::SeqCst);
+        self.wake_watcher();
+    }
+
+    fn wake_watcher(&self) {
+        let _guard = self.wake.0.lock().unwrap_or_else(PoisonError::into_inner);
+        self.wake.1.notify_all();
     }
 
     /// Nodes searched so far by all threads.
@@ -204,6 +266,17 @@ impl Shared {
     /// Asks every thread to stop.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::SeqCst);
+        self.wake_watcher();
+        self.turns.close();
+    }
+}
+
+/// Stops the search when dropped.
+struct StopOnDrop<'a>(&'a Shared);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.stop();
     }
 }
 
@@ -250,22 +323,41 @@ where
     E: Evaluate<P>,
 {
     let clock = Clock::start();
+    shared.restart_clock();
     shared.tt.new_search();
     if job.root_actions.is_empty() {
         return SearchResult::default();
     }
     let threads = threads.clamp(1, shared.nodes.len());
+    let side = usize::from(!job.root.pos.turn().is_white());
+    let hard = Budget::new(&job.limits, side, job.overhead)
+        .hard
+        .filter(|_| !job.limits.infinite);
     let mut results: Vec<Option<ThreadResult>> = vec![None; threads];
-    pool.scope(|s| {
+    // The jobs go to the pool; this thread, running already, holds the
+    // clock meanwhile (a thread started now would wait behind the workers
+    // for its first turn on a core).
+    pool.in_place_scope(|s| {
         for (id, slot) in results.iter_mut().enumerate() {
             s.spawn(move |_| {
-                let mut w = worker::Worker::new(job, shared, id, clock, reporter);
+                // A helper waits for its turn; one starting after the stop
+                // has nothing to add.
+                let _turn = if id > 0 {
+                    if !shared.turns.take() || shared.stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    Some(Turn(&shared.turns))
+                } else {
+                    None
+                };
+                // The main thread's end stops the others and the watcher,
+                // even should it panic.
+                let _end = (id == 0).then(|| StopOnDrop(shared));
+                let mut w = worker::Worker::new(job, shared, id, reporter);
                 *slot = Some(w.iterate());
-                if id == 0 {
-                    shared.stop();
-                }
             });
         }
+        limits::watch(shared, hard);
     });
     let results: Vec<ThreadResult> = results.into_iter().flatten().collect();
     vote(results, shared, clock)

@@ -14,7 +14,8 @@ use std::time::Duration;
 pub const MAX_PLY: usize = 120;
 /// Iterative deepening never goes deeper than this.
 pub const MAX_DEPTH: i32 = 100;
-/// Check the clock and the stop flag every this many nodes.
+/// Publish the node count, and check the clock and the node limit, every
+/// this many nodes (the stop flag is checked at every node).
 pub const CHECK_EVERY: u64 = 1024;
 /// An aspiration failure is reported (a bound line) only after this long.
 pub const REPORT_BOUND_AFTER: Duration = Duration::from_secs(2);

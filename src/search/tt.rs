@@ -4,7 +4,7 @@
 //! so a torn read (one word from another writer) fails the key check
 //! instead of returning garbage. Buckets of four entries fill a cache line.
 
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
 use super::params::{TT_AGE_WEIGHT, TT_KEEP_DEEPER};
 
@@ -85,6 +85,17 @@ impl Tt {
     ///
     /// A message when the memory cannot be reserved.
     pub fn try_new(mb: usize) -> Result<Tt, String> {
+        Tt::try_new_until(mb, &AtomicBool::new(false))
+    }
+
+    /// A table of about `mb` mebibytes, filled a slice at a time so that
+    /// another thread can stop a long allocation.
+    ///
+    /// # Errors
+    ///
+    /// A message when the memory cannot be reserved, or when `stop` was set
+    /// before the table was ready.
+    pub fn try_new_until(mb: usize, stop: &AtomicBool) -> Result<Tt, String> {
         let bytes = mb.clamp(1, 1 << 30).saturating_mul(1 << 20);
         let n = (bytes / std::mem::size_of::<Entry>() / BUCKET).max(1);
         let buckets = if n.is_power_of_two() {
@@ -97,7 +108,17 @@ impl Tt {
         entries
             .try_reserve_exact(len)
             .map_err(|_| format!("cannot allocate {mb} MiB for the hash table"))?;
-        entries.resize_with(len, Entry::default);
+        // Slices of 16 MiB: writing them is what takes the time.
+        const SLICE: usize = 1 << 20;
+        while entries.len() < len {
+            if stop.load(Ordering::Relaxed) {
+                return Err(format!(
+                    "stopped while allocating {mb} MiB for the hash table"
+                ));
+            }
+            let n = (len - entries.len()).min(SLICE);
+            entries.resize_with(entries.len() + n, Entry::default);
+        }
         Ok(Tt {
             entries,
             mask: buckets - 1,
@@ -265,6 +286,16 @@ mod tests {
     fn impossible_size_is_an_error() {
         assert!(Tt::try_new(usize::MAX >> 10).is_err());
         assert!(Tt::new(usize::MAX >> 10).size_mb() <= 1);
+    }
+
+    #[test]
+    fn a_stopped_allocation_is_an_error() {
+        let e = Tt::try_new_until(64, &AtomicBool::new(true)).unwrap_err();
+        assert_eq!(e, "stopped while allocating 64 MiB for the hash table");
+        assert_eq!(
+            Tt::try_new_until(64, &AtomicBool::new(false)).map(|t| t.size_mb()),
+            Ok(64)
+        );
     }
 
     #[test]

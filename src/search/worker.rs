@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use super::history::History;
-use super::limits::{Budget, Clock};
+use super::limits::Budget;
 use super::params::*;
 use super::picker::Picker;
 use super::see::{exchange_ok, see_ge, see_value, takes_last};
@@ -58,7 +58,6 @@ pub(super) struct Worker<'a, P: Pos, S: Scoring, E: Evaluate<P>> {
     shared: &'a Shared,
     reporter: &'a dyn Reporter,
     id: usize,
-    clock: Clock,
     time: TimeManager,
     stack: Vec<Frame<P>>,
     history_keys: Vec<HistoryEntry>,
@@ -81,7 +80,6 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         job: &'a SearchJob<P, S, E>,
         shared: &'a Shared,
         id: usize,
-        clock: Clock,
         reporter: &'a dyn Reporter,
     ) -> Self {
         let side = if job.root.pos.turn().is_white() { 0 } else { 1 };
@@ -111,7 +109,6 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             shared,
             reporter,
             id,
-            clock,
             time: TimeManager::new(
                 Budget::new(&job.limits, side, job.overhead),
                 job.root_actions.len(),
@@ -184,7 +181,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 };
                 if self
                     .time
-                    .stop_after(&done, &self.job.limits, self.shared, self.clock.elapsed())
+                    .stop_after(&done, &self.job.limits, self.shared, self.shared.elapsed())
                 {
                     break;
                 }
@@ -230,7 +227,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         self.publish_nodes();
         Stats {
             nodes: self.shared.nodes(),
-            time: self.clock.elapsed(),
+            time: self.shared.elapsed(),
             hashfull: self.shared.tt.hashfull(),
         }
     }
@@ -249,27 +246,37 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         }
     }
 
-    /// Periodic checks: the stop flag, and for the main thread the clock
-    /// and the node limit.
+    /// Checks at every node: the stop flag; periodically, the published
+    /// node count, a helper's turn, and for the main thread the caller's
+    /// stop flag, the clock and the node limit.
     #[inline]
     fn check_stop(&mut self) -> bool {
         if self.stopped {
             return true;
         }
+        // At every node (one load of a flag that stays in the cache), so
+        // that every thread ends within a node of the stop, not a slice.
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return true;
+        }
         if self.nodes.is_multiple_of(CHECK_EVERY) {
             self.publish_nodes();
-            if self.shared.stop.load(Ordering::Relaxed) {
+            // A helper's slice ends: it hands its turn on if another waits.
+            if !self.is_main() && !self.shared.turns.pass() {
+                self.stopped = true;
+                return true;
+            }
+            if self.is_main() && self.shared.stopped_outside() {
+                self.shared.stop();
                 self.stopped = true;
                 return true;
             }
             if self.is_main() {
-                if self.shared.ponderhit.swap(false, Ordering::Relaxed) {
-                    self.clock = Clock::start();
-                }
                 let pondering = self.shared.pondering.load(Ordering::Relaxed);
                 if !pondering
                     && !self.job.limits.infinite
-                    && self.time.hard().is_some_and(|h| self.clock.elapsed() >= h)
+                    && self.time.hard().is_some_and(|h| self.shared.elapsed() >= h)
                 {
                     self.shared.stop();
                     self.stopped = true;
@@ -326,7 +333,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
     }
 
     fn report_bound(&self, depth: i32, pv_idx: usize) {
-        if self.is_main() && self.clock.elapsed() > REPORT_BOUND_AFTER {
+        if self.is_main() && self.shared.elapsed() > REPORT_BOUND_AFTER {
             let rm = &self.root_moves[pv_idx];
             let line = PvLine {
                 multipv: pv_idx + 1,

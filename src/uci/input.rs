@@ -1,6 +1,7 @@
 //! Reading commands: a thread turns the raw input into lines and feeds them
 //! to the loop through a channel, so a running search never waits for
-//! input and input never waits for a search.
+//! input and input never waits for a search. Long work running beside the
+//! loop says it has ended through the same channel.
 //!
 //! Lines are bytes up to `\n` (a trailing `\r` is dropped), converted to
 //! text lossily, so invalid UTF-8 never stops the reader. A line longer than
@@ -8,7 +9,7 @@
 //! its length instead. Read errors count as the end of input.
 
 use std::io::{BufRead, ErrorKind};
-use std::sync::mpsc::{self, Receiver};
+use std::sync::mpsc::Sender;
 
 /// The longest line the loop accepts, in bytes (1 MiB). A game's longest
 /// `position` command is far shorter (tens of kilobytes).
@@ -23,14 +24,16 @@ pub(super) enum Input {
     TooLong(usize),
     /// The end of the input (or a read error).
     Eof,
+    /// Long work running beside the loop has ended (sent by that work, not
+    /// by the reader).
+    WorkDone,
 }
 
-/// Starts the reader thread and returns the receiving end of its channel.
-/// If the thread cannot start, the channel is closed at once, which the
-/// loop reads as the end of input.
-pub(super) fn spawn_reader<R: BufRead + Send + 'static>(mut input: R) -> Receiver<Input> {
-    let (tx, rx) = mpsc::channel();
-    let _ = std::thread::Builder::new()
+/// Starts the reader thread, which sends what it reads to `tx`. If the
+/// thread cannot start, [`Input::Eof`] is sent at once.
+pub(super) fn spawn_reader<R: BufRead + Send + 'static>(mut input: R, tx: Sender<Input>) {
+    let eof = tx.clone();
+    let started = std::thread::Builder::new()
         .name("tally-uci-input".to_owned())
         .spawn(move || {
             let mut buf = Vec::new();
@@ -46,7 +49,9 @@ pub(super) fn spawn_reader<R: BufRead + Send + 'static>(mut input: R) -> Receive
                 }
             }
         });
-    rx
+    if started.is_err() {
+        let _ = eof.send(Input::Eof);
+    }
 }
 
 /// Reads one line into `buf` (at most [`MAX_LINE`] bytes of it kept) and
@@ -96,7 +101,8 @@ mod tests {
     use std::io::Cursor;
 
     fn lines(bytes: &[u8]) -> Vec<Input> {
-        let rx = spawn_reader(Cursor::new(bytes.to_vec()));
+        let (tx, rx) = std::sync::mpsc::channel();
+        spawn_reader(Cursor::new(bytes.to_vec()), tx);
         rx.iter().collect()
     }
 

@@ -11,7 +11,11 @@
 //! Threads: a reader thread feeds lines into a channel; the loop handles
 //! them one by one; a search runs on the engine's own thread, and its
 //! reporter and done-callback (which prints `bestmove`) share the writer
-//! with the loop, one lock per group of lines.
+//! with the loop, one lock per group of lines. Other long work (`go perft`,
+//! `bench`, a new hash table) runs on a thread of its own too: meanwhile
+//! the loop answers `isready` and acts on `stop` and `quit` at once, and
+//! keeps every other line until the work ends, when it says so through the
+//! same channel.
 //!
 //! The user guide follows.
 //!
@@ -23,17 +27,20 @@ mod options;
 mod output;
 mod points;
 
+use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::path::Path;
-use std::sync::Arc;
-use std::sync::mpsc::Receiver;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::engine::{AnyGame, Engine, EngineOptions};
 use crate::eval::{EvalMode, base};
 use crate::rules::{Ending, ParsedAction, RulesError, Variant};
 use crate::scoring::{DrawAdvantage, Tables};
-use crate::search::{Limits, SearchResult};
+use crate::search::{Limits, SearchResult, Tt};
 
 pub use input::MAX_LINE;
 pub use output::CP_LIMIT;
@@ -42,8 +49,12 @@ use input::Input;
 use options::{Spec, Value, VariantChoice, clip, name};
 use output::{Out, UciReporter};
 
-/// The deepest `go perft`.
+/// The deepest `go perft` (already days from the start position; `stop`
+/// ends it).
 pub const MAX_PERFT_DEPTH: u32 = 10;
+
+/// The deepest `bench`.
+pub const MAX_BENCH_DEPTH: i32 = crate::bench::MAX_DEPTH;
 
 /// The words that start a command.
 const COMMANDS: &[&str] = &[
@@ -67,17 +78,52 @@ const COMMANDS: &[&str] = &[
 /// `output`.
 ///
 /// At the end of input, a running search with a limit (depth, nodes, time)
-/// is allowed to finish and print its `bestmove`; an open-ended one
-/// (`infinite`, `ponder`, or no limit at all) is stopped first. After
-/// `quit`, a running search is stopped and prints its `bestmove`.
+/// is allowed to finish and print its `bestmove`, and other long work to
+/// finish; an open-ended search (`infinite`, `ponder`, or no limit at all)
+/// is stopped first. After `quit`, a running search is stopped and prints
+/// its `bestmove`, and other long work is stopped.
 pub fn run<R, W>(input: R, output: W)
 where
     R: BufRead + Send + 'static,
     W: Write + Send + 'static,
 {
-    let lines = input::spawn_reader(input);
-    let mut session = Session::new(Arc::new(Out::new(output)));
-    session.serve(&lines);
+    let (tx, rx) = mpsc::channel();
+    input::spawn_reader(input, tx.clone());
+    let mut session = Session::new(Arc::new(Out::new(output)), tx);
+    session.serve(&rx);
+}
+
+/// Long work running on a thread of its own.
+struct Work {
+    /// Set to stop it.
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<WorkEnd>,
+}
+
+/// What long work leaves for the loop to do when it ends.
+enum WorkEnd {
+    Nothing,
+    /// A new hash table of `mb` MiB, and an error to report about it.
+    Table {
+        table: Tt,
+        mb: usize,
+        error: Option<String>,
+    },
+}
+
+/// Tells the loop that long work has ended, when dropped (also should the
+/// work panic).
+struct SayDone(Sender<Input>);
+
+impl Drop for SayDone {
+    fn drop(&mut self) {
+        let _ = self.0.send(Input::WorkDone);
+    }
+}
+
+/// The command word of a line: its first token that is one.
+fn command_of(line: &str) -> Option<&str> {
+    line.split_whitespace().find(|t| COMMANDS.contains(t))
 }
 
 /// What the loop does after a command.
@@ -100,10 +146,16 @@ struct Session<W: Write + Send + 'static> {
     unbounded: bool,
     /// Whether the search last started is pondering (no `ponderhit` yet).
     pondering: bool,
+    /// Where long work says it has ended (the loop's own channel).
+    events: Sender<Input>,
+    /// Long work running, if any.
+    work: Option<Work>,
+    /// Lines that came while long work ran, to handle after it.
+    waiting: VecDeque<String>,
 }
 
 impl<W: Write + Send + 'static> Session<W> {
-    fn new(out: Arc<Out<W>>) -> Session<W> {
+    fn new(out: Arc<Out<W>>, events: Sender<Input>) -> Session<W> {
         let options = EngineOptions {
             specials: false,
             ..EngineOptions::default()
@@ -117,31 +169,126 @@ impl<W: Write + Send + 'static> Session<W> {
             debug: false,
             unbounded: false,
             pondering: false,
+            events,
+            work: None,
+            waiting: VecDeque::new(),
         }
     }
 
-    fn serve(&mut self, lines: &Receiver<Input>) {
-        loop {
-            match lines.recv().unwrap_or(Input::Eof) {
+    fn serve(&mut self, events: &Receiver<Input>) {
+        let mut eof = false;
+        'serve: loop {
+            // Lines kept while work ran, in order, until one starts work.
+            while self.work.is_none() {
+                let Some(line) = self.waiting.pop_front() else {
+                    break;
+                };
+                if self.handle(&line) == Flow::Quit {
+                    break 'serve;
+                }
+            }
+            if eof && self.work.is_none() {
+                if self.unbounded || self.pondering {
+                    self.engine.stop();
+                }
+                break;
+            }
+            // The session keeps a sender, so this only fails if the reader
+            // thread is gone without a word.
+            match events.recv().unwrap_or(Input::Eof) {
                 Input::Line(line) => {
-                    if self.handle(&line) == Flow::Quit {
+                    if self.accept(line) == Flow::Quit {
                         break;
                     }
                 }
                 Input::TooLong(len) => self.out.error(&format!(
                     "a line of {len} bytes is longer than {MAX_LINE}; ignored"
                 )),
-                Input::Eof => {
-                    if self.unbounded || self.pondering {
-                        self.engine.stop();
-                    }
-                    break;
-                }
+                Input::WorkDone => self.finish_work(),
+                Input::Eof => eof = true,
             }
+        }
+        // After `quit`: long work stops.
+        if let Some(work) = self.work.take() {
+            work.stop.store(true, Ordering::SeqCst);
+            let _ = work.handle.join();
         }
         // Waits for the bestmove of a search still running (stopped above
         // or by `quit`, or finishing by its limits).
         let _ = self.engine.wait();
+    }
+
+    /// A line as it comes: handled at once, or, while long work runs, kept
+    /// for after it; but `stop` and `quit` act at once, and `isready` is
+    /// answered at once unless other lines wait before it (`readyok` then
+    /// still comes after them).
+    fn accept(&mut self, line: String) -> Flow {
+        if self.work.is_none() {
+            return self.handle(&line);
+        }
+        match command_of(&line) {
+            Some("quit") => return self.handle(&line),
+            Some("isready") if self.waiting.is_empty() => return self.handle(&line),
+            Some("stop") => {
+                self.handle(&line);
+                // It also stops what the lines before it start.
+                if !self.waiting.is_empty() {
+                    self.waiting.push_back(line);
+                }
+            }
+            _ => self.waiting.push_back(line),
+        }
+        Flow::Continue
+    }
+
+    /// Runs `work` on a thread of its own (on this one should no thread
+    /// start); its flag is set to stop it.
+    fn start_work<F>(&mut self, work: F)
+    where
+        F: FnOnce(&Arc<AtomicBool>) -> WorkEnd + Send + 'static,
+    {
+        let stop = Arc::new(AtomicBool::new(false));
+        let slot = Arc::new(Mutex::new(Some(work)));
+        let (flag, theirs, done) = (stop.clone(), slot.clone(), self.events.clone());
+        let spawned = std::thread::Builder::new()
+            .name("tally-uci-work".to_owned())
+            .spawn(move || {
+                let _done = SayDone(done);
+                let work = theirs.lock().unwrap_or_else(PoisonError::into_inner).take();
+                work.map_or(WorkEnd::Nothing, |w| w(&flag))
+            });
+        match spawned {
+            Ok(handle) => self.work = Some(Work { stop, handle }),
+            Err(_) => {
+                let work = slot.lock().unwrap_or_else(PoisonError::into_inner).take();
+                if let Some(w) = work {
+                    let end = w(&stop);
+                    self.end_work(end);
+                }
+            }
+        }
+    }
+
+    /// Long work has ended: does what it left to do.
+    fn finish_work(&mut self) {
+        if let Some(work) = self.work.take() {
+            match work.handle.join() {
+                Ok(end) => self.end_work(end),
+                Err(_) => self.out.error("internal error: long work failed"),
+            }
+        }
+    }
+
+    fn end_work(&mut self, end: WorkEnd) {
+        match end {
+            WorkEnd::Nothing => {}
+            WorkEnd::Table { table, mb, error } => {
+                self.engine.set_table(table, mb);
+                if let Some(e) = error {
+                    self.out.error(&e);
+                }
+            }
+        }
     }
 
     /// Handles one line.
@@ -178,7 +325,12 @@ impl<W: Write + Send + 'static> Session<W> {
             "ucinewgame" => self.engine.new_game(),
             "position" => self.position(args),
             "go" => self.go(args),
-            "stop" => self.engine.stop(),
+            "stop" => {
+                if let Some(work) = &self.work {
+                    work.stop.store(true, Ordering::SeqCst);
+                }
+                self.engine.stop();
+            }
             "ponderhit" => {
                 self.pondering = false;
                 self.engine.ponderhit();
@@ -221,13 +373,7 @@ impl<W: Write + Send + 'static> Session<W> {
     fn apply(&mut self, spec: &Spec, value: Value) {
         let e = &mut self.engine;
         match (spec.name, value) {
-            (name::HASH, Value::Int(n)) => {
-                if let Err(msg) = e.set_hash(n as usize) {
-                    let kept = e.options().hash_mb;
-                    self.out
-                        .error(&format!("option Hash: {msg} (kept {kept} MiB)"));
-                }
-            }
+            (name::HASH, Value::Int(n)) => self.resize_hash(n as usize),
             (name::CLEAR_HASH, _) => e.clear_hash(),
             (name::THREADS, Value::Int(n)) => e.set_threads(n as usize),
             (name::MULTIPV, Value::Int(n)) => e.set_multipv(n as usize),
@@ -276,6 +422,29 @@ impl<W: Write + Send + 'static> Session<W> {
             (name::RULES_FILE, Value::Text(path)) => self.load_rules(path),
             (n, v) => self.out.error(&format!("option {n}: cannot apply {v:?}")),
         }
+    }
+
+    /// Makes a new hash table of `mb` MiB as long work (a large one takes
+    /// seconds to fill).
+    fn resize_hash(&mut self, mb: usize) {
+        let mb = mb.max(1);
+        let old = self.engine.options().hash_mb;
+        // The old table goes first, so that its memory can be used again.
+        self.engine.free_hash();
+        self.start_work(move |stop| {
+            let (table, mb, error) = match Tt::try_new_until(mb, stop) {
+                Ok(t) => (t, mb, None),
+                Err(why) => match Tt::try_new_until(old, stop) {
+                    Ok(t) => (t, old, Some(format!("option Hash: {why} (kept {old} MiB)"))),
+                    Err(_) => (
+                        Tt::new(1),
+                        1,
+                        Some(format!("option Hash: {why} (the table has 1 MiB)")),
+                    ),
+                },
+            };
+            WorkEnd::Table { table, mb, error }
+        });
     }
 
     /// Makes the engine play the variant the options select (a change
@@ -354,6 +523,11 @@ impl<W: Write + Send + 'static> Session<W> {
     /// Sets the position, playing on past an ending of Tally's rules that
     /// the GUI's rules do not have (see [`Session::can_play_on`]).
     fn set_position(&mut self, fen: Option<String>, moves: &[&str]) {
+        if let Some(f) = &fen {
+            for note in self.engine.fen_notes(f) {
+                self.out.info(&format!("warning: position: {note}"));
+            }
+        }
         let mut fen = fen;
         let mut from = 0;
         let mut restarted_at = None;
@@ -431,15 +605,24 @@ impl<W: Write + Send + 'static> Session<W> {
             self.play_on_notice("here");
             let fen = fresh_fen(&self.engine.fen());
             let _ = self.engine.set_position(Some(&fen), &[]);
+            // Still over only by a rule of the position itself
+            // (insufficient material): searched all the same.
+            parsed.limits.play_on = true;
         }
-        if let Some(ending) = self.engine.ending() {
+        let legal = if parsed.limits.play_on {
+            self.engine.playable_actions()
+        } else {
+            self.engine.legal_actions()
+        };
+        if legal.is_empty()
+            && let Some(ending) = self.engine.ending()
+        {
             self.out.lines(&[
                 format!("info string the game is over: {}", ending.describe()),
                 "bestmove 0000".to_owned(),
             ]);
             return;
         }
-        let legal = self.engine.legal_actions();
         let asked = parsed.limits.searchmoves.len();
         parsed.limits.searchmoves.retain(|text| {
             let ok = text
@@ -526,48 +709,71 @@ impl<W: Write + Send + 'static> Session<W> {
             return;
         }
         self.engine.stop_and_wait();
-        let mut lines = Vec::new();
-        let total = if depth == 0 {
-            1
-        } else {
-            let entries = match self.engine.perft(depth) {
-                Ok(entries) => entries,
-                Err(e) => return self.out.error(&format!("go perft: {e}")),
+        let count = self.engine.perft_work(depth);
+        let out = self.out.clone();
+        self.start_work(move |stop| {
+            let entries = if depth == 0 {
+                Ok(Some(Vec::new()))
+            } else {
+                count(stop)
             };
-            for e in &entries {
-                lines.push(format!("{}: {}", e.action, e.nodes));
-            }
-            entries.iter().map(|e| e.nodes).sum()
-        };
-        lines.push(String::new());
-        lines.push(format!("Nodes searched: {total}"));
-        self.out.lines(&lines);
+            let entries = match entries {
+                Ok(Some(entries)) => entries,
+                Ok(None) => {
+                    out.info(&format!("go perft {depth} stopped"));
+                    return WorkEnd::Nothing;
+                }
+                Err(e) => {
+                    out.error(&format!("go perft: {e}"));
+                    return WorkEnd::Nothing;
+                }
+            };
+            let mut lines: Vec<String> = entries
+                .iter()
+                .map(|e| format!("{}: {}", e.action, e.nodes))
+                .collect();
+            let total: u64 = if depth == 0 {
+                1
+            } else {
+                entries.iter().map(|e| e.nodes).sum()
+            };
+            lines.push(String::new());
+            lines.push(format!("Nodes searched: {total}"));
+            out.lines(&lines);
+            WorkEnd::Nothing
+        });
     }
 
     fn bench(&mut self, args: &[&str]) {
         let depth = match args.first() {
             None => crate::bench::DEFAULT_DEPTH,
             Some(t) => match t.parse::<i32>() {
-                Ok(d) if (1..=64).contains(&d) => d,
+                Ok(d) if (1..=MAX_BENCH_DEPTH).contains(&d) => d,
                 _ => {
-                    self.out
-                        .error(&format!("bench: depth '{}' is not in 1..64", clip(t)));
+                    self.out.error(&format!(
+                        "bench: depth '{}' is not in 1..{MAX_BENCH_DEPTH}",
+                        clip(t)
+                    ));
                     return;
                 }
             },
         };
         self.engine.stop_and_wait();
         let out = self.out.clone();
-        let result = crate::bench::run(depth, |i, line| {
-            out.info(&line.describe(i));
-        });
-        match result {
-            Ok((nodes, time)) => {
-                let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
-                self.out.line(&format!("{nodes} nodes {nps} nps"));
+        self.start_work(move |stop| {
+            let result = crate::bench::run_until(depth, stop, |i, line| {
+                out.info(&line.describe(i));
+            });
+            match result {
+                Ok(Some((nodes, time))) => {
+                    let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
+                    out.line(&format!("{nodes} nodes {nps} nps"));
+                }
+                Ok(None) => out.info(&format!("bench {depth} stopped")),
+                Err(e) => out.error(&format!("bench: {e}")),
             }
-            Err(e) => self.out.error(&format!("bench: {e}")),
-        }
+            WorkEnd::Nothing
+        });
     }
 }
 

@@ -29,6 +29,13 @@ pub(super) fn award_of(
 }
 
 fn award_in<P: Pos>(game: &Game<P>, scorer: &Scorer, memo: &Memo, action: Action) -> Option<Award> {
+    if game.ending().is_some() {
+        // Over by a rule the client does not apply, which plays on: the
+        // action's own award, as in a new game.
+        let before = game.current();
+        let node = game.rules().play(before, action);
+        return Some(scorer.action_award(memo, before, action, &node).0);
+    }
     let mut after = game.clone();
     after.play(action).ok()?;
     let before = game.current();
