@@ -217,7 +217,7 @@ fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     None
 }
 
-const OPTION_NAMES: [&str; 13] = [
+const OPTION_NAMES: [&str; 14] = [
     "Hash",
     "Clear Hash",
     "Threads",
@@ -225,6 +225,7 @@ const OPTION_NAMES: [&str; 13] = [
     "Move Overhead",
     "Ponder",
     "UCI_ShowWDL",
+    "ScoreUnit",
     "UCI_Variant",
     "Scoring",
     "SpecialActions",
@@ -1045,4 +1046,90 @@ fn positions_over_only_by_rules_the_gui_does_not_apply_get_a_legal_move() {
         assert!(chess_legal(fen, &best), "{variant} {fen}: {best}");
         assert!(errors(&go).is_empty(), "{go:#?}");
     }
+}
+
+/// The `score` of the last `info depth` line of multipv `n`.
+fn last_score(lines: &[String], n: u32) -> String {
+    let l = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth") && l.contains(&format!(" multipv {n} ")))
+        .unwrap_or_else(|| panic!("no info line in {lines:#?}"));
+    let at = l.find(" score ").unwrap() + 7;
+    l[at..]
+        .split_whitespace()
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn scores_in_points_and_proven_mates() {
+    // Ra8 mates; stylish pays 110 for a rook's mate from afar.
+    let fen = "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+    let mut c = Client::start();
+    c.send("setoption name Scoring value stylish");
+    c.send(fen);
+    let go = c.go("depth 3");
+    assert_eq!(last_score(&go, 1), "cp 2200", "{go:#?}");
+    c.send("setoption name ScoreUnit value points");
+    let go = c.go("depth 3");
+    assert_eq!(last_score(&go, 1), "cp 110", "{go:#?}");
+    // Sets: hundredths of a point; the mate is proven, so it is a mate.
+    c.send("setoption name Scoring value sets");
+    c.send(fen);
+    c.send("setoption name MultiPV value 2");
+    let go = c.go("depth 3");
+    assert_eq!(last_score(&go, 1), "mate 1", "{go:#?}");
+    assert!(last_score(&go, 2).starts_with("cp "), "{go:#?}");
+    // Chess: a mate whatever the unit.
+    c.send("setoption name Scoring value chess");
+    c.send(fen);
+    let go = c.go("depth 3");
+    assert_eq!(last_score(&go, 1), "mate 1", "{go:#?}");
+    // Mated: a negative mate (Kb8 forced, then Rh8#).
+    c.send("setoption name MultiPV value 1");
+    c.send("setoption name ScoreUnit value pawns");
+    c.send("position fen k7/8/1K6/8/8/8/8/7R b - - 0 1");
+    let go = c.go("depth 4");
+    assert_eq!(last_score(&go, 1), "mate -1", "{go:#?}");
+    c.send("setoption name ScoreUnit value centipawns");
+    let e = c.sync();
+    assert_eq!(
+        e,
+        [
+            "info string error: option ScoreUnit: 'centipawns' is not one of pawns, points (kept the old value)"
+        ]
+    );
+}
+
+#[test]
+fn echoed_input_has_no_raw_control_characters() {
+    let lines = script(concat!(
+        "position startpos moves \x1b[2J\n",
+        "position startpos moves e2e4 e7\x1b[31m\0\n",
+        "position fen \x1b[2J x\n",
+        "setoption name \x1b]0;x\x07 value 3\n",
+        "setoption name Scoring value \x1b[2J\n",
+        "setoption name RulesFile value /nonexistent/\x1b]0;x\x07\n",
+        "go searchmoves \x1b[2J\0 depth 1\n",
+        "\x1b[2J debug on\n",
+        "\x1b[2J\n",
+        "bench \x1b[2J\n",
+        "go depth \x1b[2J\n",
+        "go perft \x1b[2J\n",
+        "isready\n",
+    ));
+    assert!(lines.len() > 10, "{lines:#?}");
+    for l in &lines {
+        assert!(
+            !l.contains(['\x1b', '\0', '\x07', '\r']),
+            "raw control character in {l:?}"
+        );
+    }
+    assert!(lines.iter().any(|l| l.contains("'\\x1b[2J'")), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.contains("e7\\x1b[31m\\x00")),
+        "{lines:#?}"
+    );
 }

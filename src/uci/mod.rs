@@ -139,6 +139,8 @@ struct Session<W: Write + Send + 'static> {
     out: Arc<Out<W>>,
     variants: VariantChoice,
     show_wdl: bool,
+    /// Whether `score cp` is in the variant's points (`ScoreUnit`).
+    score_points: bool,
     rules_file: String,
     debug: bool,
     /// Whether the search last started has no limit of its own (it runs
@@ -165,6 +167,7 @@ impl<W: Write + Send + 'static> Session<W> {
             out,
             variants: VariantChoice::default(),
             show_wdl: false,
+            score_points: false,
             rules_file: String::new(),
             debug: false,
             unbounded: false,
@@ -383,6 +386,7 @@ impl<W: Write + Send + 'static> Session<W> {
             // The GUI's business: Tally ponders whenever it gets `go ponder`.
             (name::PONDER, _) => {}
             (name::SHOW_WDL, Value::Bool(b)) => self.show_wdl = b,
+            (name::SCORE_UNIT, Value::Choice(v)) => self.score_points = v == options::SCORE_POINTS,
             (name::UCI_VARIANT, Value::Choice(v)) => {
                 if let Ok(v) = Variant::from_id(v) {
                     self.variants.uci_variant = v;
@@ -660,6 +664,10 @@ impl<W: Write + Send + 'static> Session<W> {
         let reporter = Arc::new(UciReporter {
             out: self.out.clone(),
             wdl_phase,
+            scale: self
+                .score_points
+                .then(|| output::PointScale::of(variant, self.engine.units()))
+                .flatten(),
         });
         let done = self.finisher(game);
         if let Err(e) = self.engine.go(parsed.limits, reporter, done) {

@@ -9,6 +9,7 @@
 //! without regard to case), an unknown option name, and a missing value.
 
 use crate::rules::Variant;
+use crate::text::printable;
 
 /// An option's type and limits, as declared in `uci`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +63,9 @@ pub(super) mod name {
     pub const PONDER: &str = "Ponder";
     /// Whether `info` lines carry `wdl`.
     pub const SHOW_WDL: &str = "UCI_ShowWDL";
+    /// What `score cp` counts: pawns (internal units) or the variant's
+    /// points.
+    pub const SCORE_UNIT: &str = "ScoreUnit";
     /// The board rules (and, for a GUI that lets users pick it, the variant).
     pub const UCI_VARIANT: &str = "UCI_Variant";
     /// The scoring variant of a standard-rules game.
@@ -95,6 +99,11 @@ const UCI_VARIANTS: &[&str] = &[
     "dynamic",
     "tiebraker",
 ];
+/// The `ScoreUnit` value for internal units (100 per pawn of material).
+pub(super) const SCORE_PAWNS: &str = "pawns";
+/// The `ScoreUnit` value for the variant's points.
+pub(super) const SCORE_POINTS: &str = "points";
+
 /// The `Scoring` entries: the variants played on standard rules.
 const SCORINGS: &[&str] = &["chess", "stylish", "wacky", "sets", "dynamic", "tiebraker"];
 
@@ -143,6 +152,13 @@ pub(super) const SPECS: &[Spec] = &[
     Spec {
         name: name::SHOW_WDL,
         kind: Kind::Check(false),
+    },
+    Spec {
+        name: name::SCORE_UNIT,
+        kind: Kind::Combo {
+            default: SCORE_PAWNS,
+            vars: &[SCORE_PAWNS, SCORE_POINTS],
+        },
     },
     Spec {
         name: name::UCI_VARIANT,
@@ -340,13 +356,10 @@ impl VariantChoice {
 }
 
 /// Text for an error message: at most 40 characters, control characters
-/// shown as `?`.
+/// escaped ([`printable`]).
 pub(super) fn clip(s: &str) -> String {
-    let mut out: String = s
-        .chars()
-        .take(40)
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect();
+    let head: String = s.chars().take(40).collect();
+    let mut out = printable(&head).into_owned();
     if s.chars().nth(40).is_some() {
         out.push_str("...");
     }

@@ -6,7 +6,13 @@
 //! checkmate or extinction, [`is_decided`]) is printed as `score mate N`,
 //! `N` in moves, negative when losing; every other value as `score cp V`
 //! with `V` the value itself clamped to `±CP_LIMIT`, so the graph of a GUI
-//! rises and falls with the expected margin in every variant.
+//! rises and falls with the expected margin in every variant. With the
+//! `ScoreUnit` option at `points`, `V` is the margin in the scoring
+//! variant's own points instead, on the scale of [`PointScale`].
+//!
+//! Every line written passes through [`printable`], so input echoed in an
+//! error (a move, a FEN, an option name, a file name) never reaches the GUI
+//! with a raw control character in it.
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -15,6 +21,7 @@ use crate::eval::{Units, Wdl};
 use crate::rules::Variant;
 use crate::scoring::{Award, Points};
 use crate::search::{Bound, MATE, MATE_STEP, PvLine, Reporter, Stats, is_decided, plies_to_end};
+use crate::text::printable;
 
 /// The largest `score cp` printed (values beyond are clamped).
 pub const CP_LIMIT: i32 = 20_000;
@@ -38,11 +45,14 @@ impl<W: Write> Out<W> {
         self.lines(std::slice::from_ref(&s));
     }
 
-    /// Writes lines together (no other output comes between them).
+    /// Writes lines together (no other output comes between them), each
+    /// with its control characters escaped ([`printable`]): one line stays
+    /// one line, and nothing echoed from the input can drive the terminal
+    /// or the GUI's log.
     pub fn lines<S: AsRef<str>>(&self, lines: &[S]) {
         let mut w = self.w.lock().unwrap_or_else(|e| e.into_inner());
         for l in lines {
-            let _ = w.write_all(l.as_ref().as_bytes());
+            let _ = w.write_all(printable(l.as_ref()).as_bytes());
             let _ = w.write_all(b"\n");
         }
         let _ = w.flush();
@@ -66,10 +76,66 @@ pub fn mate_moves(value: i32) -> i32 {
     if value > 0 { moves } else { -moves }
 }
 
-/// `cp V` or `mate N` for a search value.
-pub fn score(value: i32) -> String {
+/// The scale of `score cp` under `ScoreUnit points`: thousandths of a
+/// point per centipawn of the GUI, so that the GUI's `+1.00` is a round
+/// number of the variant's points. `None` for chess and extinction, whose
+/// points are a game result (1, 1/2, 0): their scores stay in pawns.
+///
+/// | variant | one `cp` | a GUI's `+1.00` |
+/// |---|---|---|
+/// | sets | 1/100 point | 1 point (a mate: `+2.00`) |
+/// | stylish, dynamic, tiebraker | 1 point | 100 points |
+/// | wacky | 100 points | 10000 points (a check: `+0.50`) |
+///
+/// Wacky's margins run to hundreds of thousands of points (a mate's life
+/// and moves bonuses), so its `cp` is coarser: they stay within
+/// `±CP_LIMIT`.
+pub fn cp_milli(variant: Variant) -> Option<i64> {
+    match variant {
+        Variant::Chess | Variant::Extinction => None,
+        Variant::Sets => Some(10),
+        Variant::Stylish | Variant::Dynamic | Variant::Tiebraker => Some(1000),
+        Variant::Wacky => Some(100_000),
+    }
+}
+
+/// How `score cp` is written: the internal units of the search, or the
+/// variant's points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PointScale {
+    /// The search's units, to turn values into points.
+    pub units: Units,
+    /// Thousandths of a point per `cp` ([`cp_milli`]).
+    pub milli_per_cp: i64,
+}
+
+impl PointScale {
+    /// The scale of `variant` with the search's `units`, or `None` where
+    /// scores stay in internal units (chess, extinction).
+    pub fn of(variant: Variant, units: Units) -> Option<PointScale> {
+        cp_milli(variant).map(|milli_per_cp| PointScale {
+            units,
+            milli_per_cp,
+        })
+    }
+
+    /// A value outside the decisive band as a number of `cp` (rounded to
+    /// the nearest, clamped to `±CP_LIMIT`).
+    pub fn cp(self, value: i32) -> i32 {
+        let milli = self.units.to_points(value) * 1000.0;
+        let cp = (milli / self.milli_per_cp as f64).round();
+        cp.clamp(f64::from(-CP_LIMIT), f64::from(CP_LIMIT)) as i32
+    }
+}
+
+/// `cp V` or `mate N` for a search value: `V` in internal units without a
+/// scale, in the variant's points with one. A decided value is `mate N`
+/// either way.
+pub fn score_in(value: i32, scale: Option<PointScale>) -> String {
     if is_decided(value) {
         format!("mate {}", mate_moves(value))
+    } else if let Some(s) = scale {
+        format!("cp {}", s.cp(value))
     } else {
         format!("cp {}", value.clamp(-CP_LIMIT, CP_LIMIT))
     }
@@ -140,6 +206,8 @@ pub(super) struct UciReporter<W> {
     /// The game phase of the root when `wdl` is printed (`None`: not
     /// printed).
     pub wdl_phase: Option<i32>,
+    /// The scale of `score cp` (`None`: internal units).
+    pub scale: Option<PointScale>,
 }
 
 /// The `wdl W D L` part for a value: decided values are certain, others go
@@ -165,8 +233,14 @@ pub fn wdl(value: i32, phase: i32) -> String {
     format!("wdl {} {} {}", w.win, w.draw, w.loss)
 }
 
-/// The `info` line of one principal variation.
-pub fn info_line(line: &PvLine, stats: &Stats, wdl_phase: Option<i32>) -> String {
+/// The `info` line of one principal variation, its score on `scale`
+/// ([`score_in`]).
+pub fn info_line(
+    line: &PvLine,
+    stats: &Stats,
+    wdl_phase: Option<i32>,
+    scale: Option<PointScale>,
+) -> String {
     let ms = stats.time.as_millis();
     let nps = u128::from(stats.nodes) * 1000 / ms.max(1);
     let bound = match line.bound {
@@ -181,7 +255,7 @@ pub fn info_line(line: &PvLine, stats: &Stats, wdl_phase: Option<i32>) -> String
         line.depth,
         line.seldepth,
         line.multipv,
-        score(line.value),
+        score_in(line.value, scale),
         stats.nodes,
         stats.hashfull,
         pv.join(" ")
@@ -190,7 +264,8 @@ pub fn info_line(line: &PvLine, stats: &Stats, wdl_phase: Option<i32>) -> String
 
 impl<W: Write + Send> Reporter for UciReporter<W> {
     fn line(&self, line: &PvLine, stats: &Stats) {
-        self.out.line(&info_line(line, stats, self.wdl_phase));
+        self.out
+            .line(&info_line(line, stats, self.wdl_phase, self.scale));
     }
 }
 
@@ -198,6 +273,10 @@ impl<W: Write + Send> Reporter for UciReporter<W> {
 mod tests {
     use super::*;
     use crate::search::DECIDED;
+
+    fn score(value: i32) -> String {
+        score_in(value, None)
+    }
 
     #[test]
     fn scores() {
@@ -224,5 +303,39 @@ mod tests {
         assert_eq!(signed(Points::from_milli(1250)), "+1.25");
         assert_eq!(signed(Points::whole(-3)), "-3");
         assert_eq!(signed(Points::ZERO), "0");
+    }
+
+    #[test]
+    fn point_scales() {
+        use crate::scoring::Scorer;
+        let scale = |v| PointScale::of(v, Units::of(&Scorer::new(v)));
+        assert_eq!(scale(Variant::Chess), None);
+        assert_eq!(scale(Variant::Extinction), None);
+        // A pawn (100 units) is 5 stylish points, 0.2 sets points (2 mates
+        // pay 2), 10 dynamic points, 1000 wacky points.
+        let stylish = scale(Variant::Stylish).unwrap();
+        assert_eq!(score_in(2200, Some(stylish)), "cp 110");
+        assert_eq!(score_in(-100, Some(stylish)), "cp -5");
+        assert_eq!(
+            score_in(1000, Some(scale(Variant::Sets).unwrap())),
+            "cp 200"
+        );
+        assert_eq!(
+            score_in(1000, Some(scale(Variant::Dynamic).unwrap())),
+            "cp 100"
+        );
+        assert_eq!(
+            score_in(1000, Some(scale(Variant::Tiebraker).unwrap())),
+            "cp 100"
+        );
+        let wacky = scale(Variant::Wacky).unwrap();
+        assert_eq!(score_in(500, Some(wacky)), "cp 50");
+        assert_eq!(score_in(1 << 26, Some(wacky)), format!("cp {CP_LIMIT}"));
+        // A decided value is a mate on every scale.
+        let mate = MATE - MATE_STEP + 100;
+        assert_eq!(
+            score_in(mate, Some(scale(Variant::Sets).unwrap())),
+            "mate 1"
+        );
     }
 }
