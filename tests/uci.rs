@@ -923,8 +923,9 @@ fn long_work_answers_isready_and_stops() {
     let go = c.wait_for(60, |l| l.starts_with("bestmove"));
     assert!(go.contains(&"readyok".to_owned()), "{go:#?}");
     assert!(errors(&go).is_empty(), "{go:#?}");
-    // The largest table takes seconds to fill: quit does not wait for it.
-    c.send("setoption name Hash value 16384");
+    // A large table takes a while to fill: quit does not wait for it. (Not
+    // the largest: a test must not take most of the machine's memory.)
+    c.send("setoption name Hash value 2048");
     c.send("isready");
     c.wait_for(60, |l| l == "readyok");
     c.send("quit");
