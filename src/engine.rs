@@ -8,15 +8,15 @@ use std::sync::atomic::AtomicBool;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use shakmaty::{Chess, Position};
-
 use crate::eval::{EvalMode, Evaluator, Units};
+pub use crate::rules::AnyGame;
 use crate::rules::{
-    Action, ActionList, DivideEntry, Ending, Extinction, Game, Node, ParsedAction, Pos, Rules,
-    RulesError, Variant, perft_divide, perft_divide_until,
+    Action, ActionList, DivideEntry, Ending, Game, Node, ParsedAction, Pos, RulesError, Variant,
+    perft_divide, perft_divide_until,
 };
 use crate::scoring::{DrawAdvantage, Memo, Scorer, Tables};
 use crate::search::{self, Limits, Reporter, SearchJob, SearchResult, Shared, Tt};
+use crate::with_game;
 
 /// Engine settings (the UCI options, in typed form).
 #[derive(Clone, Debug, PartialEq)]
@@ -55,25 +55,6 @@ impl Default for EngineOptions {
     }
 }
 
-/// A game on either rule set.
-#[derive(Clone, Debug)]
-pub enum AnyGame {
-    /// Standard rules (every variant but extinction).
-    Standard(Game<Chess>),
-    /// Extinction rules.
-    Extinction(Game<Extinction>),
-}
-
-/// Runs `$body` with `$g` bound to the game inside an [`AnyGame`].
-macro_rules! with_game {
-    ($any:expr, |$g:ident| $body:expr) => {
-        match $any {
-            AnyGame::Standard($g) => $body,
-            AnyGame::Extinction($g) => $body,
-        }
-    };
-}
-
 /// An error setting a position: the FEN was refused (nothing changed), or
 /// an action was refused after `applied` actions were played.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -110,18 +91,6 @@ impl std::fmt::Debug for Engine {
     }
 }
 
-fn new_game(variant: Variant, specials: bool) -> AnyGame {
-    if variant.is_extinction() {
-        AnyGame::Extinction(Game::from_node(
-            Rules::<Extinction>::new(variant).with_specials(specials),
-            Rules::<Extinction>::new(variant).start(),
-        ))
-    } else {
-        let rules = Rules::<Chess>::new(variant).with_specials(specials);
-        AnyGame::Standard(Game::from_node(rules, rules.start()))
-    }
-}
-
 fn build_pool(threads: usize) -> Arc<rayon::ThreadPool> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
@@ -146,7 +115,7 @@ impl Engine {
     pub fn with_options(variant: Variant, options: EngineOptions) -> Engine {
         Engine {
             variant,
-            game: new_game(variant, options.specials),
+            game: AnyGame::start(variant, options.specials),
             tt: Arc::new(Tt::new(options.hash_mb)),
             pool: build_pool(options.threads),
             running: None,
@@ -168,7 +137,7 @@ impl Engine {
     pub fn set_variant(&mut self, variant: Variant) {
         self.stop_and_wait();
         self.variant = variant;
-        self.game = new_game(variant, self.options.specials);
+        self.game = AnyGame::start(variant, self.options.specials);
     }
 
     /// Resizes the hash table (cleared).
@@ -266,7 +235,7 @@ impl Engine {
     /// Prepares for a new game: clears the table.
     pub fn new_game(&mut self) {
         self.clear_hash();
-        self.game = new_game(self.variant, self.options.specials);
+        self.game = AnyGame::start(self.variant, self.options.specials);
     }
 
     /// The scorer of the current variant and settings.
@@ -283,10 +252,10 @@ impl Engine {
 
     /// The start FEN and the actions played, as text.
     pub fn position_text(&self) -> (String, Vec<String>) {
-        with_game!(&self.game, |g| (
-            g.start().fen(),
-            g.actions().iter().map(|a| a.to_string()).collect()
-        ))
+        (
+            self.game.start_fen(),
+            self.game.actions().iter().map(|a| a.to_string()).collect(),
+        )
     }
 
     /// Sets the position: `fen` (or the start position for `None`) and the
@@ -303,21 +272,15 @@ impl Engine {
     ) -> Result<(), PositionError> {
         self.stop_and_wait();
         let specials = self.options.specials;
-        let mut game = if self.variant.is_extinction() {
-            let rules = Rules::<Extinction>::new(self.variant).with_specials(specials);
-            Game::new(rules, fen).map(AnyGame::Extinction)
-        } else {
-            let rules = Rules::<Chess>::new(self.variant).with_specials(specials);
-            Game::new(rules, fen).map(AnyGame::Standard)
-        }
-        .map_err(|error| PositionError {
-            applied: 0,
-            bad_fen: true,
-            error,
-        })?;
+        let mut game =
+            AnyGame::new(self.variant, specials, fen).map_err(|error| PositionError {
+                applied: 0,
+                bad_fen: true,
+                error,
+            })?;
         let mut result = Ok(());
         for (i, text) in actions.iter().enumerate() {
-            let r = with_game!(&mut game, |g| g.play_text(text).map(|_| ()));
+            let r = game.play_text(text).map(|_| ());
             if let Err(error) = r {
                 result = Err(PositionError {
                     applied: i,
@@ -335,12 +298,7 @@ impl Engine {
     /// rules (see [`Pos::from_fen_noting`]), one note each; empty when
     /// nothing, or when the FEN is refused.
     pub fn fen_notes(&self, fen: &str) -> Vec<String> {
-        let notes = if self.variant.is_extinction() {
-            Extinction::from_fen_noting(fen).map(|(_, n)| n)
-        } else {
-            Chess::from_fen_noting(fen).map(|(_, n)| n)
-        };
-        notes.unwrap_or_default()
+        AnyGame::fen_notes(self.variant, fen).unwrap_or_default()
     }
 
     /// Plays one more action.
@@ -350,27 +308,27 @@ impl Engine {
     /// A [`RulesError`] if it is not legal (nothing changes).
     pub fn play(&mut self, text: &str) -> Result<Action, RulesError> {
         self.stop_and_wait();
-        with_game!(&mut self.game, |g| g.play_text(text))
+        self.game.play_text(text)
     }
 
     /// The FEN of the current position.
     pub fn fen(&self) -> String {
-        with_game!(&self.game, |g| g.current().fen())
+        self.game.fen()
     }
 
     /// The side to move.
     pub fn turn(&self) -> shakmaty::Color {
-        with_game!(&self.game, |g| g.current().pos.turn())
+        self.game.turn()
     }
 
     /// How the game ended, if it did.
     pub fn ending(&self) -> Option<Ending> {
-        with_game!(&self.game, |g| g.ending())
+        self.game.ending()
     }
 
     /// The legal actions in the current position.
     pub fn legal_actions(&self) -> ActionList {
-        with_game!(&self.game, |g| g.legal_actions())
+        self.game.legal_actions()
     }
 
     /// The actions on the board in the current position, even when the

@@ -5,7 +5,7 @@ use shakmaty::{Color, File, Rank, Square};
 
 use super::output::signed;
 use super::points::so_far;
-use crate::engine::{AnyGame, Engine};
+use crate::engine::Engine;
 use crate::eval::{Evaluate, Evaluator, Units, base};
 use crate::rules::{Bare, Disk, Game, Pos};
 use crate::scoring::{Points, Scorer};
@@ -46,10 +46,7 @@ fn describe_bare(b: Bare) -> String {
 /// ending, points so far.
 pub(super) fn position(engine: &Engine) -> Vec<String> {
     let scorer = engine.scorer();
-    match engine.game() {
-        AnyGame::Standard(g) => position_of(engine, g, &scorer),
-        AnyGame::Extinction(g) => position_of(engine, g, &scorer),
-    }
+    crate::with_game!(engine.game(), |g| position_of(engine, g, &scorer))
 }
 
 fn position_of<P: Pos>(engine: &Engine, game: &Game<P>, scorer: &Scorer) -> Vec<String> {
@@ -93,11 +90,7 @@ fn position_of<P: Pos>(engine: &Engine, game: &Game<P>, scorer: &Scorer) -> Vec<
     } else {
         "off"
     };
-    let rules_name = if variant.is_extinction() {
-        "extinction"
-    } else {
-        "standard"
-    };
+    let rules_name = engine.game().kind().name();
     out.push(format!("Fen: {}", node.fen()));
     out.push(format!("Key: {:016X}", node.key));
     out.push(format!(
@@ -134,10 +127,7 @@ fn position_of<P: Pos>(engine: &Engine, game: &Game<P>, scorer: &Scorer) -> Vec<
 /// the evaluation for the side to move and the expected margin in points.
 pub(super) fn evaluation(engine: &Engine) -> Vec<String> {
     let scorer = engine.scorer();
-    match engine.game() {
-        AnyGame::Standard(g) => evaluation_of(engine, g, &scorer),
-        AnyGame::Extinction(g) => evaluation_of(engine, g, &scorer),
-    }
+    crate::with_game!(engine.game(), |g| evaluation_of(engine, g, &scorer))
 }
 
 fn evaluation_of<P: Pos>(engine: &Engine, game: &Game<P>, scorer: &Scorer) -> Vec<String> {

@@ -795,11 +795,7 @@ fn fresh_fen(fen: &str) -> String {
 
 /// The game phase of the current position (for `wdl`).
 fn root_phase(game: &AnyGame) -> i32 {
-    use shakmaty::Position;
-    match game {
-        AnyGame::Standard(g) => base::phase(g.current().pos.board()),
-        AnyGame::Extinction(g) => base::phase(g.current().pos.board()),
-    }
+    base::phase(game.board())
 }
 
 /// A parsed `go` command.

@@ -1,9 +1,8 @@
 //! Points of the game so far (from the referee) and the award of one more
 //! action, for `d`, `eval` and the closing `info string` of a search.
 
-use crate::engine::AnyGame;
 use crate::referee::score_game;
-use crate::rules::{Action, Game, Pos};
+use crate::rules::{Action, AnyGame, Game, Pos};
 use crate::scoring::{Award, EndContext, Memo, Points, Scorer};
 
 /// The game's points so far, `(white, black)`, as the referee counts them:
@@ -22,10 +21,7 @@ pub(super) fn award_of(
     memo: &Memo,
     action: Action,
 ) -> Option<Award> {
-    match game {
-        AnyGame::Standard(g) => award_in(g, scorer, memo, action),
-        AnyGame::Extinction(g) => award_in(g, scorer, memo, action),
-    }
+    crate::with_game!(game, |g| award_in(g, scorer, memo, action))
 }
 
 fn award_in<P: Pos>(game: &Game<P>, scorer: &Scorer, memo: &Memo, action: Action) -> Option<Award> {
