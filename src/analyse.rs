@@ -33,7 +33,7 @@ use std::time::Duration;
 use serde::Serialize;
 use shakmaty::Color;
 
-use crate::engine::{AnyGame, Engine};
+use crate::engine::Engine;
 use crate::eval::Units;
 use crate::notation::san;
 use crate::referee::{GameInput, ScoreError, ScoreRecord, score_input};
@@ -240,10 +240,7 @@ fn immediate_in<P: Pos>(
 pub fn immediate(engine: &Engine, action: Action) -> (Immediate, String) {
     let scorer = engine.scorer();
     let memo = engine.memo();
-    match engine.game() {
-        AnyGame::Standard(g) => immediate_in(&scorer, memo, g, action),
-        AnyGame::Extinction(g) => immediate_in(&scorer, memo, g, action),
-    }
+    crate::with_game!(engine.game(), |g| immediate_in(&scorer, memo, g, action))
 }
 
 /// Ranks every legal action of the engine's current position by expected

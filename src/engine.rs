@@ -1,22 +1,27 @@
 //! [`Engine`]: the facade that owns the game, the options, the
 //! transposition table and the threads, and runs searches in the
 //! background. UCI, `tally analyse`, `tally match` and `tally bench` all
-//! drive the search through it; it formats nothing.
+//! drive the search through it; it formats nothing. What UCI shows besides
+//! the search (the evaluation's terms, the points so far, the award of the
+//! best action, the phase for WDL) comes from here too, and the engine
+//! clears its own transposition table when the scoring changes.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use shakmaty::{Chess, Position};
-
-use crate::eval::{EvalMode, Evaluator, Units};
+use crate::eval::base::{self, Breakdown};
+use crate::eval::{EvalMode, Evaluate, Evaluator, Units};
+use crate::referee::score_game;
+pub use crate::rules::AnyGame;
 use crate::rules::{
-    Action, ActionList, DivideEntry, Ending, Extinction, Game, Node, ParsedAction, Pos, Rules,
-    RulesError, Variant, perft_divide, perft_divide_until,
+    Action, ActionList, DivideEntry, Ending, Game, Node, ParsedAction, Pos, RulesError, Variant,
+    perft_divide, perft_divide_until,
 };
-use crate::scoring::{DrawAdvantage, Memo, Scorer, Tables};
+use crate::scoring::{Award, DrawAdvantage, EndContext, Memo, Points, Scorer, Tables};
 use crate::search::{self, Limits, Reporter, SearchJob, SearchResult, Shared, Tt};
+use crate::with_game;
 
 /// Engine settings (the UCI options, in typed form).
 #[derive(Clone, Debug, PartialEq)]
@@ -55,23 +60,20 @@ impl Default for EngineOptions {
     }
 }
 
-/// A game on either rule set.
+/// The evaluation of the current position, term by term (what the UCI
+/// `eval` command shows).
 #[derive(Clone, Debug)]
-pub enum AnyGame {
-    /// Standard rules (every variant but extinction).
-    Standard(Game<Chess>),
-    /// Extinction rules.
-    Extinction(Game<Extinction>),
-}
-
-/// Runs `$body` with `$g` bound to the game inside an [`AnyGame`].
-macro_rules! with_game {
-    ($any:expr, |$g:ident| $body:expr) => {
-        match $any {
-            AnyGame::Standard($g) => $body,
-            AnyGame::Extinction($g) => $body,
-        }
-    };
+pub struct EvalTrace {
+    /// The base evaluation's terms (White's view, centipawns) and phase.
+    pub base: Breakdown,
+    /// The side to move.
+    pub turn: shakmaty::Color,
+    /// The engine's evaluation for the side to move, in internal units.
+    pub value: i32,
+    /// That value as an expected point margin for the side to move.
+    pub margin: Points,
+    /// The evaluation used.
+    pub mode: EvalMode,
 }
 
 /// An error setting a position: the FEN was refused (nothing changed), or
@@ -110,18 +112,6 @@ impl std::fmt::Debug for Engine {
     }
 }
 
-fn new_game(variant: Variant, specials: bool) -> AnyGame {
-    if variant.is_extinction() {
-        AnyGame::Extinction(Game::from_node(
-            Rules::<Extinction>::new(variant).with_specials(specials),
-            Rules::<Extinction>::new(variant).start(),
-        ))
-    } else {
-        let rules = Rules::<Chess>::new(variant).with_specials(specials);
-        AnyGame::Standard(Game::from_node(rules, rules.start()))
-    }
-}
-
 fn build_pool(threads: usize) -> Arc<rayon::ThreadPool> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
@@ -146,7 +136,7 @@ impl Engine {
     pub fn with_options(variant: Variant, options: EngineOptions) -> Engine {
         Engine {
             variant,
-            game: new_game(variant, options.specials),
+            game: AnyGame::start(variant, options.specials),
             tt: Arc::new(Tt::new(options.hash_mb)),
             pool: build_pool(options.threads),
             running: None,
@@ -164,11 +154,13 @@ impl Engine {
         &self.options
     }
 
-    /// Switches variant; the position goes back to the start.
+    /// Switches variant; the position goes back to the start and the hash
+    /// table is cleared.
     pub fn set_variant(&mut self, variant: Variant) {
         self.stop_and_wait();
         self.variant = variant;
-        self.game = new_game(variant, self.options.specials);
+        self.game = AnyGame::start(variant, self.options.specials);
+        self.tt.clear();
     }
 
     /// Resizes the hash table (cleared).
@@ -248,25 +240,40 @@ impl Engine {
         }
     }
 
-    /// Sets the sets draw advantage.
+    /// Sets the sets draw advantage; a change clears the hash table (its
+    /// values were scored the other way).
     pub fn set_draw_advantage(&mut self, a: DrawAdvantage) {
-        self.options.draw_advantage = a;
+        if a != self.options.draw_advantage {
+            self.options.draw_advantage = a;
+            self.clear_hash();
+        }
     }
 
-    /// Chooses the base or the variant evaluation.
+    /// Chooses the base or the variant evaluation; a change clears the
+    /// hash table.
     pub fn set_eval_mode(&mut self, m: EvalMode) {
-        self.options.eval_mode = m;
+        if m != self.options.eval_mode {
+            self.options.eval_mode = m;
+            self.clear_hash();
+        }
     }
 
-    /// Replaces the point tables.
+    /// Replaces the point tables and clears the hash table.
     pub fn set_tables(&mut self, t: Tables) {
         self.options.tables = t;
+        self.clear_hash();
+    }
+
+    /// Per mille of the hash table used by the latest search (sampled);
+    /// 0 right after the table is cleared.
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
     }
 
     /// Prepares for a new game: clears the table.
     pub fn new_game(&mut self) {
         self.clear_hash();
-        self.game = new_game(self.variant, self.options.specials);
+        self.game = AnyGame::start(self.variant, self.options.specials);
     }
 
     /// The scorer of the current variant and settings.
@@ -283,10 +290,10 @@ impl Engine {
 
     /// The start FEN and the actions played, as text.
     pub fn position_text(&self) -> (String, Vec<String>) {
-        with_game!(&self.game, |g| (
-            g.start().fen(),
-            g.actions().iter().map(|a| a.to_string()).collect()
-        ))
+        (
+            self.game.start_fen(),
+            self.game.actions().iter().map(|a| a.to_string()).collect(),
+        )
     }
 
     /// Sets the position: `fen` (or the start position for `None`) and the
@@ -303,21 +310,15 @@ impl Engine {
     ) -> Result<(), PositionError> {
         self.stop_and_wait();
         let specials = self.options.specials;
-        let mut game = if self.variant.is_extinction() {
-            let rules = Rules::<Extinction>::new(self.variant).with_specials(specials);
-            Game::new(rules, fen).map(AnyGame::Extinction)
-        } else {
-            let rules = Rules::<Chess>::new(self.variant).with_specials(specials);
-            Game::new(rules, fen).map(AnyGame::Standard)
-        }
-        .map_err(|error| PositionError {
-            applied: 0,
-            bad_fen: true,
-            error,
-        })?;
+        let mut game =
+            AnyGame::new(self.variant, specials, fen).map_err(|error| PositionError {
+                applied: 0,
+                bad_fen: true,
+                error,
+            })?;
         let mut result = Ok(());
         for (i, text) in actions.iter().enumerate() {
-            let r = with_game!(&mut game, |g| g.play_text(text).map(|_| ()));
+            let r = game.play_text(text).map(|_| ());
             if let Err(error) = r {
                 result = Err(PositionError {
                     applied: i,
@@ -335,12 +336,7 @@ impl Engine {
     /// rules (see [`Pos::from_fen_noting`]), one note each; empty when
     /// nothing, or when the FEN is refused.
     pub fn fen_notes(&self, fen: &str) -> Vec<String> {
-        let notes = if self.variant.is_extinction() {
-            Extinction::from_fen_noting(fen).map(|(_, n)| n)
-        } else {
-            Chess::from_fen_noting(fen).map(|(_, n)| n)
-        };
-        notes.unwrap_or_default()
+        AnyGame::fen_notes(self.variant, fen).unwrap_or_default()
     }
 
     /// Plays one more action.
@@ -350,27 +346,27 @@ impl Engine {
     /// A [`RulesError`] if it is not legal (nothing changes).
     pub fn play(&mut self, text: &str) -> Result<Action, RulesError> {
         self.stop_and_wait();
-        with_game!(&mut self.game, |g| g.play_text(text))
+        self.game.play_text(text)
     }
 
     /// The FEN of the current position.
     pub fn fen(&self) -> String {
-        with_game!(&self.game, |g| g.current().fen())
+        self.game.fen()
     }
 
     /// The side to move.
     pub fn turn(&self) -> shakmaty::Color {
-        with_game!(&self.game, |g| g.current().pos.turn())
+        self.game.turn()
     }
 
     /// How the game ended, if it did.
     pub fn ending(&self) -> Option<Ending> {
-        with_game!(&self.game, |g| g.ending())
+        self.game.ending()
     }
 
     /// The legal actions in the current position.
     pub fn legal_actions(&self) -> ActionList {
-        with_game!(&self.game, |g| g.legal_actions())
+        self.game.legal_actions()
     }
 
     /// The actions on the board in the current position, even when the
@@ -584,10 +580,244 @@ impl Engine {
     pub fn memo(&self) -> Memo {
         with_game!(&self.game, |g| Self::memo_of(g))
     }
+
+    /// The game phase of the current position (24 at the start, 0 with
+    /// no pieces but kings and pawns), for the win/draw/loss model.
+    pub fn phase(&self) -> i32 {
+        base::phase(self.game.board())
+    }
+
+    /// The evaluation of the current position, term by term.
+    pub fn trace_eval(&self) -> EvalTrace {
+        let scorer = self.scorer();
+        let evaluator = Evaluator::new(&scorer, self.options.eval_mode);
+        let value = with_game!(&self.game, |g| evaluator
+            .evaluate(g.current(), &Self::memo_of(g)));
+        EvalTrace {
+            base: base::breakdown(self.game.board()),
+            turn: self.game.turn(),
+            value,
+            margin: Points::from_f64(Units::of(&scorer).to_points(value)).unwrap_or_default(),
+            mode: evaluator.mode(),
+        }
+    }
+
+    /// The game's points so far, `(white, black)`, as the referee counts
+    /// them: every action's award, and the ending's once the game is over.
+    pub fn points_so_far(&self) -> (Points, Points) {
+        let scorer = self.scorer();
+        let record = with_game!(&self.game, |g| score_game(
+            &scorer,
+            g,
+            &EndContext::default()
+        ));
+        (record.total.white, record.total.black)
+    }
+
+    /// What `action` earns if played now: its own award, plus the
+    /// ending's awards if it ends the game (as the referee shows a final
+    /// ply, with the outcome added). `None` if it is not legal.
+    pub fn award(&self, action: Action) -> Option<Award> {
+        let scorer = self.scorer();
+        let memo = self.memo();
+        with_game!(&self.game, |g| award_in(g, &scorer, &memo, action))
+    }
+
+    /// [`Engine::award`] in the current position, as work for another
+    /// thread (the award of a search's best action once it ends).
+    pub fn award_work(&self) -> impl Fn(Action) -> Option<Award> + Send + 'static {
+        let game = self.game.clone();
+        let scorer = self.scorer();
+        let memo = self.memo();
+        move |action| with_game!(&game, |g| award_in(g, &scorer, &memo, action))
+    }
+}
+
+/// [`Engine::award`] in `game`, whose memo is `memo`.
+fn award_in<P: Pos>(game: &Game<P>, scorer: &Scorer, memo: &Memo, action: Action) -> Option<Award> {
+    if game.ending().is_some() {
+        // Over by a rule the client does not apply, which plays on: the
+        // action's own award, as in a new game.
+        let before = game.current();
+        let node = game.rules().play(before, action);
+        return Some(scorer.action_award(memo, before, action, &node).0);
+    }
+    let mut after = game.clone();
+    after.play(action).ok()?;
+    let before = game.current();
+    let node = after.current();
+    let (award, next) = scorer.action_award(memo, before, action, node);
+    Some(match after.ending() {
+        Some(e) => {
+            let end = scorer.end_award(
+                &next,
+                Some((before, action)),
+                node,
+                &e,
+                &EndContext::default(),
+            );
+            scorer.final_ply_award(&award, &end).plus(end.outcome)
+        }
+        None => award,
+    })
 }
 
 impl Drop for Engine {
     fn drop(&mut self) {
         self.stop_and_wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::{GameInput, score_input};
+    use crate::scoring::Event;
+    use crate::search::Silent;
+
+    /// The referee's totals for `moves` from the start, `(white, black)`.
+    fn referee_totals(variant: Variant, moves: &[&str]) -> (Points, Points) {
+        let scorer = Scorer::new(variant);
+        let record = score_input(&scorer, &GameInput::from_text(None, &moves.join(" "))).unwrap();
+        (record.total.white, record.total.black)
+    }
+
+    fn engine_at(variant: Variant, moves: &[&str]) -> Engine {
+        let mut e = Engine::new(variant);
+        e.set_position(None, moves).unwrap();
+        e
+    }
+
+    fn action(e: &Engine, text: &str) -> Action {
+        e.legal_actions()
+            .into_iter()
+            .find(|a| a.to_string() == text)
+            .unwrap()
+    }
+
+    /// The award `Engine::award` gives `mv` after `moves`, and the points
+    /// the referee adds when it is played.
+    fn both(variant: Variant, moves: &[&str], mv: &str) -> (Award, (Points, Points)) {
+        let mut e = engine_at(variant, moves);
+        let award = e.award(action(&e, mv)).unwrap();
+        let (w0, b0) = e.points_so_far();
+        e.play(mv).unwrap();
+        let (w1, b1) = e.points_so_far();
+        (award, (w1 - w0, b1 - b0))
+    }
+
+    #[test]
+    fn points_so_far_are_the_referees_in_stylish() {
+        // Pawn takes pawn, knight takes pawn, knight takes knight.
+        let moves = ["e2e4", "d7d5", "e4d5", "g8f6", "b1c3", "f6d5", "c3d5"];
+        for n in 0..=moves.len() {
+            let e = engine_at(Variant::Stylish, &moves[..n]);
+            assert_eq!(
+                e.points_so_far(),
+                referee_totals(Variant::Stylish, &moves[..n])
+            );
+        }
+        let (white, black) = engine_at(Variant::Stylish, &moves).points_so_far();
+        assert_eq!((white, black), (Points::whole(10), Points::whole(1)));
+    }
+
+    #[test]
+    fn points_so_far_count_the_ending() {
+        let moves = ["f2f3", "e7e5", "g2g4", "d8h4"];
+        let e = engine_at(Variant::Chess, &moves);
+        assert_eq!(e.points_so_far(), (Points::ZERO, Points::whole(1)));
+        assert_eq!(e.points_so_far(), referee_totals(Variant::Chess, &moves));
+    }
+
+    #[test]
+    fn chess_mate_award_counts() {
+        let (award, added) = both(Variant::Chess, &["f2f3", "e7e5", "g2g4"], "d8h4");
+        assert_eq!((award.white, award.black), (Points::ZERO, Points::whole(1)));
+        assert_eq!(added, (Points::ZERO, Points::whole(1)));
+    }
+
+    #[test]
+    fn wacky_mate_award_replaces_check() {
+        let (award, added) = both(Variant::Wacky, &["f2f3", "e7e5", "g2g4"], "d8h4");
+        assert_eq!((award.white, award.black), added);
+        assert!(award.events.contains(Event::Mate));
+        assert!(!award.events.contains(Event::Check));
+    }
+
+    #[test]
+    fn award_work_matches_award() {
+        let e = engine_at(Variant::Stylish, &["e2e4", "d7d5"]);
+        let capture = action(&e, "e4d5");
+        let work = e.award_work();
+        let (a, b) = (e.award(capture).unwrap(), work(capture).unwrap());
+        assert_eq!((a.white, a.black), (b.white, b.black));
+        assert!(a.white > Points::ZERO);
+    }
+
+    #[test]
+    fn phase_and_trace_eval() {
+        let e = Engine::new(Variant::Chess);
+        assert_eq!(e.phase(), 24);
+        let t = e.trace_eval();
+        assert_eq!(t.base.phase, 24);
+        assert_eq!(t.turn, shakmaty::Color::White);
+        assert_eq!(t.mode, EvalMode::Variant);
+        let mut bare = Engine::new(Variant::Chess);
+        bare.set_position(Some("4k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1"), &[])
+            .unwrap();
+        assert_eq!(bare.phase(), 0);
+    }
+
+    /// An engine with a small table (so that `hashfull` samples used
+    /// entries).
+    fn small(variant: Variant) -> Engine {
+        let options = EngineOptions {
+            hash_mb: 1,
+            ..EngineOptions::default()
+        };
+        Engine::with_options(variant, options)
+    }
+
+    fn search_some(e: &mut Engine) -> u64 {
+        let limits = Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
+        e.search(limits, &Silent).unwrap().nodes
+    }
+
+    #[test]
+    fn set_variant_clears_the_table() {
+        let mut e = small(Variant::Chess);
+        search_some(&mut e);
+        assert!(e.hashfull() > 0);
+        e.set_variant(Variant::Stylish);
+        assert_eq!(e.hashfull(), 0);
+        let mut fresh = small(Variant::Stylish);
+        assert_eq!(search_some(&mut e), search_some(&mut fresh));
+    }
+
+    #[test]
+    fn set_tables_clears_the_table() {
+        let mut e = small(Variant::Stylish);
+        search_some(&mut e);
+        assert!(e.hashfull() > 0);
+        e.set_tables(Tables::default());
+        assert_eq!(e.hashfull(), 0);
+        let mut fresh = small(Variant::Stylish);
+        assert_eq!(search_some(&mut e), search_some(&mut fresh));
+    }
+
+    #[test]
+    fn scoring_options_clear_the_table() {
+        let mut e = small(Variant::Sets);
+        search_some(&mut e);
+        assert!(e.hashfull() > 0);
+        e.set_draw_advantage(DrawAdvantage::White);
+        assert_eq!(e.hashfull(), 0);
+        search_some(&mut e);
+        assert!(e.hashfull() > 0);
+        e.set_eval_mode(EvalMode::Base);
+        assert_eq!(e.hashfull(), 0);
     }
 }

@@ -245,10 +245,7 @@ fn tiebraker_capture_or_check_is_obeyed() {
             && any_capture
             && !m.is_capture()
         {
-            let check = match e.game() {
-                tally::engine::AnyGame::Standard(g) => g.current().check,
-                tally::engine::AnyGame::Extinction(_) => false,
-            };
+            let check = e.game().in_check();
             assert!(check, "{a} neither captures nor checks");
         }
     }

@@ -15,7 +15,7 @@ use super::format::{
     DataGame, EndKind, FLAG_DECIDED, FLAG_FORCED, FLAG_SPECIAL, FLAG_START, FLAG_TACTICAL,
     FormatError, Record, Wdl, score_of,
 };
-use crate::engine::{AnyGame, Engine};
+use crate::engine::Engine;
 use crate::referee::score_game;
 use crate::rules::{Action, Ending, Game, Pos};
 use crate::scoring::{EndContext, Memo, Scorer, margin};
@@ -101,10 +101,7 @@ pub fn play_game(
     if !opened {
         return Played::Skipped;
     }
-    let first = match engine.game() {
-        AnyGame::Standard(g) => g.actions().len(),
-        AnyGame::Extinction(g) => g.actions().len(),
-    };
+    let first = engine.game().actions().len();
     let limits = Limits {
         nodes: Some(config.nodes.max(1)),
         ..Limits::default()
@@ -173,10 +170,12 @@ pub fn play_game(
     }
     let scorer = engine.scorer();
     let units_milli = engine.units().to_points(100_000).round() as i64;
-    let built = match engine.game().clone() {
-        AnyGame::Standard(g) => label(g, &scorer, &plies, adjudication),
-        AnyGame::Extinction(g) => label(g, &scorer, &plies, adjudication),
-    };
+    let built = crate::with_game!(engine.game().clone(), |g| label(
+        g,
+        &scorer,
+        &plies,
+        adjudication
+    ));
     match built {
         Ok(mut game) => {
             game.index = index;

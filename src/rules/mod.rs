@@ -4,10 +4,11 @@
 //! [`Chess`](shakmaty::Chess), extinction on our own [`Extinction`]),
 //! actions ([`Action`]: moves and the special actions), the variant state that
 //! changes legality ([`Extra`]: the tiebraker disk, the sets bare-king claim),
-//! search nodes ([`Node`]), game records ([`Game`]), endings ([`Ending`]) and
-//! perft. It imports nothing else of Tally's: points live in `scoring`.
+//! search nodes ([`Node`]), game records ([`Game`], and [`AnyGame`] over both
+//! board kinds), endings ([`Ending`]) and perft. It imports nothing else of Tally's: points live in `scoring`.
 
 mod action;
+mod any;
 mod ending;
 mod error;
 mod extinction;
@@ -20,6 +21,7 @@ mod pos;
 mod variant;
 
 pub use action::{Action, ActionList, MAX_ACTIONS, ParseActionError, ParsedAction};
+pub use any::{AnyGame, BoardKind};
 pub use ending::{Ending, Repetition, RepetitionKind};
 pub use error::RulesError;
 pub use extinction::Extinction;

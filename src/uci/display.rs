@@ -4,11 +4,8 @@
 use shakmaty::{Color, File, Rank, Square};
 
 use super::output::signed;
-use super::points::so_far;
-use crate::engine::{AnyGame, Engine};
-use crate::eval::{Evaluate, Evaluator, Units, base};
+use crate::engine::Engine;
 use crate::rules::{Bare, Disk, Game, Pos};
-use crate::scoring::{Points, Scorer};
 
 fn side(c: Color) -> &'static str {
     if c.is_white() { "White" } else { "Black" }
@@ -45,14 +42,10 @@ fn describe_bare(b: Bare) -> String {
 /// The lines of `d`: board, FEN, key, variant and its state, legal actions,
 /// ending, points so far.
 pub(super) fn position(engine: &Engine) -> Vec<String> {
-    let scorer = engine.scorer();
-    match engine.game() {
-        AnyGame::Standard(g) => position_of(engine, g, &scorer),
-        AnyGame::Extinction(g) => position_of(engine, g, &scorer),
-    }
+    crate::with_game!(engine.game(), |g| position_of(engine, g))
 }
 
-fn position_of<P: Pos>(engine: &Engine, game: &Game<P>, scorer: &Scorer) -> Vec<String> {
+fn position_of<P: Pos>(engine: &Engine, game: &Game<P>) -> Vec<String> {
     let node = game.current();
     let board = node.pos.board();
     let disk_king = node
@@ -93,11 +86,7 @@ fn position_of<P: Pos>(engine: &Engine, game: &Game<P>, scorer: &Scorer) -> Vec<
     } else {
         "off"
     };
-    let rules_name = if variant.is_extinction() {
-        "extinction"
-    } else {
-        "standard"
-    };
+    let rules_name = engine.game().kind().name();
     out.push(format!("Fen: {}", node.fen()));
     out.push(format!("Key: {:016X}", node.key));
     out.push(format!(
@@ -125,7 +114,7 @@ fn position_of<P: Pos>(engine: &Engine, game: &Game<P>, scorer: &Scorer) -> Vec<
         game.ending()
             .map_or_else(|| "none (the game runs)".to_owned(), |e| e.describe())
     ));
-    let (white, black) = so_far(game, scorer);
+    let (white, black) = engine.points_so_far();
     out.push(format!("Points so far: White {white} Black {black}"));
     out
 }
@@ -133,16 +122,8 @@ fn position_of<P: Pos>(engine: &Engine, game: &Game<P>, scorer: &Scorer) -> Vec<
 /// The lines of `eval`: the base evaluation's terms, White's view, then
 /// the evaluation for the side to move and the expected margin in points.
 pub(super) fn evaluation(engine: &Engine) -> Vec<String> {
-    let scorer = engine.scorer();
-    match engine.game() {
-        AnyGame::Standard(g) => evaluation_of(engine, g, &scorer),
-        AnyGame::Extinction(g) => evaluation_of(engine, g, &scorer),
-    }
-}
-
-fn evaluation_of<P: Pos>(engine: &Engine, game: &Game<P>, scorer: &Scorer) -> Vec<String> {
-    let node = game.current();
-    let b = base::breakdown(node.pos.board());
+    let trace = engine.trace_eval();
+    let b = &trace.base;
     let mut out = vec![
         String::new(),
         "      Term    |   MG    EG  (White's view, centipawns)".to_owned(),
@@ -167,25 +148,21 @@ fn evaluation_of<P: Pos>(engine: &Engine, game: &Game<P>, scorer: &Scorer) -> Ve
     ));
     out.push(String::new());
     out.push(format!("Phase: {} of 24", b.phase));
-    let turn = node.turn();
+    let turn = trace.turn;
     out.push(format!(
         "Base evaluation: {} cp for {} (tapered, with tempo)",
         b.cp_for(turn),
         side(turn)
     ));
-    let memo = engine.memo();
-    let evaluator = Evaluator::new(scorer, engine.options().eval_mode);
-    let units = Units::of(scorer);
-    let v = evaluator.evaluate(node, &memo);
-    let margin = Points::from_f64(units.to_points(v)).unwrap_or_default();
     out.push(format!(
-        "Expected margin: {} {} points for {} ({:?} evaluation, {v} internal units)",
-        signed(margin),
+        "Expected margin: {} {} points for {} ({:?} evaluation, {} internal units)",
+        signed(trace.margin),
         engine.variant(),
         side(turn),
-        evaluator.mode()
+        trace.mode,
+        trace.value
     ));
-    if let Some(e) = game.ending() {
+    if let Some(e) = engine.ending() {
         out.push(format!("The game is over: {}", e.describe()));
     }
     out

@@ -25,7 +25,6 @@ mod display;
 mod input;
 mod options;
 mod output;
-mod points;
 
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
@@ -36,8 +35,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::engine::{AnyGame, Engine, EngineOptions};
-use crate::eval::{EvalMode, base};
+use crate::engine::{Engine, EngineOptions};
+use crate::eval::EvalMode;
 use crate::rules::{Ending, ParsedAction, RulesError, Variant};
 use crate::scoring::{DrawAdvantage, Tables};
 use crate::search::{Limits, SearchResult, Tt};
@@ -409,7 +408,6 @@ impl<W: Write + Send + 'static> Session<W> {
                     && a != e.options().draw_advantage
                 {
                     e.set_draw_advantage(a);
-                    e.clear_hash();
                 }
             }
             (name::EVAL_MODE, Value::Choice(v)) => {
@@ -420,7 +418,6 @@ impl<W: Write + Send + 'static> Session<W> {
                 };
                 if mode != e.options().eval_mode {
                     e.set_eval_mode(mode);
-                    e.clear_hash();
                 }
             }
             (name::RULES_FILE, Value::Text(path)) => self.load_rules(path),
@@ -457,7 +454,6 @@ impl<W: Write + Send + 'static> Session<W> {
         let v = self.variants.variant();
         if v != self.engine.variant() {
             self.engine.set_variant(v);
-            self.engine.clear_hash();
         }
         if self.debug {
             self.out.info(&format!("debug: variant {v}"));
@@ -474,7 +470,6 @@ impl<W: Write + Send + 'static> Session<W> {
         match tables {
             Ok(t) => {
                 self.engine.set_tables(t);
-                self.engine.clear_hash();
                 if !path.is_empty() {
                     self.out.info(&format!("rules file {path} loaded"));
                 }
@@ -658,9 +653,8 @@ impl<W: Write + Send + 'static> Session<W> {
             self.out.info(&format!("debug: go {:?}", parsed.limits));
         }
         let variant = self.engine.variant();
-        let game = self.engine.game().clone();
         let wdl_phase = (self.show_wdl && matches!(variant, Variant::Chess | Variant::Extinction))
-            .then(|| root_phase(&game));
+            .then(|| self.engine.phase());
         let reporter = Arc::new(UciReporter {
             out: self.out.clone(),
             wdl_phase,
@@ -669,7 +663,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 .then(|| output::PointScale::of(variant, self.engine.units()))
                 .flatten(),
         });
-        let done = self.finisher(game);
+        let done = self.finisher();
         if let Err(e) = self.engine.go(parsed.limits, reporter, done) {
             self.out.lines(&[
                 format!("info string error: go: {e}"),
@@ -679,12 +673,11 @@ impl<W: Write + Send + 'static> Session<W> {
     }
 
     /// The callback that ends a search: the margin line and `bestmove`.
-    fn finisher(&self, game: AnyGame) -> Box<dyn FnOnce(&SearchResult) + Send> {
+    fn finisher(&self) -> Box<dyn FnOnce(&SearchResult) + Send> {
         let out = self.out.clone();
-        let scorer = self.engine.scorer();
+        let award_of = self.engine.award_work();
         let units = self.engine.units();
         let variant = self.engine.variant();
-        let memo = self.engine.memo();
         let mover = self.engine.turn();
         Box::new(move |r: &SearchResult| {
             let Some(best) = r.best else {
@@ -696,8 +689,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 .first()
                 .filter(|l| l.depth > 0)
                 .map(|l| output::margin_points(units, l.value));
-            let award = points::award_of(&game, &scorer, &memo, best)
-                .map(|a| output::award_parts(&a, mover));
+            let award = award_of(best).map(|a| output::award_parts(&a, mover));
             let info = output::margin_line(variant, margin, &best.to_string(), award);
             let ponder = r
                 .ponder
@@ -799,15 +791,6 @@ fn fresh_fen(fen: &str) -> String {
         fields[4] = "0";
     }
     fields.join(" ")
-}
-
-/// The game phase of the current position (for `wdl`).
-fn root_phase(game: &AnyGame) -> i32 {
-    use shakmaty::Position;
-    match game {
-        AnyGame::Standard(g) => base::phase(g.current().pos.board()),
-        AnyGame::Extinction(g) => base::phase(g.current().pos.board()),
-    }
 }
 
 /// A parsed `go` command.

@@ -1,0 +1,181 @@
+//! [`AnyGame`]: a game on either board kind (standard chess or extinction),
+//! chosen at run time, and [`with_game!`](crate::with_game), the one place
+//! that dispatches on it.
+//!
+//! The generic rules, scorer and search are monomorphised per position
+//! type; code that holds a runtime [`Variant`] keeps its game here and
+//! reaches the generic code through the macro, the way shakmaty's
+//! `VariantPosition` wraps its position types.
+
+use shakmaty::{Chess, Position};
+
+use super::{Action, ActionList, Ending, Extinction, Game, Pos, Rules, RulesError, Variant};
+
+/// The board kinds a variant can play on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BoardKind {
+    /// Standard chess (every variant but extinction).
+    Standard,
+    /// Extinction chess.
+    Extinction,
+}
+
+impl BoardKind {
+    /// Every board kind.
+    pub const ALL: [BoardKind; 2] = [BoardKind::Standard, BoardKind::Extinction];
+
+    /// The board kind `variant` plays on.
+    pub fn of(variant: Variant) -> BoardKind {
+        if variant.is_extinction() {
+            BoardKind::Extinction
+        } else {
+            BoardKind::Standard
+        }
+    }
+
+    /// The rules' name, as `d` shows it.
+    pub fn name(self) -> &'static str {
+        match self {
+            BoardKind::Standard => "standard",
+            BoardKind::Extinction => "extinction",
+        }
+    }
+}
+
+/// A game on either board kind.
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    /// Standard rules (every variant but extinction).
+    Standard(Game<Chess>),
+    /// Extinction rules.
+    Extinction(Game<Extinction>),
+}
+
+/// Runs `$body` with `$g` bound to the [`Game`] inside an
+/// [`AnyGame`] (by value, reference or mutable reference, as `$any` is).
+#[macro_export]
+macro_rules! with_game {
+    ($any:expr, |$g:ident| $body:expr) => {
+        match $any {
+            $crate::rules::AnyGame::Standard($g) => $body,
+            $crate::rules::AnyGame::Extinction($g) => $body,
+        }
+    };
+}
+
+impl From<Game<Chess>> for AnyGame {
+    fn from(g: Game<Chess>) -> AnyGame {
+        AnyGame::Standard(g)
+    }
+}
+
+impl From<Game<Extinction>> for AnyGame {
+    fn from(g: Game<Extinction>) -> AnyGame {
+        AnyGame::Extinction(g)
+    }
+}
+
+impl AnyGame {
+    /// A new game of `variant` from the standard position, or from `fen`,
+    /// special actions allowed or not.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::InvalidFen`] or [`RulesError::InvalidPosition`].
+    pub fn new(variant: Variant, specials: bool, fen: Option<&str>) -> Result<AnyGame, RulesError> {
+        match BoardKind::of(variant) {
+            BoardKind::Standard => {
+                Game::new(Rules::<Chess>::new(variant).with_specials(specials), fen).map(Into::into)
+            }
+            BoardKind::Extinction => Game::new(
+                Rules::<Extinction>::new(variant).with_specials(specials),
+                fen,
+            )
+            .map(Into::into),
+        }
+    }
+
+    /// A new game of `variant` from the standard position.
+    pub fn start(variant: Variant, specials: bool) -> AnyGame {
+        match BoardKind::of(variant) {
+            BoardKind::Standard => {
+                let rules = Rules::<Chess>::new(variant).with_specials(specials);
+                Game::from_node(rules, rules.start()).into()
+            }
+            BoardKind::Extinction => {
+                let rules = Rules::<Extinction>::new(variant).with_specials(specials);
+                Game::from_node(rules, rules.start()).into()
+            }
+        }
+    }
+
+    /// What reading `fen` under `variant`'s board kind ignores (see
+    /// [`Pos::from_fen_noting`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`Pos::from_fen_noting`].
+    pub fn fen_notes(variant: Variant, fen: &str) -> Result<Vec<String>, RulesError> {
+        match BoardKind::of(variant) {
+            BoardKind::Standard => Chess::from_fen_noting(fen).map(|(_, n)| n),
+            BoardKind::Extinction => Extinction::from_fen_noting(fen).map(|(_, n)| n),
+        }
+    }
+
+    /// The board kind.
+    pub fn kind(&self) -> BoardKind {
+        match self {
+            AnyGame::Standard(_) => BoardKind::Standard,
+            AnyGame::Extinction(_) => BoardKind::Extinction,
+        }
+    }
+
+    /// The actions played.
+    pub fn actions(&self) -> &[Action] {
+        with_game!(self, |g| g.actions())
+    }
+
+    /// Plays an action given as text.
+    ///
+    /// # Errors
+    ///
+    /// A [`RulesError`] if it is unparsable or not legal (nothing changes).
+    pub fn play_text(&mut self, text: &str) -> Result<Action, RulesError> {
+        with_game!(self, |g| g.play_text(text))
+    }
+
+    /// The FEN of the current position.
+    pub fn fen(&self) -> String {
+        with_game!(self, |g| g.current().fen())
+    }
+
+    /// The FEN of the start position.
+    pub fn start_fen(&self) -> String {
+        with_game!(self, |g| g.start().fen())
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> shakmaty::Color {
+        with_game!(self, |g| g.current().turn())
+    }
+
+    /// Whether the side to move is in check.
+    pub fn in_check(&self) -> bool {
+        with_game!(self, |g| g.current().check)
+    }
+
+    /// The shakmaty board of the current position.
+    pub fn board(&self) -> &shakmaty::Board {
+        with_game!(self, |g| g.current().pos.board())
+    }
+
+    /// How the game ended, if it did.
+    pub fn ending(&self) -> Option<Ending> {
+        with_game!(self, |g| g.ending())
+    }
+
+    /// The legal actions in the current position.
+    pub fn legal_actions(&self) -> ActionList {
+        with_game!(self, |g| g.legal_actions())
+    }
+}
