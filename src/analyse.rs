@@ -35,7 +35,7 @@ use shakmaty::Color;
 
 use crate::engine::{AnyGame, Engine};
 use crate::eval::Units;
-use crate::notation::san;
+use crate::pgn::san;
 use crate::referee::{GameInput, ScoreError, ScoreRecord, score_input};
 use crate::rules::{Action, Ending, Game, Pos, RulesError};
 use crate::scoring::{Award, EndContext, Memo, Points, Scorer};

@@ -18,7 +18,7 @@ use tally::matches::{
     Control, ForfeitKind, GameRecord, MatchConfig, PlayerSpec, Quiet, Shard, SprtDecision,
     openings, run, summarise,
 };
-use tally::referee::pgn::read_games;
+use tally::pgn::read_games;
 use tally::referee::score_input;
 use tally::rules::Variant;
 use tally::scoring::Scorer;

@@ -63,7 +63,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
-use crate::notation::{PgnOut, award_comment, pgn_of, write_pgn};
+use crate::pgn::{PgnOut, award_comment, pgn_of, write_pgn};
 use crate::referee::score_game;
 use crate::rules::{Game, Pos, Rules, Variant};
 use crate::scoring::{DrawAdvantage, EndContext, Scorer, Tables};

@@ -6,7 +6,7 @@
 //! events, the ending, the outcome award and the totals) with its JSON and
 //! table forms, and the two functions that turn one into the other
 //! ([`score_input`], and [`score_game`] for a [`Game`] already played).
-//! PGN reading lives in [`pgn`]. Point values and award rules are not
+//! PGN is read in [`crate::pgn`]. Point values and award rules are not
 //! here: they are the [`Scorer`]'s, the same one the search uses.
 //!
 //! Decisions where the specification is silent:
@@ -22,8 +22,6 @@
 //! - Actions after the board ended the game (a PGN that goes on past a
 //!   threefold repetition, which the specification ends automatically) are
 //!   not scored; [`ScoreRecord::ignored`] counts them.
-
-pub mod pgn;
 
 use std::fmt;
 use std::fmt::Write as _;
