@@ -9,7 +9,7 @@ use tally::rules::{Ending, Repetition, RepetitionKind, Rules, Variant};
 use tally::scoring::{EndContext, Memo, Scorer};
 
 fn kind(r: &tally::referee::ScoreRecord) -> Option<&'static str> {
-    r.ending.map(|e| e.kind())
+    r.ending.map(|e| e.kind().name())
 }
 
 /// Back-rank mate: Re1-e8 mates the king on g8 behind its pawns; a7 is a

@@ -28,7 +28,7 @@ use shakmaty::{Color, KnownOutcome};
 use super::{CliError, open_input};
 use crate::pgn::{GameSplitter, GameTooLong, PgnGame, read_games};
 use crate::referee::{GameInput, ScoreError, ScoreRecord, score_input, score_input_until};
-use crate::rules::Variant;
+use crate::rules::{EndingKind, Variant};
 use crate::scoring::{DrawAdvantage, Scorer, Tables};
 use crate::text::printable;
 
@@ -412,7 +412,7 @@ fn render(
             out.push('\n');
         }
         Format::Summary => {
-            let ending = record.ending_kind().unwrap_or("running");
+            let ending = record.ending_kind().map_or("running", EndingKind::name);
             out.push_str(&format!(
                 "{prefix}game {number}: {} {players} {} plies, {ending}: white {}, black {}\n",
                 record.variant,

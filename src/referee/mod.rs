@@ -31,7 +31,7 @@ use serde::{Serialize, Serializer};
 use shakmaty::san::{San, SanPlus};
 use shakmaty::{Color, KnownOutcome};
 
-use crate::rules::{Action, Ending, Game, Pos, Rules, RulesError, Variant};
+use crate::rules::{Action, Ending, EndingKind, Game, Pos, Rules, RulesError, Variant};
 use crate::scoring::{Award, EndContext, Events, Memo, Scorer};
 use crate::with_rules;
 
@@ -161,9 +161,9 @@ pub struct ScoreRecord {
 impl ScoreRecord {
     /// The ending's kind as the output names it: [`Ending::kind`], or
     /// `time_forfeit` for a loss on time; `None` while the game runs.
-    pub fn ending_kind(&self) -> Option<&'static str> {
+    pub fn ending_kind(&self) -> Option<EndingKind> {
         match self.ending {
-            Some(Ending::Resignation { .. }) if self.time_forfeit => Some("time_forfeit"),
+            Some(Ending::Resignation { .. }) if self.time_forfeit => Some(EndingKind::TimeForfeit),
             ending => ending.map(|e| e.kind()),
         }
     }
@@ -548,13 +548,13 @@ mod tests {
             winner: Color::Black,
         };
         let r = time_forfeit("e2e4", black);
-        assert_eq!(r.ending_kind(), Some("time_forfeit"));
+        assert_eq!(r.ending_kind(), Some(EndingKind::TimeForfeit));
         assert_eq!(
             r.ending_text().as_deref(),
             Some("time forfeit, White lost on time")
         );
         let mate = time_forfeit("f2f3 e7e5 g2g4 d8h4", black);
-        assert_eq!(mate.ending_kind(), Some("checkmate"));
+        assert_eq!(mate.ending_kind(), Some(EndingKind::Checkmate));
         assert!(!mate.time_forfeit);
         let draw = time_forfeit("e2e4", KnownOutcome::Draw);
         assert_eq!((draw.ending_kind(), draw.time_forfeit), (None, false));
