@@ -991,14 +991,20 @@ mod tests {
         }
         for (e, json) in [
             (Some(EndingKind::BareKing), r#"{"ending":"bare_king"}"#),
-            (Some(EndingKind::TimeForfeit), r#"{"ending":"time_forfeit"}"#),
+            (
+                Some(EndingKind::TimeForfeit),
+                r#"{"ending":"time_forfeit"}"#,
+            ),
             (None, r#"{"ending":"unfinished"}"#),
         ] {
             assert_eq!(serde_json::to_string(&E { ending: e }).unwrap(), json);
             assert_eq!(serde_json::from_str::<E>(json).unwrap(), E { ending: e });
         }
         let bad = serde_json::from_str::<E>(r#"{"ending":"nap"}"#).unwrap_err();
-        assert!(bad.to_string().contains("unknown ending kind 'nap'"), "{bad}");
+        assert!(
+            bad.to_string().contains("unknown ending kind 'nap'"),
+            "{bad}"
+        );
     }
 
     #[test]
