@@ -916,6 +916,9 @@ fn record_game<P: Pos>(
             by_color[Color::Black as usize] = t[1].as_secs();
             by_color
         }),
+        time_forfeit: forfeit
+            .as_ref()
+            .is_some_and(|f| f.kind == ForfeitKind::Time),
     };
     let record = score_game(scorer, &game, &ctx);
     let (wp, bp) = (record.total.white.as_f64(), record.total.black.as_f64());

@@ -18,7 +18,8 @@
 //! - A decisive result recorded as a loss on time (PGN `Termination "time
 //!   forfeit"`, as cutechess and lichess write it) on a game the board has
 //!   not ended is scored as the loser's resignation, as the specification
-//!   says, and named a time forfeit ([`ScoreRecord::time_forfeit`]).
+//!   says, and named a time forfeit ([`ScoreRecord::time_forfeit`], and
+//!   `time_forfeit` in the outcome award's events).
 //! - Actions after the board ended the game (a PGN that goes on past a
 //!   threefold repetition, which the specification ends automatically) are
 //!   not scored; [`ScoreRecord::ignored`] counts them.
@@ -399,7 +400,7 @@ pub fn score_game<P: Pos>(scorer: &Scorer, game: &Game<P>, ctx: &EndContext) -> 
         outcome,
         total,
         ignored: 0,
-        time_forfeit: false,
+        time_forfeit: ctx.time_forfeit && matches!(game.ending(), Some(Ending::Resignation { .. })),
     }
 }
 
@@ -426,9 +427,6 @@ pub(crate) fn score_input_until(
         let (game, ignored, ctx) = build(rules, input, stop)?;
         let mut record = score_game(scorer, &game, &ctx);
         record.ignored = ignored;
-        record.time_forfeit = input.time_forfeit
-            && input.result.is_some_and(|r| r.winner().is_some())
-            && matches!(record.ending, Some(Ending::Resignation { .. }));
         Ok(record)
     })
 }
@@ -525,6 +523,7 @@ fn build<P: Pos>(
     }
     let ctx = EndContext {
         clock_secs: (clocks != [None, None]).then(|| clocks.map(|c| c.unwrap_or(0))),
+        time_forfeit: input.time_forfeit && input.result.is_some_and(|r| r.winner().is_some()),
     };
     Ok((game, ignored, ctx))
 }

@@ -42,7 +42,7 @@ pub(super) fn outcome_award<P: Pos>(
     ctx: &EndContext,
 ) -> Award {
     let t = scorer.tables();
-    match scorer.variant() {
+    let mut award = match scorer.variant() {
         Variant::Chess => result(&t.chess, ending),
         Variant::Extinction => result(&t.extinction, ending),
         Variant::Stylish => stylish::outcome_award(&t.stylish, memo, end, ending),
@@ -50,7 +50,17 @@ pub(super) fn outcome_award<P: Pos>(
         Variant::Sets => sets(scorer, ending),
         Variant::Dynamic => dynamic(&t.dynamic, ending, ending_event(ending)),
         Variant::Tiebraker => tiebraker(scorer, end, ending),
+    };
+    // A loss on time pays as a resignation (whatever the variant's table
+    // makes of one) and is named for what it was.
+    if ctx.time_forfeit
+        && matches!(ending, Ending::Resignation { .. })
+        && award.events.contains(Event::Resignation)
+    {
+        award.events.remove(Event::Resignation);
+        award.events.add(Event::TimeForfeit);
     }
+    award
 }
 
 fn result(t: &super::tables::ResultTable, ending: &Ending) -> Award {
