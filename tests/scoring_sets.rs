@@ -1,4 +1,4 @@
-//! `sets` (spec section 5), every number derived by hand in a comment.
+//! `sets` (docs/rules.md, `sets`), every number derived by hand in a comment.
 
 mod common;
 

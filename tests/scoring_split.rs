@@ -1,5 +1,5 @@
-//! `dynamic` (section 6) and `tiebraker` (section 7): the 100-point
-//! splits, every number derived by hand in a comment.
+//! `dynamic` and `tiebraker` (docs/rules.md, their sections): the
+//! 100-point splits, every number derived by hand in a comment.
 
 mod common;
 

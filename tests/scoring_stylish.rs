@@ -1,4 +1,4 @@
-//! `stylish` (spec section 2), every number derived by hand in a comment.
+//! `stylish` (docs/rules.md, `stylish`), every number derived by hand in a comment.
 
 mod common;
 

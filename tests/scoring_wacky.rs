@@ -1,4 +1,4 @@
-//! `wacky` (spec section 3), every number derived by hand in a comment.
+//! `wacky` (docs/rules.md, `wacky`), every number derived by hand in a comment.
 
 mod common;
 

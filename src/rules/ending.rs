@@ -7,7 +7,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
-/// The classification of a threefold repetition (spec section 1).
+/// The classification of a threefold repetition (docs/rules.md, "When a
+/// game ends").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RepetitionKind {
     /// Neither side checked on every one of its moves in the span.
