@@ -11,7 +11,7 @@ mod random_games;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rayon::prelude::*;
-use tally::referee::pgn::{GameSplitter, read_games};
+use tally::pgn::{GameSplitter, read_games};
 use tally::referee::score_input;
 use tally::rules::Variant;
 use tally::scoring::Scorer;

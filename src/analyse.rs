@@ -35,7 +35,7 @@ use shakmaty::Color;
 
 use crate::engine::Engine;
 use crate::eval::Units;
-use crate::notation::san;
+use crate::pgn::san;
 use crate::referee::{GameInput, ScoreError, ScoreRecord, score_input};
 use crate::rules::{Action, Ending, Game, Pos, RulesError};
 use crate::scoring::{Award, EndContext, Memo, Points, Scorer};
@@ -49,20 +49,30 @@ pub struct SearchValue {
     /// Moves to a proven checkmate or extinction: positive when the side to
     /// move wins, negative when it loses; `None` when nothing is proven.
     pub mate: Option<i32>,
-    /// `"lower"` or `"upper"` when the value is only a bound (a search cut
-    /// short inside an aspiration window).
-    pub bound: Option<&'static str>,
+    /// Set when the value is only a bound (a search cut short inside an
+    /// aspiration window).
+    pub bound: Option<ValueBound>,
+}
+
+/// Which bound a [`SearchValue`] is when it is not exact; JSON names it
+/// `"lower"` or `"upper"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ValueBound {
+    /// The true value is at least this (the search failed high).
+    Lower,
+    /// The true value is at most this (the search failed low).
+    Upper,
 }
 
 impl SearchValue {
     /// A search value (internal units, decisive band included) in points.
     pub fn from_units(v: i32, units: Units, bound: Option<Bound>) -> SearchValue {
-        let bound = bound.map(|b| match b {
-            Bound::Lower => "lower",
-            Bound::Upper => "upper",
-            Bound::Exact => "exact",
+        let bound = bound.and_then(|b| match b {
+            Bound::Lower => Some(ValueBound::Lower),
+            Bound::Upper => Some(ValueBound::Upper),
+            Bound::Exact => None,
         });
-        let bound = bound.filter(|b| *b != "exact");
         if is_decided(v) {
             let plies = plies_to_end(v);
             let band = MATE - plies * MATE_STEP;

@@ -7,12 +7,13 @@
 //! - [`rules`]: positions, actions, game end, perft (imports nothing of ours);
 //! - [`scoring`]: points per action and per ending, one table per variant;
 //! - [`referee`]: a whole game in, per-ply awards, outcome and totals out
-//!   (`tally score`, and later `match` and `analyse`);
+//!   (`tally score`, `match` and `analyse`);
+//! - [`pgn`]: games in PGN, read for the referee and written by the tools;
 //! - `eval`: the expected future point margin of a position;
 //! - `search`: alpha-beta over the three;
 //! - [`analyse`] and [`matches`](mod@matches): the analysis and experiment
 //!   tools (`tally analyse`, `tally match`), over the engine facade and the
-//!   referee; [`notation`]: PGN output for both; [`datagen`]: self-play
+//!   referee; [`datagen`]: self-play
 //!   data for tuning and training (`tally datagen`);
 //! - [`uci`] and the command line: protocol and commands;
 //! - [`text`]: untrusted text made safe to print (imports nothing of ours).
@@ -24,7 +25,7 @@ pub mod datagen;
 pub mod engine;
 pub mod eval;
 pub mod matches;
-pub mod notation;
+pub mod pgn;
 pub mod referee;
 pub mod rules;
 pub mod scoring;

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use tally::referee::pgn::{PgnGame, read_games};
+use tally::pgn::{PgnGame, read_games};
 use tally::referee::{ScoreRecord, score_input};
 use tally::rules::Variant;
 use tally::scoring::Scorer;

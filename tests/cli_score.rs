@@ -479,9 +479,13 @@ fn time_forfeit_is_named_and_scored_as_a_resignation() {
     // (variant, [(white, black)] for games 1 to 3), by hand: game 1 is
     // 1. e4 e5 2. Nf3 Nc6 and White lost on time; games 2 and 3 are
     // 1. d4 d5 and Black lost on time, or resigned.
-    let cases: [(&str, [(i64, i64); 3]); 4] = [
+    let cases: [(&str, [(i64, i64); 3]); 6] = [
         // 1 / 1/2 / 0.
         ("chess", [(0, 1), (1, 0), (1, 0)]),
+        // A lost game, the points of the moves alone (none here).
+        ("stylish", [(0, 0), (0, 0), (0, 0)]),
+        // As a mate by the opponent before any disk: dynamic's 100-0.
+        ("tiebraker", [(0, 100), (100, 0), (100, 0)]),
         // Resignation: 2 to the opponent.
         ("sets", [(0, 2), (2, 0), (2, 0)]),
         // 100-0, as a mate by the opponent.
@@ -513,6 +517,20 @@ fn time_forfeit_is_named_and_scored_as_a_resignation() {
                 serde_json::json!({"kind": "time_forfeit", "winner": "black"}),
                 serde_json::json!({"kind": "time_forfeit", "winner": "white"}),
                 serde_json::json!({"kind": "resignation", "winner": "white"}),
+            ],
+            "{variant}"
+        );
+        // The outcome's award is named for what ended the game.
+        let events: Vec<_> = games
+            .iter()
+            .map(|g| g["outcome"]["events"].clone())
+            .collect();
+        assert_eq!(
+            events,
+            [
+                serde_json::json!(["time_forfeit"]),
+                serde_json::json!(["time_forfeit"]),
+                serde_json::json!(["resignation"]),
             ],
             "{variant}"
         );

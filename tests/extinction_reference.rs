@@ -1,6 +1,6 @@
 //! A slow, plainly written reference move generator for extinction chess
-//! (spec section 4), and its agreement with Tally's `Extinction` position:
-//! perft on every position of `positions/extinction.perft`, and the exact
+//! (docs/rules.md, `extinction`), and its agreement with Tally's
+//! `Extinction` position: perft on every position of `positions/extinction.perft`, and the exact
 //! move sets, boards and endings at every node of a few hundred random
 //! playouts.
 //!

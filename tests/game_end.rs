@@ -7,8 +7,8 @@
 
 use shakmaty::{Chess, Color, Position, Role};
 use tally::rules::{
-    Action, ActionList, Bare, Disk, Ending, Extinction, Game, HistoryEntry, Pos, Repetition,
-    RepetitionKind, Rules, RulesError, Variant, find_repetition,
+    Action, ActionList, Bare, Disk, Ending, EndingKind, Extinction, Game, HistoryEntry, Pos,
+    Repetition, RepetitionKind, Rules, RulesError, Variant, find_repetition,
 };
 
 /// The variants played on standard chess rules.
@@ -293,7 +293,10 @@ fn threefold_repetition_made_by_white() {
             third_by: Color::White,
         }))
     );
-    assert_eq!(game.ending().map(|e| e.kind()), Some("repetition"));
+    assert_eq!(
+        game.ending().map(|e| e.kind()),
+        Some(EndingKind::Repetition)
+    );
 }
 
 /// After c2c4 Black could take en passant, so that position differs from
@@ -330,7 +333,10 @@ fn perpetual_check_by_white() {
             })),
             "{v}"
         );
-        assert_eq!(game.ending().map(|e| e.kind()), Some("perpetual_check"));
+        assert_eq!(
+            game.ending().map(|e| e.kind().name()),
+            Some("perpetual_check")
+        );
     }
 }
 
@@ -404,7 +410,7 @@ fn mutual_perpetual_check_first_check() {
         },
         third_by: Color::Black,
     });
-    assert_eq!(mutual.kind(), "mutual_perpetual_check");
+    assert_eq!(mutual.kind().name(), "mutual_perpetual_check");
 }
 
 // ---------------------------------------------------------------------------
@@ -625,7 +631,7 @@ fn sets_mutual_bare_kings() {
             first: Color::White
         })
     );
-    assert_eq!(game.ending().map(|e| e.kind()), Some("bare_king"));
+    assert_eq!(game.ending().map(|e| e.kind().name()), Some("bare_king"));
     // In chess the same moves end by insufficient material.
     let game = chess(
         Variant::Chess,

@@ -18,9 +18,9 @@ use tally::matches::{
     Control, ForfeitKind, GameRecord, MatchConfig, PlayerSpec, Quiet, Shard, SprtDecision,
     openings, run, summarise,
 };
-use tally::referee::pgn::read_games;
+use tally::pgn::read_games;
 use tally::referee::score_input;
-use tally::rules::Variant;
+use tally::rules::{EndingKind, Variant};
 use tally::scoring::Scorer;
 
 fn fake(mode: &str) -> String {
@@ -77,7 +77,7 @@ fn two_tally_settings_play_scored_games() {
         assert_eq!(g.opening, i / 2);
         assert_eq!(g.white, i % 2);
         assert!(g.forfeit.is_none());
-        assert_ne!(g.ending, "unfinished");
+        assert_ne!(g.ending, None);
         // The PGN reads back to the same points under the referee.
         let pgn = read_games(g.pgn.as_bytes()).unwrap();
         assert_eq!(pgn.len(), 1);
@@ -129,7 +129,7 @@ fn forfeits(mode: &str, control: Control, kind: ForfeitKind, reason: &str) {
         assert_eq!(f.player, 1, "{mode}: {f:?}");
         assert_eq!(f.kind, kind, "{mode}");
         assert!(f.reason.contains(reason), "{mode}: {}", f.reason);
-        assert_eq!(g.ending, "resignation");
+        assert_eq!(g.ending, Some(EndingKind::Resignation));
         assert_eq!(g.points, [1.0, 0.0]);
         assert!(g.pgn.contains("forfeits"));
     }
@@ -217,7 +217,7 @@ fn a_reply_after_the_clock_loses_on_time() {
         assert!(f.reason.starts_with("lost on time: "), "{f:?}");
         assert!(f.reason.ends_with(" s used with 1.000 s left"), "{f:?}");
         assert!(g.moves.is_empty());
-        assert_eq!(g.ending, "resignation");
+        assert_eq!(g.ending, Some(EndingKind::Resignation));
     }
     let s = summarise(&["a".into(), "b".into()], &games, None);
     assert_eq!((s.wins, s.draws, s.losses), (1, 0, 1));

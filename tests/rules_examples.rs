@@ -23,7 +23,7 @@ fn chess_and_extinction_examples() {
     assert_eq!(total(&score(Chess, None, FOOLS_MATE)), (0.0, 1.0));
     let queen = score(Extinction, None, "e2e4 e7e5 d1h5 d8g5 h5g5");
     assert_eq!(total(&queen), (1.0, 0.0));
-    assert_eq!(queen.ending.map(|e| e.kind()), Some("extinction"));
+    assert_eq!(queen.ending.map(|e| e.kind().name()), Some("extinction"));
     let king = score(Extinction, None, "e2e4 f7f6 d1h5 a7a6 h5e8");
     assert_eq!(total(&king), (1.0, 0.0));
 }

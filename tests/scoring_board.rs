@@ -8,7 +8,7 @@ use tally::rules::Variant;
 use tally::scoring::Scorer;
 
 fn kind(r: &tally::referee::ScoreRecord) -> Option<&'static str> {
-    r.ending.map(|e| e.kind())
+    r.ending.map(|e| e.kind().name())
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! `sets` (spec section 5), every number derived by hand in a comment.
+//! `sets` (docs/rules.md, `sets`), every number derived by hand in a comment.
 
 mod common;
 
@@ -9,7 +9,7 @@ use tally::rules::{Ending, Repetition, RepetitionKind, Rules, Variant};
 use tally::scoring::{DrawAdvantage, EndContext, Memo, Scorer};
 
 fn kind(r: &tally::referee::ScoreRecord) -> Option<&'static str> {
-    r.ending.map(|e| e.kind())
+    r.ending.map(|e| e.kind().name())
 }
 
 #[test]

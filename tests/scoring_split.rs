@@ -1,15 +1,15 @@
-//! `dynamic` (section 6) and `tiebraker` (section 7): the 100-point
-//! splits, every number derived by hand in a comment.
+//! `dynamic` and `tiebraker` (docs/rules.md, their sections): the
+//! 100-point splits, every number derived by hand in a comment.
 
 mod common;
 
 use common::*;
 use shakmaty::{Chess, Color};
 use tally::rules::{Ending, Repetition, RepetitionKind, Rules, Variant};
-use tally::scoring::{EndContext, Memo, Scorer};
+use tally::scoring::{EndContext, Event, Memo, Scorer};
 
 fn kind(r: &tally::referee::ScoreRecord) -> Option<&'static str> {
-    r.ending.map(|e| e.kind())
+    r.ending.map(|e| e.kind().name())
 }
 
 /// Back-rank mate: Re1-e8 mates the king on g8 behind its pawns; a7 is a
@@ -80,6 +80,28 @@ fn tiebraker_without_disk_is_dynamic() {
     assert_eq!(total(&r), (45.0, 55.0));
     let r = score(Variant::Tiebraker, Some(BACK_RANK), "e1e8");
     assert_eq!(total(&r), (100.0, 0.0));
+}
+
+#[test]
+fn a_resignation_in_every_phase_is_named_a_resignation() {
+    // Before a disk, with a disk offered, inside the swap window and after
+    // an accept: scored as a mate by the opponent (100-0 to Black), named
+    // a resignation, not a mate.
+    for moves in ["a1b1", "disk", "disk swap", "disk swap a1b1", "disk a7a6"] {
+        let r = score_with(
+            &Scorer::new(Variant::Tiebraker),
+            Some(BACK_RANK),
+            moves,
+            BLACK_WINS,
+        );
+        assert_eq!(kind(&r), Some("resignation"), "{moves}");
+        assert_eq!(wb(&r.outcome), (0.0, 100.0), "{moves}");
+        assert_eq!(
+            r.outcome.events.iter().collect::<Vec<_>>(),
+            [Event::Resignation],
+            "{moves}"
+        );
+    }
 }
 
 #[test]

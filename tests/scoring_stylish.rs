@@ -1,4 +1,4 @@
-//! `stylish` (spec section 2), every number derived by hand in a comment.
+//! `stylish` (docs/rules.md, `stylish`), every number derived by hand in a comment.
 
 mod common;
 
@@ -22,7 +22,7 @@ fn spec_worked_example() {
     );
     assert_eq!(ply(&r, 1), (230.0, 0.0));
     assert_eq!(events(&r, 1), ["mate", "discovered", "coverage"]);
-    assert_eq!(r.ending.map(|e| e.kind()), Some("checkmate"));
+    assert_eq!(r.ending.map(|e| e.kind().name()), Some("checkmate"));
     assert_eq!(total(&r), (230.0, 0.0));
 }
 
@@ -187,20 +187,23 @@ fn draw_formula() {
     // Stalemate, White has a queen (9), Black nothing (0): Black gets
     // (9 - 0) + max(0, 39 - 0) = 48.
     let r = score(Stylish, Some("k7/2K5/8/1Q6/8/8/8/8 w - - 0 1"), "b5b6");
-    assert_eq!(r.ending.map(|e| e.kind()), Some("stalemate"));
+    assert_eq!(r.ending.map(|e| e.kind().name()), Some("stalemate"));
     assert_eq!(outcome(&r), (0.0, 48.0));
     assert_eq!(total(&r), (0.0, 48.0));
     // Bxb5 leaves two light-squared bishops against a king: insufficient
     // material but not the bare-kings exception. Bishop takes knight 5 to
     // White; Black (force 0 against 6) gets 6 + 39 = 45.
     let r = score(Stylish, Some("7k/8/8/1n6/8/3B4/8/4KB2 w - - 0 1"), "d3b5");
-    assert_eq!(r.ending.map(|e| e.kind()), Some("insufficient_material"));
+    assert_eq!(
+        r.ending.map(|e| e.kind().name()),
+        Some("insufficient_material")
+    );
     assert_eq!(outcome(&r), (0.0, 45.0));
     assert_eq!(total(&r), (5.0, 45.0));
     // Equal forces: no award (the knights dance back to the start, the
     // third occurrence ends the game).
     let r = score(Stylish, None, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
-    assert_eq!(r.ending.map(|e| e.kind()), Some("repetition"));
+    assert_eq!(r.ending.map(|e| e.kind().name()), Some("repetition"));
     assert_eq!(total(&r), (0.0, 0.0));
 }
 
@@ -217,7 +220,10 @@ fn last_capture_50() {
     assert_eq!(total(&r), (0.0, 53.0));
     // Bare kings from the FEN, no capture in this game: nobody gets 50.
     let r = score(Stylish, Some("7k/8/8/8/8/8/8/4K3 w - - 0 1"), "");
-    assert_eq!(r.ending.map(|e| e.kind()), Some("insufficient_material"));
+    assert_eq!(
+        r.ending.map(|e| e.kind().name()),
+        Some("insufficient_material")
+    );
     assert_eq!(total(&r), (0.0, 0.0));
 }
 
@@ -231,7 +237,7 @@ fn resignation_keeps_points() {
         "e2e4 d7d5 e4d5",
         BLACK_WINS,
     );
-    assert_eq!(r.ending.map(|e| e.kind()), Some("resignation"));
+    assert_eq!(r.ending.map(|e| e.kind().name()), Some("resignation"));
     assert_eq!(total(&r), (5.0, 0.0));
     assert!(
         r.outcome

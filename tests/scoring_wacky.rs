@@ -1,4 +1,4 @@
-//! `wacky` (spec section 3), every number derived by hand in a comment.
+//! `wacky` (docs/rules.md, `wacky`), every number derived by hand in a comment.
 
 mod common;
 
@@ -171,7 +171,7 @@ fn bonus_tables() {
 fn no_end_bonus_without_mate() {
     // Resignation: no end bonus, only the e4 move (180).
     let r = score_with(&Scorer::new(Wacky), None, "e2e4", BLACK_WINS);
-    assert_eq!(r.ending.map(|e| e.kind()), Some("resignation"));
+    assert_eq!(r.ending.map(|e| e.kind().name()), Some("resignation"));
     assert_eq!(outcome(&r), (0.0, 0.0));
     assert_eq!(total(&r), (180.0, 0.0));
     // A draw by repetition: no outcome award; eight knight moves of 90.
@@ -184,7 +184,7 @@ fn no_end_bonus_without_mate() {
         Some("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"),
         "",
     );
-    assert_eq!(r.ending.map(|e| e.kind()), Some("checkmate"));
+    assert_eq!(r.ending.map(|e| e.kind().name()), Some("checkmate"));
     assert_eq!(total(&r), (0.0, 0.0));
     let _ = EndContext::default();
 }

@@ -31,8 +31,10 @@ use crate::analyse::{
 };
 use crate::engine::{Engine, EngineOptions};
 use crate::eval::EvalMode;
-use crate::notation::{PgnOut, PgnPly, STANDARD_FEN, award_comment, write_pgn};
-use crate::referee::pgn::{GameSplitter, GameTooLong, PgnGame, read_games};
+use crate::pgn::{
+    GameSplitter, GameTooLong, PgnGame, PgnOut, PgnPly, award_comment, kept_tags, read_games,
+    variant_of_tag, variant_tag, write_pgn,
+};
 use crate::referee::{GameInput, ScoreRecord, score_input};
 use crate::rules::{Ending, Variant};
 use crate::scoring::{Award, DrawAdvantage, Events, Scorer, Tables};
@@ -121,14 +123,11 @@ pub struct AnalyseArgs {
 
 /// The variant a PGN `Variant` tag names.
 fn tag_variant(tag: &str) -> Result<Variant, CliError> {
-    match tag.trim().to_ascii_lowercase().as_str() {
-        "" | "from position" | "normal" => Ok(Variant::Chess),
-        _ => Variant::from_id(tag).map_err(|_| {
-            CliError::bad_input(format!(
-                "unknown variant '{tag}' in the Variant tag (give --variant)"
-            ))
-        }),
-    }
+    variant_of_tag(tag).ok_or_else(|| {
+        CliError::bad_input(format!(
+            "unknown variant '{tag}' in the Variant tag (give --variant)"
+        ))
+    })
 }
 
 fn limits_of(args: &AnalyseArgs) -> Result<Limits, CliError> {
@@ -291,7 +290,7 @@ impl Finish {
     /// `termination` is the PGN's `Termination` tag, which tells a forfeit
     /// from a resignation.
     pub fn of(record: &ScoreRecord, termination: Option<&str>) -> Finish {
-        let result = crate::notation::result_text(record);
+        let result = crate::pgn::result_text(record);
         let name = |c: Color| c.fold_wb("White", "Black");
         let (how, against_points) = match record.ending {
             None => ("game not finished".to_owned(), false),
@@ -508,12 +507,7 @@ fn whole_game(
         crate::text::printable(tag.as_deref().unwrap_or(or)).into_owned()
     };
     let names = [name(&g.white, "White"), name(&g.black, "Black")];
-    let termination = g
-        .tags
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case("Termination"))
-        .map(|(_, v)| v.as_str());
-    let finish = Finish::of(&analysis.record, termination);
+    let finish = Finish::of(&analysis.record, g.tag("Termination"));
     let series = Series::of(&analysis, big, analysis.record.ending.is_some());
     if let Some(svg) = &args.svg {
         let title = format!(
@@ -629,33 +623,6 @@ fn eval_text(e: &Expected, ppp: f64) -> String {
     }
 }
 
-/// The tags of the annotated game: the game's own, in order, with the
-/// `Variant` tag kept when it names the analysed variant (and added when
-/// it does not, except for chess), and our `Annotator`. `Result`, `FEN`
-/// and `SetUp` are the writer's.
-fn annotated_tags(
-    variant: Variant,
-    g: &PgnGame,
-    limits: &Limits,
-) -> (Vec<(String, String)>, String) {
-    let own = |name: &str| {
-        ["Result", "FEN", "SetUp", "Variant", "Annotator"]
-            .iter()
-            .any(|t| t.eq_ignore_ascii_case(name))
-    };
-    let mut tags: Vec<(String, String)> = g.tags.iter().filter(|(n, _)| !own(n)).cloned().collect();
-    tags.push((
-        "Annotator".into(),
-        format!("tally analyse ({})", limits_text(limits)),
-    ));
-    let variant_tag = match g.variant.as_deref() {
-        Some(t) if tag_variant(t).ok() == Some(variant) => t.to_owned(),
-        None if variant == Variant::Chess => String::new(),
-        _ => variant.id().to_owned(),
-    };
-    (tags, variant_tag)
-}
-
 fn annotated_pgn(
     scorer: &Scorer,
     g: &PgnGame,
@@ -665,14 +632,6 @@ fn annotated_pgn(
     big: f64,
 ) -> String {
     let r = &a.record;
-    let start = &r.start_fen;
-    let (white_first, first_move) = {
-        let f: Vec<&str> = start.split_whitespace().collect();
-        (
-            f.get(1).is_none_or(|s| *s != "b"),
-            f.get(5).and_then(|n| n.parse().ok()).unwrap_or(1),
-        )
-    };
     let ppp = scorer.points_per_pawn().as_f64();
     let expected = a.expected();
     let n = a.plies.len();
@@ -741,17 +700,16 @@ fn annotated_pgn(
     if finish.against_points {
         intro.push_str("; the result stands whatever the points");
     }
-    let (tags, variant) = annotated_tags(scorer.variant(), g, limits);
+    // The game's own tags, our Annotator in place of any other.
+    let mut tags = kept_tags(&g.tags, &["Annotator"]);
+    tags.push((
+        "Annotator".into(),
+        format!("tally analyse ({})", limits_text(limits)),
+    ));
     let out = PgnOut {
         tags,
-        variant,
-        start_fen: if start.is_empty() {
-            STANDARD_FEN.to_owned()
-        } else {
-            start.clone()
-        },
-        white_first,
-        first_move,
+        variant: variant_tag(g.variant.as_deref(), scorer.variant()),
+        start_fen: r.start_fen.clone(),
         plies,
         intro: Some(intro),
         result: finish.result.to_owned(),

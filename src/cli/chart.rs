@@ -377,7 +377,7 @@ pub(super) mod tests {
     use super::*;
     use crate::analyse::analyse_game;
     use crate::engine::Engine;
-    use crate::referee::pgn::{PgnGame, read_games};
+    use crate::pgn::{PgnGame, read_games};
     use crate::rules::Variant;
     use crate::search::Limits;
 
@@ -476,12 +476,7 @@ pub(super) mod tests {
     #[test]
     fn a_loss_on_time_by_the_side_ahead_is_marked_as_such() {
         let (g, a) = analysed("stylish-time.pgn", Variant::Stylish);
-        let term = g
-            .tags
-            .iter()
-            .find(|(n, _)| n == "Termination")
-            .map(|(_, v)| v.as_str());
-        let f = finish(&a, term);
+        let f = finish(&a, g.tag("Termination"));
         assert_eq!(f.label(), "0-1: White lost on time, though ahead on points");
         let s = Series::of(&a, 10.0, true);
         // The lines end at the totals; the expected margin at the final

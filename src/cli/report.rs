@@ -22,7 +22,7 @@ use super::analyse::Finish;
 use super::board::{View, defs, svg as board_svg};
 use super::chart::{Labels, Series, Size, draw_drawn, move_prefix};
 use crate::analyse::{GameAnalysis, PlyAnalysis, fmt_points};
-use crate::referee::pgn::PgnGame;
+use crate::pgn::PgnGame;
 use crate::rules::Variant;
 use crate::scoring::{Award, Points};
 

@@ -12,7 +12,7 @@
 //! are several files) while every other game is scored; the exit code is
 //! then 1. Untrusted text (tags, tokens, file names) is printed through
 //! [`printable`], so no control character reaches the terminal. A game longer than 1 MiB
-//! ([`MAX_GAME_BYTES`](crate::referee::pgn::MAX_GAME_BYTES)) is such a
+//! ([`MAX_GAME_BYTES`](crate::pgn::MAX_GAME_BYTES)) is such a
 //! game: it is skipped without being kept, so no input (an endless line,
 //! a stream of zero bytes on a pipe) makes memory grow; a directory or a
 //! device named as a file is refused.
@@ -26,9 +26,9 @@ use rayon::prelude::*;
 use shakmaty::{Color, KnownOutcome};
 
 use super::{CliError, open_input};
-use crate::referee::pgn::{GameSplitter, GameTooLong, PgnGame, read_games};
+use crate::pgn::{GameSplitter, GameTooLong, PgnGame, read_games};
 use crate::referee::{GameInput, ScoreError, ScoreRecord, score_input, score_input_until};
-use crate::rules::Variant;
+use crate::rules::{EndingKind, Variant};
 use crate::scoring::{DrawAdvantage, Scorer, Tables};
 use crate::text::printable;
 
@@ -382,14 +382,11 @@ impl Job<'_> {
 
 /// The variant a PGN `Variant` tag names.
 fn tag_variant(tag: &str) -> Result<Variant, ScoreError> {
-    match tag.trim().to_ascii_lowercase().as_str() {
-        "" | "from position" | "normal" => Ok(Variant::Chess),
-        _ => Variant::from_id(tag).map_err(|_| {
-            ScoreError::game(format!(
-                "unknown variant '{tag}' in the Variant tag (give --variant to score it anyway)"
-            ))
-        }),
-    }
+    crate::pgn::variant_of_tag(tag).ok_or_else(|| {
+        ScoreError::game(format!(
+            "unknown variant '{tag}' in the Variant tag (give --variant to score it anyway)"
+        ))
+    })
 }
 
 fn render(
@@ -415,7 +412,7 @@ fn render(
             out.push('\n');
         }
         Format::Summary => {
-            let ending = record.ending_kind().unwrap_or("running");
+            let ending = record.ending_kind().map_or("running", EndingKind::name);
             out.push_str(&format!(
                 "{prefix}game {number}: {} {players} {} plies, {ending}: white {}, black {}\n",
                 record.variant,

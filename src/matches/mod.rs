@@ -63,9 +63,9 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
-use crate::notation::{PgnOut, award_comment, pgn_of, write_pgn};
+use crate::pgn::{PgnOut, award_comment, pgn_of, write_pgn};
 use crate::referee::score_game;
-use crate::rules::{Game, Pos, Rules, Variant};
+use crate::rules::{EndingKind, Game, Pos, Rules, Variant};
 use crate::scoring::{DrawAdvantage, EndContext, Scorer, Tables};
 use crate::with_rules;
 
@@ -340,6 +340,41 @@ pub struct Forfeit {
     pub reason: String,
 }
 
+/// The name of a game's ending kind in results files and summaries: the
+/// kind's name, or `unfinished`.
+pub fn ending_name(ending: Option<EndingKind>) -> &'static str {
+    ending.map_or("unfinished", EndingKind::name)
+}
+
+/// [`GameRecord::ending`] as results files write it: a kind's name or
+/// `unfinished`.
+mod ending_serde {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::rules::EndingKind;
+
+    pub fn serialize<S: Serializer>(e: &Option<EndingKind>, s: S) -> Result<S::Ok, S::Error> {
+        super::ending_name(*e).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<EndingKind>, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Named {
+            Kind(EndingKind),
+            Other(String),
+        }
+        match Named::deserialize(d)? {
+            Named::Kind(k) => Ok(Some(k)),
+            Named::Other(s) if s == "unfinished" => Ok(None),
+            Named::Other(s) => Err(serde::de::Error::custom(format!(
+                "unknown ending kind '{}'",
+                crate::text::printable(&s)
+            ))),
+        }
+    }
+}
+
 /// One finished game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
@@ -353,8 +388,10 @@ pub struct GameRecord {
     pub start_fen: String,
     /// The actions played (UCI text and special words).
     pub moves: Vec<String>,
-    /// The ending kind (`checkmate`, `resignation`, ...).
-    pub ending: String,
+    /// The ending's kind; `None` for a game without one, which results
+    /// files name `unfinished` ([`ending_name`]).
+    #[serde(with = "ending_serde")]
+    pub ending: Option<EndingKind>,
     /// The ending in words.
     pub ending_text: String,
     /// The forfeit, if the game ended by one.
@@ -879,6 +916,9 @@ fn record_game<P: Pos>(
             by_color[Color::Black as usize] = t[1].as_secs();
             by_color
         }),
+        time_forfeit: forfeit
+            .as_ref()
+            .is_some_and(|f| f.kind == ForfeitKind::Time),
     };
     let record = score_game(scorer, &game, &ctx);
     let (wp, bp) = (record.total.white.as_f64(), record.total.black.as_f64());
@@ -918,7 +958,7 @@ fn record_game<P: Pos>(
         white,
         start_fen,
         moves,
-        ending: record.ending.map_or("unfinished", |e| e.kind()).to_owned(),
+        ending: record.ending.map(|e| e.kind()),
         ending_text,
         forfeit,
         points,
@@ -944,6 +984,31 @@ fn append_comment(pgn: &mut PgnOut, text: String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn endings_are_written_by_name_and_read_back() {
+        #[derive(Debug, PartialEq, Serialize, Deserialize)]
+        struct E {
+            #[serde(with = "ending_serde")]
+            ending: Option<EndingKind>,
+        }
+        for (e, json) in [
+            (Some(EndingKind::BareKing), r#"{"ending":"bare_king"}"#),
+            (
+                Some(EndingKind::TimeForfeit),
+                r#"{"ending":"time_forfeit"}"#,
+            ),
+            (None, r#"{"ending":"unfinished"}"#),
+        ] {
+            assert_eq!(serde_json::to_string(&E { ending: e }).unwrap(), json);
+            assert_eq!(serde_json::from_str::<E>(json).unwrap(), E { ending: e });
+        }
+        let bad = serde_json::from_str::<E>(r#"{"ending":"nap"}"#).unwrap_err();
+        assert!(
+            bad.to_string().contains("unknown ending kind 'nap'"),
+            "{bad}"
+        );
+    }
 
     #[test]
     fn shards_partition_the_schedule() {

@@ -20,7 +20,7 @@
 //! under extinction rules (some chess openings are lost at once when kings
 //! and last pieces can be taken).
 
-use crate::referee::pgn::{GameSplitter, read_games};
+use crate::pgn::{GameSplitter, read_games};
 use crate::referee::score_input;
 use crate::rules::{Game, Variant};
 use crate::scoring::Scorer;

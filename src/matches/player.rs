@@ -652,7 +652,7 @@ impl Player for UciPlayer {
     ) -> Result<String, Failure> {
         let p = self.process()?;
         p.drain()?;
-        let mut pos = if start_fen == crate::notation::STANDARD_FEN {
+        let mut pos = if start_fen == crate::pgn::STANDARD_FEN {
             "position startpos".to_owned()
         } else {
             format!("position fen {start_fen}")

@@ -239,8 +239,9 @@ pub struct Summary {
     pub elo_ci95: (Option<f64>, Option<f64>),
     /// Forfeits per player, by reason kind.
     pub forfeits: [BTreeMap<ForfeitKind, usize>; 2],
-    /// Games per ending kind.
-    pub endings: BTreeMap<String, usize>,
+    /// Games per ending kind, by [`ending_name`](super::ending_name) (in
+    /// alphabetical order).
+    pub endings: BTreeMap<&'static str, usize>,
     /// Whole pairs (both games finished) by player 1's points in them: 0,
     /// 1/2, 1, 3/2, 2.
     pub penta: [usize; 5],
@@ -428,7 +429,7 @@ pub fn summarise(names: &[String; 2], games: &[GameRecord], sprt: Option<&SprtCo
         {
             *m.entry(f.kind).or_insert(0) += 1;
         }
-        *endings.entry(g.ending.clone()).or_insert(0) += 1;
+        *endings.entry(super::ending_name(g.ending)).or_insert(0) += 1;
     }
     let mean = |v: &[f64]| {
         if v.is_empty() {

@@ -6,7 +6,7 @@
 //! events, the ending, the outcome award and the totals) with its JSON and
 //! table forms, and the two functions that turn one into the other
 //! ([`score_input`], and [`score_game`] for a [`Game`] already played).
-//! PGN reading lives in [`pgn`]. Point values and award rules are not
+//! PGN is read in [`crate::pgn`]. Point values and award rules are not
 //! here: they are the [`Scorer`]'s, the same one the search uses.
 //!
 //! Decisions where the specification is silent:
@@ -18,12 +18,11 @@
 //! - A decisive result recorded as a loss on time (PGN `Termination "time
 //!   forfeit"`, as cutechess and lichess write it) on a game the board has
 //!   not ended is scored as the loser's resignation, as the specification
-//!   says, and named a time forfeit ([`ScoreRecord::time_forfeit`]).
+//!   says, and named a time forfeit ([`ScoreRecord::time_forfeit`], and
+//!   `time_forfeit` in the outcome award's events).
 //! - Actions after the board ended the game (a PGN that goes on past a
 //!   threefold repetition, which the specification ends automatically) are
 //!   not scored; [`ScoreRecord::ignored`] counts them.
-
-pub mod pgn;
 
 use std::fmt;
 use std::fmt::Write as _;
@@ -33,7 +32,7 @@ use serde::{Serialize, Serializer};
 use shakmaty::san::{San, SanPlus};
 use shakmaty::{Color, KnownOutcome};
 
-use crate::rules::{Action, Ending, Game, Pos, Rules, RulesError, Variant};
+use crate::rules::{Action, Ending, EndingKind, Game, Pos, Rules, RulesError, Variant};
 use crate::scoring::{Award, EndContext, Events, Memo, Scorer};
 use crate::with_rules;
 
@@ -163,9 +162,9 @@ pub struct ScoreRecord {
 impl ScoreRecord {
     /// The ending's kind as the output names it: [`Ending::kind`], or
     /// `time_forfeit` for a loss on time; `None` while the game runs.
-    pub fn ending_kind(&self) -> Option<&'static str> {
+    pub fn ending_kind(&self) -> Option<EndingKind> {
         match self.ending {
-            Some(Ending::Resignation { .. }) if self.time_forfeit => Some("time_forfeit"),
+            Some(Ending::Resignation { .. }) if self.time_forfeit => Some(EndingKind::TimeForfeit),
             ending => ending.map(|e| e.kind()),
         }
     }
@@ -401,7 +400,7 @@ pub fn score_game<P: Pos>(scorer: &Scorer, game: &Game<P>, ctx: &EndContext) -> 
         outcome,
         total,
         ignored: 0,
-        time_forfeit: false,
+        time_forfeit: ctx.time_forfeit && matches!(game.ending(), Some(Ending::Resignation { .. })),
     }
 }
 
@@ -428,9 +427,6 @@ pub(crate) fn score_input_until(
         let (game, ignored, ctx) = build(rules, input, stop)?;
         let mut record = score_game(scorer, &game, &ctx);
         record.ignored = ignored;
-        record.time_forfeit = input.time_forfeit
-            && input.result.is_some_and(|r| r.winner().is_some())
-            && matches!(record.ending, Some(Ending::Resignation { .. }));
         Ok(record)
     })
 }
@@ -527,6 +523,7 @@ fn build<P: Pos>(
     }
     let ctx = EndContext {
         clock_secs: (clocks != [None, None]).then(|| clocks.map(|c| c.unwrap_or(0))),
+        time_forfeit: input.time_forfeit && input.result.is_some_and(|r| r.winner().is_some()),
     };
     Ok((game, ignored, ctx))
 }
@@ -550,13 +547,13 @@ mod tests {
             winner: Color::Black,
         };
         let r = time_forfeit("e2e4", black);
-        assert_eq!(r.ending_kind(), Some("time_forfeit"));
+        assert_eq!(r.ending_kind(), Some(EndingKind::TimeForfeit));
         assert_eq!(
             r.ending_text().as_deref(),
             Some("time forfeit, White lost on time")
         );
         let mate = time_forfeit("f2f3 e7e5 g2g4 d8h4", black);
-        assert_eq!(mate.ending_kind(), Some("checkmate"));
+        assert_eq!(mate.ending_kind(), Some(EndingKind::Checkmate));
         assert!(!mate.time_forfeit);
         let draw = time_forfeit("e2e4", KnownOutcome::Draw);
         assert_eq!((draw.ending_kind(), draw.time_forfeit), (None, false));

@@ -1,9 +1,14 @@
 //! [`Ending`]: how a game ended, as a typed value the referee and the search
-//! match on.
+//! match on; [`EndingKind`]: its kind as output and results files name it.
 
+use std::cmp::Ordering;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
-/// The classification of a threefold repetition (spec section 1).
+/// The classification of a threefold repetition (docs/rules.md, "When a
+/// game ends").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RepetitionKind {
     /// Neither side checked on every one of its moves in the span.
@@ -70,30 +75,104 @@ pub enum Ending {
     },
 }
 
-impl Ending {
-    /// The kind's name in `tally score --json` output.
-    pub const fn kind(&self) -> &'static str {
+/// The kind of a game's ending, without its sides: what `tally score
+/// --json` prints as the ending's `kind` and match results files store.
+/// The serde names are the output names ([`EndingKind::name`]); kinds sort
+/// by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndingKind {
+    /// [`Ending::Checkmate`].
+    Checkmate,
+    /// [`Ending::Stalemate`].
+    Stalemate,
+    /// [`Ending::Extinction`].
+    Extinction,
+    /// [`Ending::MutualBare`].
+    BareKing,
+    /// A plain threefold repetition.
+    Repetition,
+    /// A threefold repetition by perpetual check.
+    PerpetualCheck,
+    /// A threefold repetition by mutual perpetual check.
+    MutualPerpetualCheck,
+    /// [`Ending::MoveRule`].
+    MoveRule,
+    /// [`Ending::InsufficientMaterial`].
+    InsufficientMaterial,
+    /// [`Ending::Claim`].
+    Claim,
+    /// [`Ending::Resignation`] (and any decisive result without a board
+    /// ending).
+    Resignation,
+    /// A loss on time: an [`Ending::Resignation`] (scored as one) that the
+    /// record says was a loss on time. [`Ending::kind`] never gives it.
+    TimeForfeit,
+}
+
+impl EndingKind {
+    /// The kind's output name (`checkmate`, `bare_king`, `time_forfeit`...).
+    pub const fn name(self) -> &'static str {
         match self {
-            Ending::Checkmate { .. } => "checkmate",
-            Ending::Stalemate { .. } => "stalemate",
-            Ending::Extinction { .. } => "extinction",
-            Ending::MutualBare { .. } => "bare_king",
+            EndingKind::Checkmate => "checkmate",
+            EndingKind::Stalemate => "stalemate",
+            EndingKind::Extinction => "extinction",
+            EndingKind::BareKing => "bare_king",
+            EndingKind::Repetition => "repetition",
+            EndingKind::PerpetualCheck => "perpetual_check",
+            EndingKind::MutualPerpetualCheck => "mutual_perpetual_check",
+            EndingKind::MoveRule => "move_rule",
+            EndingKind::InsufficientMaterial => "insufficient_material",
+            EndingKind::Claim => "claim",
+            EndingKind::Resignation => "resignation",
+            EndingKind::TimeForfeit => "time_forfeit",
+        }
+    }
+}
+
+impl fmt::Display for EndingKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Ord for EndingKind {
+    fn cmp(&self, other: &EndingKind) -> Ordering {
+        self.name().cmp(other.name())
+    }
+}
+
+impl PartialOrd for EndingKind {
+    fn partial_cmp(&self, other: &EndingKind) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ending {
+    /// The ending's kind (never [`EndingKind::TimeForfeit`]: the board
+    /// does not know clocks).
+    pub const fn kind(&self) -> EndingKind {
+        match self {
+            Ending::Checkmate { .. } => EndingKind::Checkmate,
+            Ending::Stalemate { .. } => EndingKind::Stalemate,
+            Ending::Extinction { .. } => EndingKind::Extinction,
+            Ending::MutualBare { .. } => EndingKind::BareKing,
             Ending::Repetition(Repetition {
                 kind: RepetitionKind::Plain,
                 ..
-            }) => "repetition",
+            }) => EndingKind::Repetition,
             Ending::Repetition(Repetition {
                 kind: RepetitionKind::Perpetual { .. },
                 ..
-            }) => "perpetual_check",
+            }) => EndingKind::PerpetualCheck,
             Ending::Repetition(Repetition {
                 kind: RepetitionKind::Mutual { .. },
                 ..
-            }) => "mutual_perpetual_check",
-            Ending::MoveRule => "move_rule",
-            Ending::InsufficientMaterial => "insufficient_material",
-            Ending::Claim { .. } => "claim",
-            Ending::Resignation { .. } => "resignation",
+            }) => EndingKind::MutualPerpetualCheck,
+            Ending::MoveRule => EndingKind::MoveRule,
+            Ending::InsufficientMaterial => EndingKind::InsufficientMaterial,
+            Ending::Claim { .. } => EndingKind::Claim,
+            Ending::Resignation { .. } => EndingKind::Resignation,
         }
     }
 
@@ -141,5 +220,49 @@ impl Ending {
             Ending::Claim { claimer } => format!("{} claimed the bare king", c(claimer)),
             Ending::Resignation { winner } => format!("{} resigned", c(!winner)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ALL: [EndingKind; 12] = [
+        EndingKind::Checkmate,
+        EndingKind::Stalemate,
+        EndingKind::Extinction,
+        EndingKind::BareKing,
+        EndingKind::Repetition,
+        EndingKind::PerpetualCheck,
+        EndingKind::MutualPerpetualCheck,
+        EndingKind::MoveRule,
+        EndingKind::InsufficientMaterial,
+        EndingKind::Claim,
+        EndingKind::Resignation,
+        EndingKind::TimeForfeit,
+    ];
+
+    #[test]
+    fn kinds_serialise_by_name_and_sort_by_name() {
+        for k in ALL {
+            let json = serde_json::to_string(&k).unwrap();
+            assert_eq!(json, format!("\"{}\"", k.name()));
+            assert_eq!(serde_json::from_str::<EndingKind>(&json).unwrap(), k);
+            assert_eq!(k.to_string(), k.name());
+        }
+        let mut sorted = ALL;
+        sorted.sort();
+        let names: Vec<&str> = sorted.iter().map(|k| k.name()).collect();
+        let mut alphabetical = names.clone();
+        alphabetical.sort_unstable();
+        assert_eq!(names, alphabetical);
+        assert_eq!(
+            Ending::MutualBare {
+                first: Color::White
+            }
+            .kind()
+            .name(),
+            "bare_king"
+        );
     }
 }

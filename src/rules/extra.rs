@@ -3,7 +3,7 @@
 
 use shakmaty::Color;
 
-/// The tiebraker disk (spec section 7).
+/// The tiebraker disk (docs/rules.md, `tiebraker`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Disk {
     /// No disk has been played: either side not in check may play `disk`.
@@ -75,7 +75,7 @@ impl Disk {
     }
 }
 
-/// The sets bare-king procedure (spec section 5, rule 2).
+/// The sets bare-king procedure (docs/rules.md, `sets`, "Bare king").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Bare {
     /// Nothing pending.

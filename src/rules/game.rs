@@ -39,7 +39,7 @@ impl HistoryEntry {
 pub type History = Vec<HistoryEntry>;
 
 /// Finds a threefold repetition of the last position of `history` and
-/// classifies it (spec section 1).
+/// classifies it (docs/rules.md, "When a game ends").
 ///
 /// `turn` is the side to move in the last position; every action passes the
 /// turn, so the mover of each action follows from its distance to the end.

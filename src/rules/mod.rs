@@ -22,7 +22,7 @@ mod variant;
 
 pub use action::{Action, ActionList, MAX_ACTIONS, ParseActionError, ParsedAction};
 pub use any::{AnyGame, BoardKind};
-pub use ending::{Ending, Repetition, RepetitionKind};
+pub use ending::{Ending, EndingKind, Repetition, RepetitionKind};
 pub use error::RulesError;
 pub use extinction::Extinction;
 pub use extra::{Bare, Disk, Extra};

@@ -127,7 +127,7 @@ impl<P: Pos> Rules<P> {
 
     /// The same rules with the special actions (`disk`, `swap`, `restore`,
     /// `claim`) allowed or not. Without them a variant plays only chess
-    /// moves (spec section 8); they are allowed by default.
+    /// moves (docs/rules.md, "Special actions over UCI"); they are allowed by default.
     pub fn with_specials(self, specials: bool) -> Rules<P> {
         Rules { specials, ..self }
     }

@@ -70,11 +70,13 @@ pub enum Event {
     Extinction,
     /// A won game (the board result of chess and extinction, a mate split).
     Win,
+    /// A loss on time, scored as a resignation (named apart from one).
+    TimeForfeit,
 }
 
 impl Event {
     /// Every event, in bit order.
-    pub const ALL: [Event; 30] = [
+    pub const ALL: [Event; 31] = [
         Event::Move,
         Event::Capture,
         Event::EnPassant,
@@ -105,6 +107,7 @@ impl Event {
         Event::InsufficientMaterial,
         Event::Extinction,
         Event::Win,
+        Event::TimeForfeit,
     ];
 
     /// The event's name in output (`capture`, `en_passant`, ...).
@@ -140,6 +143,7 @@ impl Event {
             Event::InsufficientMaterial => "insufficient_material",
             Event::Extinction => "extinction",
             Event::Win => "win",
+            Event::TimeForfeit => "time_forfeit",
         }
     }
 }

@@ -34,7 +34,8 @@ use shakmaty::Color;
 
 use crate::rules::{Action, Ending, Node, Pos, Variant};
 
-/// What the end of a game may need beyond the board: the clocks.
+/// What the end of a game may need beyond the board: the clocks, and
+/// whether a resignation was a loss on time.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct EndContext {
     /// Remaining clock time in whole seconds, indexed by `Color as usize`
@@ -42,6 +43,10 @@ pub struct EndContext {
     /// when the game was played with a clock (wacky's time bonus); `None`
     /// otherwise.
     pub clock_secs: Option<[u64; 2]>,
+    /// Whether a [`Ending::Resignation`] ending this game is a loss on
+    /// time: scored as the resignation, its award named
+    /// [`Event::TimeForfeit`] instead of [`Event::Resignation`].
+    pub time_forfeit: bool,
 }
 
 impl EndContext {

@@ -42,15 +42,25 @@ pub(super) fn outcome_award<P: Pos>(
     ctx: &EndContext,
 ) -> Award {
     let t = scorer.tables();
-    match scorer.variant() {
+    let mut award = match scorer.variant() {
         Variant::Chess => result(&t.chess, ending),
         Variant::Extinction => result(&t.extinction, ending),
         Variant::Stylish => stylish::outcome_award(&t.stylish, memo, end, ending),
         Variant::Wacky => wacky::outcome_award(&t.wacky, memo, end, ending, ctx),
         Variant::Sets => sets(scorer, ending),
-        Variant::Dynamic => dynamic(&t.dynamic, ending),
+        Variant::Dynamic => dynamic(&t.dynamic, ending, ending_event(ending)),
         Variant::Tiebraker => tiebraker(scorer, end, ending),
+    };
+    // A loss on time pays as a resignation (whatever the variant's table
+    // makes of one) and is named for what it was.
+    if ctx.time_forfeit
+        && matches!(ending, Ending::Resignation { .. })
+        && award.events.contains(Event::Resignation)
+    {
+        award.events.remove(Event::Resignation);
+        award.events.add(Event::TimeForfeit);
     }
+    award
 }
 
 fn result(t: &super::tables::ResultTable, ending: &Ending) -> Award {
@@ -86,8 +96,9 @@ fn sets(scorer: &Scorer, ending: &Ending) -> Award {
     }
 }
 
-fn dynamic(t: &super::tables::DynamicTable, ending: &Ending) -> Award {
-    let ev = ending_event(ending);
+/// Dynamic's award for `ending`, named `ev` (tiebraker scores a
+/// resignation as a mate and keeps its name).
+fn dynamic(t: &super::tables::DynamicTable, ending: &Ending, ev: Event) -> Award {
     match *ending {
         Ending::Checkmate { winner } | Ending::Resignation { winner } => to(winner, t.mate, ev),
         Ending::Stalemate { stalemated } => to(!stalemated, t.stalemate, ev),
@@ -109,15 +120,16 @@ fn dynamic(t: &super::tables::DynamicTable, ending: &Ending) -> Award {
 fn tiebraker<P: Pos>(scorer: &Scorer, end: &Node<P>, ending: &Ending) -> Award {
     let t = &scorer.tables().tiebraker;
     let ev = ending_event(ending);
-    // A resignation counts as a mate by the opponent in the current phase.
+    // A resignation counts as a mate by the opponent in the current phase;
+    // its award is still named a resignation.
     let ending = match *ending {
         Ending::Resignation { winner } => Ending::Checkmate { winner },
         other => other,
     };
     match end.extra.disk {
-        Disk::None | Disk::Offered { .. } => dynamic(&scorer.tables().dynamic, &ending),
+        Disk::None | Disk::Offered { .. } => dynamic(&scorer.tables().dynamic, &ending, ev),
         Disk::Swapped { plies, .. } if plies <= Disk::SWAP_WINDOW => {
-            dynamic(&scorer.tables().dynamic, &ending)
+            dynamic(&scorer.tables().dynamic, &ending, ev)
         }
         Disk::Swapped { .. } => match ending {
             Ending::Checkmate { winner } => to(winner, t.swapped_mate, ev),
@@ -132,7 +144,7 @@ fn tiebraker<P: Pos>(scorer: &Scorer, end: &Node<P>, ending: &Ending) -> Award {
                 RepetitionKind::Perpetual { by } if by == disk => {
                     to(disk, t.accepted_disk_perpetual, ev)
                 }
-                RepetitionKind::Perpetual { .. } => dynamic(&scorer.tables().dynamic, &ending),
+                RepetitionKind::Perpetual { .. } => dynamic(&scorer.tables().dynamic, &ending, ev),
                 _ => to(Color::White, t.accepted_draw, ev),
             },
             _ => to(Color::White, t.accepted_draw, ev),

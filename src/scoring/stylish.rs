@@ -1,5 +1,5 @@
-//! `stylish` (spec section 2): capture, checkmate, promotion and draw awards,
-//! with the [`Table`] that holds every one of their point values.
+//! `stylish` (docs/rules.md, `stylish`): capture, checkmate, promotion and
+//! draw awards, with the [`Table`] that holds every one of their point values.
 //!
 //! What lives here: the award of a move by itself ([`action_award`]:
 //! captures and promotions), what a mating move earns on top
@@ -248,7 +248,8 @@ impl ForceTable {
     }
 }
 
-/// The stylish point table: every value of section 2 of the specification.
+/// The stylish point table: every value of the `stylish` section of
+/// docs/rules.md.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Table {
@@ -469,8 +470,8 @@ pub fn mate_award<P: Pos>(t: &Table, before: &Node<P>, action: Action, end: &Nod
     award
 }
 
-/// The draw award of section 2 for a draw reached in `end`; nothing for
-/// other endings (a mate pays on its move, a resignation decides the game
+/// The stylish draw award (docs/rules.md, `stylish`, "Draws") for a draw
+/// reached in `end`; nothing for other endings (a mate pays on its move, a resignation decides the game
 /// whatever the points).
 pub fn outcome_award<P: Pos>(t: &Table, memo: &Memo, end: &Node<P>, ending: &Ending) -> Award {
     match ending {

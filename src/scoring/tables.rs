@@ -223,7 +223,7 @@ impl ResultTable {
     }
 }
 
-/// `sets` (spec section 5).
+/// `sets` (docs/rules.md, `sets`).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SetsTable {
@@ -281,7 +281,7 @@ impl SetsTable {
     }
 }
 
-/// `dynamic` (spec section 6); each split is `[winner-ish side, other]` as
+/// `dynamic` (docs/rules.md, `dynamic`); each split is `[winner-ish side, other]` as
 /// the key says.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
@@ -328,7 +328,7 @@ impl DynamicTable {
     }
 }
 
-/// `tiebraker` (spec section 7): the splits after a disk. Before a disk,
+/// `tiebraker` (docs/rules.md, `tiebraker`): the splits after a disk. Before a disk,
 /// inside the swap window and in the offered phase, the dynamic table
 /// applies.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]

@@ -1,6 +1,6 @@
-//! `wacky` (spec section 3): distance, capture, en passant, fall, counter,
-//! combination, castling, check and mate awards, the end-of-game bonuses,
-//! and the [`Table`] that holds every one of their point values.
+//! `wacky` (docs/rules.md, `wacky`): distance, capture, en passant, fall,
+//! counter, combination, castling, check and mate awards, the end-of-game
+//! bonuses, and the [`Table`] that holds every one of their point values.
 //!
 //! What lives here: the award of a move by itself ([`action_award`]), what
 //! a mating move earns on top of its check award ([`mate_award`]), and the
@@ -20,20 +20,20 @@
 //!   `[1000]` on top;
 //! - `fall` `[500]` and `fall_step` `[0.5]`: the fall bonus
 //!   `fall x D(captured) x (1 + fall_step x earlier captures)`;
-//! - `counter` [2000, 3500, 5000, 7000, 10000, 15000, 25000, 35000, 50000,
-//!   75000]: the n-th recapture of a chain; `counter_step` `[25000]` more for
-//!   each one past the list;
-//! - `combination` [1000, 2500, 4000, 6000, 8500, 12000, 17500, 25000,
-//!   35000]: hits 2, 3, ... of a run; `combination_step` `[15000]` more for
+//! - `counter` `[2000, 3500, 5000, 7000, 10000, 15000, 25000, 35000, 50000,
+//!   75000]`: the n-th recapture of a chain; `counter_step` `[25000]` more
+//!   for each one past the list;
+//! - `combination` `[1000, 2500, 4000, 6000, 8500, 12000, 17500, 25000,
+//!   35000]`: hits 2, 3, ... of a run; `combination_step` `[15000]` more for
 //!   each one past the list;
 //! - `castling` `[500]`, `check` `[5000]`, `mate` `[25000]` (a mating move's
 //!   award in place of `check`);
-//! - `life` [[0, 1000], `[26, 2000]`, `[36, 3000]`, `[41, 5000]`, `[43, 10000]`,
-//!   [44, 20000]]: `[from L, rate]` bands, bonus `L x rate`;
-//! - `moves_limit` `[50]` (0 to 10000) and `moves` [[1, 10000], `[4, 5000]`, `[10, 3500]`,
-//!   `[15, 2000]`, `[20, 1000]`, `[30, 700]`, [40, 500]]: `[from m, rate]` bands,
-//!   bonus `(moves_limit - m) x rate` when `m < moves_limit`;
-//! - `time` `[[3600, 400000], `[600, 50000]`, `[60, 4000]`, `[10, 600]`, [1, 50]]`:
+//! - `life` `[[0, 1000], [26, 2000], [36, 3000], [41, 5000], [43, 10000],
+//!   [44, 20000]]`: `[from L, rate]` bands, bonus `L x rate`;
+//! - `moves_limit` `[50]` (0 to 10000) and `moves` `[[1, 10000], [4, 5000],
+//!   [10, 3500], [15, 2000], [20, 1000], [30, 700], [40, 500]]`: `[from m,
+//!   rate]` bands, bonus `(moves_limit - m) x rate` when `m < moves_limit`;
+//! - `time` `[[3600, 400000], [600, 50000], [60, 4000], [10, 600], [1, 50]]`:
 //!   `[unit in seconds, points]`, taken greedily in the listed order.
 
 use serde::{Deserialize, Serialize};
@@ -112,7 +112,8 @@ role_values!(
     Defence: 1, 3, 3, 5, 9, 4
 );
 
-/// The wacky point table: every value of section 3 of the specification.
+/// The wacky point table: every value of the `wacky` section of
+/// docs/rules.md.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Table {

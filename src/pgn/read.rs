@@ -1,36 +1,12 @@
-//! PGN for the referee: splitting a stream into games, reading each game
-//! with `pgn-reader`, and Tally's notation for what PGN has no word for.
+//! Reading PGN: a byte stream split into games, and each game read with
+//! `pgn-reader` into the referee's input.
 //!
 //! What lives here: [`GameSplitter`] (raw game texts from any byte stream,
 //! so that games can be read and scored in parallel and a broken game never
-//! stops the next one), [`read_games`] (tags, moves, clocks and the result
-//! of the games in one text), and the notation helpers. Scoring is in the
-//! parent module.
-//!
-//! Notation:
-//!
-//! - **Special actions** are comments: `{[%action disk]}` (also `swap`,
-//!   `restore`, `claim`) stands for one ply, played where the comment
-//!   stands. `pgn-reader` silently drops movetext tokens that are not SAN,
-//!   so a bare `disk` token cannot be used; it is reported as an error
-//!   naming the comment form. [`action_comment`] writes the form.
-//! - **Clocks**: `[%clk H:MM:SS]` (fractions allowed, dropped) in the
-//!   comment after a ply is the mover's remaining time after it.
-//! - **Tags**: `FEN` gives the start position (with or without `SetUp`);
-//!   `Variant` names the variant when the command line does not (a
-//!   command-line variant overrides it; `Standard` and `From Position` mean
-//!   `chess`); `Result` is used when the movetext has no result token;
-//!   `Termination "time forfeit"` (any case) makes a decisive result a
-//!   loss on time.
-//! - **Numbering**: every game that has tags or movetext counts, in file
-//!   order, as python-chess counts them. Tags followed by two blank lines
-//!   are a game without movetext (scored as an empty game, with the result
-//!   of its `Result` tag); one blank line between tag sections joins them,
-//!   as both python-chess and `pgn-reader` read it.
-//! - **Malformed movetext**: a token that is not SAN, a move number, a
-//!   result, a NAG or an annotation symbol (`+-`, `=`, `N`, `e.p.`, ...)
-//!   fails the game at the ply where it stands; so does an unterminated
-//!   comment or tag.
+//! stops the next one) and [`read_games`] (tags, moves, clocks and the
+//! result of the games in one text), with the check that no move was
+//! silently dropped. The notation itself is described in [`crate::pgn`];
+//! scoring is the referee's.
 
 use std::io::{self, BufRead};
 use std::ops::ControlFlow;
@@ -38,13 +14,8 @@ use std::ops::ControlFlow;
 use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::KnownOutcome;
 
-use super::{GameInput, PlyInput};
-use crate::rules::Action;
-
-/// The comment that writes a special action in PGN movetext.
-pub fn action_comment(action: Action) -> Option<String> {
-    action.special_word().map(|w| format!("{{[%action {w}]}}"))
-}
+use super::{ACTION, SPECIAL_WORDS, action_command};
+use crate::referee::{GameInput, PlyInput};
 
 /// The most bytes of PGN text one game may take (1 MiB: a long game with
 /// a clock and an evaluation comment on every ply takes some 50 KiB).
@@ -347,6 +318,14 @@ pub struct PgnGame {
 }
 
 impl PgnGame {
+    /// The value of the tag `name` (the first of that name, any case).
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
     fn flag(&mut self, reason: String) {
         if self.problem.is_none() {
             self.problem = Some((self.input.plies.len(), reason));
@@ -429,9 +408,9 @@ impl Movetext {
                         }
                     }
                 }
-                b"action" => {
+                ACTION => {
                     let word = shown(arg).to_ascii_lowercase();
-                    if matches!(word.as_str(), "disk" | "swap" | "restore" | "claim") {
+                    if SPECIAL_WORDS.contains(&word.as_str()) {
                         self.game.input.plies.push(PlyInput::Text(word));
                     } else {
                         self.game.flag(format!(
@@ -612,7 +591,7 @@ fn audit(text: &[u8]) -> Option<(usize, String)> {
             b'{' => {
                 let end = skip_to(text, i, b'}');
                 let body = &text[i + 1..end.min(n)];
-                plies += commands(body).filter(|(c, _)| *c == b"action").count();
+                plies += commands(body).filter(|(c, _)| *c == ACTION).count();
                 i = end + 1;
             }
             b';' => i = skip_to(text, i, b'\n'),
@@ -696,9 +675,10 @@ fn check_token(token: &[u8], plies: &mut usize) -> Option<String> {
         return None;
     }
     let word = String::from_utf8_lossy(rest).to_ascii_lowercase();
-    if matches!(word.as_str(), "disk" | "swap" | "restore" | "claim") {
+    if SPECIAL_WORDS.contains(&word.as_str()) {
         return Some(format!(
-            "special action '{word}' must be written as a comment: {{[%action {word}]}}"
+            "special action '{word}' must be written as a comment: {{{}}}",
+            action_command(&word)
         ));
     }
     let first = rest.first().copied().unwrap_or(b' ');

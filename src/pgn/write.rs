@@ -1,37 +1,19 @@
-//! PGN output: a played game as tags and SAN movetext with a comment per
+//! Writing PGN: a played game as tags and SAN movetext with a comment per
 //! ply, for `tally match` (the games, with their awards) and `tally
 //! analyse` (the annotated game).
 //!
 //! What lives here: [`san`] (one action in SAN, special actions as their
-//! word), [`result_text`] (the PGN result of a scored game) and
-//! [`write_pgn`]. Reading PGN is the referee's ([`crate::referee::pgn`]);
-//! what goes into the comments is the caller's.
-//!
-//! Conventions, so that `tally score` reads the output back to the same
-//! points:
-//!
-//! - Special actions are written as `{[%action disk]}` comments (the
-//!   referee's notation); a ply's own comment follows it.
-//! - `Variant` is written unless the caller leaves it empty (a chess game
-//!   needs none); `FEN` and `SetUp "1"` when the game does not start from
-//!   the standard position.
-//! - The result of a game the board ended is the variant's winner by
-//!   points (the board result in chess and extinction); a game without a
-//!   board ending (a forfeit: crash, time, illegal move, resignation) is
-//!   won by the side that did not forfeit, which the referee reads as the
-//!   loser's resignation. A game still running is `*`.
-//! - Comments never contain `}` (replaced by `)`), tag values never a
-//!   control character ([`crate::text::printable`]), and lines are wrapped
-//!   at 79 characters.
+//! word), [`result_text`] (the PGN result of a scored game), [`pgn_of`]
+//! (a game's skeleton) and [`write_pgn`]. The conventions, which make the
+//! output read back to the same points, are in [`crate::pgn`]; what goes
+//! into the comments is the caller's.
 
 use shakmaty::Color;
 use shakmaty::san::San;
 
+use super::{ROSTER, STANDARD_FEN, WRITER_TAGS, action_command, escape_tag, fen_numbering};
 use crate::referee::ScoreRecord;
 use crate::rules::{Action, Ending, Game, Node, Pos};
-
-/// The standard start position's FEN.
-pub const STANDARD_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 /// An action in SAN as played from `before` into `after` (`+` for check,
 /// `#` for checkmate); special actions as their word.
@@ -103,31 +85,20 @@ pub struct PgnPly {
 /// A game to write as PGN.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PgnOut {
-    /// Tags in order; `Result`, `Variant`, `FEN` and `SetUp` are added by
-    /// [`write_pgn`] and must not be given.
+    /// Tags in order; those of [`WRITER_TAGS`] (any
+    /// case) are made by [`write_pgn`] and skipped here.
     pub tags: Vec<(String, String)>,
     /// The `Variant` tag's value (the variant id); no tag when empty.
     pub variant: String,
-    /// The start FEN.
+    /// The start FEN (the standard position when empty); its side to move
+    /// and fullmove number number the moves.
     pub start_fen: String,
-    /// Whether White moves first (for the move numbers).
-    pub white_first: bool,
-    /// The fullmove number of the first ply.
-    pub first_move: u32,
     /// The plies.
     pub plies: Vec<PgnPly>,
     /// A comment before the first ply (the game's summary), if any.
     pub intro: Option<String>,
     /// The result token (`1-0`, `0-1`, `1/2-1/2`, `*`).
     pub result: String,
-}
-
-/// A tag value as PGN writes it: controls escaped (a tag is one line of
-/// printing characters), then backslashes and quotes.
-fn escape_tag(v: &str) -> String {
-    crate::text::printable(v)
-        .replace('\\', "\\\\")
-        .replace('"', "\\\"")
 }
 
 fn clean_comment(c: &str) -> String {
@@ -160,9 +131,8 @@ fn comment_words(c: &str) -> Vec<String> {
 /// Writes a game as PGN text (ending with a blank line).
 pub fn write_pgn(game: &PgnOut) -> String {
     let mut out = String::new();
-    let seven = ["Event", "Site", "Date", "Round", "White", "Black"];
     let find = |name: &str| game.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v);
-    for name in seven {
+    for name in ROSTER {
         let v = find(name).map_or("?", |v| v.as_str());
         out.push_str(&format!("[{name} \"{}\"]\n", escape_tag(v)));
     }
@@ -170,13 +140,15 @@ pub fn write_pgn(game: &PgnOut) -> String {
     if !game.variant.is_empty() {
         out.push_str(&format!("[Variant \"{}\"]\n", escape_tag(&game.variant)));
     }
-    if game.start_fen != STANDARD_FEN {
-        out.push_str(&format!("[FEN \"{}\"]\n[SetUp \"1\"]\n", game.start_fen));
+    let start_fen = match game.start_fen.as_str() {
+        "" => STANDARD_FEN,
+        fen => fen,
+    };
+    if start_fen != STANDARD_FEN {
+        out.push_str(&format!("[FEN \"{start_fen}\"]\n[SetUp \"1\"]\n"));
     }
     for (n, v) in &game.tags {
-        if !seven.contains(&n.as_str())
-            && !["Result", "Variant", "FEN", "SetUp"].contains(&n.as_str())
-        {
+        if !ROSTER.contains(&n.as_str()) && !WRITER_TAGS.iter().any(|t| t.eq_ignore_ascii_case(n)) {
             out.push_str(&format!("[{n} \"{}\"]\n", escape_tag(v)));
         }
     }
@@ -198,13 +170,13 @@ pub fn write_pgn(game: &PgnOut) -> String {
     if let Some(c) = &game.intro {
         push_comment(&mut tokens, c);
     }
-    let mut white = game.white_first;
-    let mut number = game.first_move.max(1);
+    let (mut white, first_move) = fen_numbering(start_fen);
+    let mut number = first_move.max(1);
     let mut need_number = true;
     for ply in &game.plies {
         if ply.special {
             // No move number for a comment; the next move repeats it.
-            push_comment(&mut tokens, &format!("[%action {}]", ply.text));
+            push_comment(&mut tokens, &action_command(&ply.text));
             need_number = true;
         } else {
             if white {
@@ -250,8 +222,6 @@ pub fn pgn_of<P: Pos>(game: &Game<P>, record: &ScoreRecord) -> PgnOut {
         tags: Vec::new(),
         variant: record.variant.id().to_owned(),
         start_fen: start.fen(),
-        white_first: start.turn().is_white(),
-        first_move: start.pos.fullmoves().get(),
         plies: game_sans(game)
             .into_iter()
             .zip(game.actions())
@@ -291,7 +261,7 @@ pub fn award_comment(award: &crate::scoring::Award, mover: Color) -> Option<Stri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::pgn::read_games;
+    use crate::pgn::read_games;
     use crate::referee::{score_game, score_input};
     use crate::rules::{Rules, Variant};
     use crate::scoring::{EndContext, Scorer};
