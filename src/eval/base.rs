@@ -5,7 +5,7 @@
 //! structure (doubled, isolated, passed), bishop pair, rooks on open files,
 //! tempo, threats. Every weight lives in [`super::params::EvalParams`]; the
 //! terms go to a [`Sink`]: the sum ([`Breakdown`]) or the tuner's
-//! coefficients (the tuner's trace), from one code path.
+//! coefficients ([`super::trace`]), from one code path.
 
 use shakmaty::attacks;
 use shakmaty::{Bitboard, Board, Color, File, Rank, Role, Square};

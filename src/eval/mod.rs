@@ -13,6 +13,7 @@
 pub mod base;
 pub mod params;
 pub mod score;
+pub mod trace;
 pub mod variants;
 pub mod wdl;
 
