@@ -95,9 +95,10 @@ macro_rules! eval_params {
         }
 
         impl EvalParams {
-            /// The fields' names, flat offsets and lengths, in order.
-            pub const FIELDS: &[(&str, usize, usize)] = &[
-                $((stringify!($field), ix::$name, <$ty as Pairs>::LEN),)*
+            /// The fields' names, flat offsets, lengths and types, in
+            /// order.
+            pub const FIELDS: &[(&str, usize, usize, &str)] = &[
+                $((stringify!($field), ix::$name, <$ty as Pairs>::LEN, stringify!($ty)),)*
             ];
 
             /// Every pair, in the flat order of [`ix`].
@@ -372,7 +373,7 @@ mod tests {
         assert_eq!(pairs.len(), ix::COUNT);
         assert_eq!(p.with_pairs(&pairs), p);
         let mut next = 0;
-        for &(_, off, len) in EvalParams::FIELDS {
+        for &(_, off, len, _) in EvalParams::FIELDS {
             assert_eq!(off, next);
             next += len;
         }
