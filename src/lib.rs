@@ -31,4 +31,5 @@ pub mod rules;
 pub mod scoring;
 pub mod search;
 pub mod text;
+pub mod tune;
 pub mod uci;

@@ -17,6 +17,7 @@ mod report;
 mod rules;
 mod score;
 mod shard;
+mod tune;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
@@ -58,6 +59,9 @@ enum Command {
     /// Generate self-play data (fixed nodes, random openings) in a compact
     /// binary format; `datagen stats` and `datagen text` read it.
     Datagen(datagen::DatagenArgs),
+    /// Fit the evaluation's weights to datagen files (Adam on a sigmoid of
+    /// the evaluation) and write them as a Rust source file.
+    Tune(tune::TuneArgs),
 }
 
 /// Parses the process arguments, runs the command, and returns the exit code.
@@ -78,6 +82,7 @@ pub fn run() -> i32 {
         Some(Command::Match(args)) => matches::run(&args),
         Some(Command::Rules(args)) => rules::run(&args).map(|()| 0),
         Some(Command::Datagen(args)) => datagen::run(&args),
+        Some(Command::Tune(args)) => tune::run(&args),
         Some(Command::Uci) | None => {
             crate::uci::run(std::io::BufReader::new(std::io::stdin()), std::io::stdout());
             Ok(0)

@@ -65,6 +65,11 @@ impl Progress {
         self.maybe_show();
     }
 
+    /// Prints a line on standard output with the bar out of the way.
+    pub fn println(&self, line: &str) {
+        self.bar.suspend(|| println!("{line}"));
+    }
+
     /// Removes the bar.
     pub fn finish(&self) {
         self.bar.finish_and_clear();

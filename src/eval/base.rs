@@ -3,7 +3,9 @@
 //!
 //! Terms: material, piece-square tables, mobility, king safety, pawn
 //! structure (doubled, isolated, passed), bishop pair, rooks on open files,
-//! tempo. Every weight lives in [`super::params`].
+//! tempo, threats. Every weight lives in [`super::params::EvalParams`]; the
+//! terms go to a [`Sink`]: the sum ([`Breakdown`]) or the tuner's
+//! coefficients ([`super::trace`]), from one code path.
 
 use shakmaty::attacks;
 use shakmaty::{Bitboard, Board, Color, File, Rank, Role, Square};
@@ -34,6 +36,8 @@ pub struct Breakdown {
     pub pawns: Score,
     /// Bishop pair, rooks on open files.
     pub pieces: Score,
+    /// The side-to-move bonus.
+    pub tempo: Score,
     /// Game phase, 0 (bare) ..= [`MAX_PHASE`].
     pub phase: i32,
     /// Endgame scale in 64ths: less than 64 where the side ahead cannot
@@ -53,7 +57,46 @@ impl Breakdown {
         t.eg = t.eg * self.eg_scale / 64;
         let white = t.taper(self.phase);
         let v = if turn.is_white() { white } else { -white };
-        v + TEMPO
+        v + self.tempo.taper(self.phase)
+    }
+}
+
+/// A group of terms of the base evaluation ([`Breakdown`]'s fields).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Term {
+    /// Material.
+    Material,
+    /// Piece-square tables.
+    Placement,
+    /// Mobility.
+    Mobility,
+    /// King safety.
+    KingSafety,
+    /// Pawn structure.
+    Pawns,
+    /// Bishop pair, rooks on files, threats.
+    Pieces,
+}
+
+/// Where the base evaluation's terms go.
+pub trait Sink {
+    /// `n` times the weight `w` (the pair at flat index `idx` of the
+    /// [`EvalParams`], see [`super::params::ix`]) in `term`, for `color`.
+    fn add(&mut self, term: Term, color: Color, idx: usize, w: Score, n: i32);
+}
+
+impl Sink for Breakdown {
+    #[inline(always)]
+    fn add(&mut self, term: Term, color: Color, _idx: usize, w: Score, n: i32) {
+        let v = w * if color.is_white() { n } else { -n };
+        match term {
+            Term::Material => self.material += v,
+            Term::Placement => self.placement += v,
+            Term::Mobility => self.mobility += v,
+            Term::KingSafety => self.king_safety += v,
+            Term::Pawns => self.pawns += v,
+            Term::Pieces => self.pieces += v,
+        }
     }
 }
 
@@ -93,24 +136,38 @@ pub fn phase(board: &Board) -> i32 {
     p.min(MAX_PHASE)
 }
 
-/// Piece-square value of `role` of `color` on `sq`.
+/// The piece-square table square of `color`'s man on `sq` (White's side).
 #[inline]
-fn pst(role: Role, color: Color, sq: Square) -> Score {
-    let sq = if color.is_white() {
+fn pst_square(color: Color, sq: Square) -> usize {
+    usize::from(if color.is_white() {
         sq
     } else {
         sq.flip_vertical()
-    };
-    PST[role as usize - 1][usize::from(sq)]
+    })
 }
 
-/// Evaluates the board: the full breakdown.
+/// Evaluates the board with the default weights: the full breakdown.
+#[inline]
 pub fn breakdown(board: &Board) -> Breakdown {
+    breakdown_with(board, EvalParams::DEFAULT)
+}
+
+/// Evaluates the board with the weights `p`: the full breakdown.
+pub fn breakdown_with(board: &Board, p: &EvalParams) -> Breakdown {
     let mut b = Breakdown {
+        tempo: p.tempo,
         phase: phase(board),
         eg_scale: eg_scale(board),
         ..Breakdown::default()
     };
+    terms(board, p, &mut b);
+    b
+}
+
+/// Sends every term of the base evaluation of `board` under the weights
+/// `p` to `sink` (everything but the tempo, the phase and the endgame
+/// scale).
+pub fn terms<S: Sink>(board: &Board, p: &EvalParams, sink: &mut S) {
     let occupied = board.occupied();
     // Indexed by `Color as usize` (shakmaty: black 0, white 1).
     let pawn_attacks = [
@@ -119,13 +176,9 @@ pub fn breakdown(board: &Board) -> Breakdown {
     ];
     let mut all_attacks = [Bitboard::EMPTY; 2];
     for color in Color::ALL {
-        let sign = if color.is_white() { 1 } else { -1 };
         let ours = board.by_color(color);
         let theirs = board.by_color(!color);
         let their_pawn_attacks = pawn_attacks[!color as usize];
-        let mut material = Score::default();
-        let mut placement = Score::default();
-        let mut mobility = Score::default();
         let mut attack_units = 0;
         let mut attackers = 0;
         let mut our_attacks = pawn_attacks[color as usize];
@@ -143,8 +196,16 @@ pub fn breakdown(board: &Board) -> Breakdown {
             let Some(role) = board.role_at(sq) else {
                 continue;
             };
-            material += MATERIAL[role as usize - 1];
-            placement += pst(role, color, sq);
+            let r = role as usize - 1;
+            sink.add(Term::Material, color, ix::MATERIAL + r, p.material[r], 1);
+            let psq = pst_square(color, sq);
+            sink.add(
+                Term::Placement,
+                color,
+                ix::PST + 64 * r + psq,
+                p.pst[r][psq],
+                1,
+            );
             let att = match role {
                 Role::Knight => attacks::knight_attacks(sq),
                 Role::Bishop => attacks::bishop_attacks(sq, occupied),
@@ -154,60 +215,75 @@ pub fn breakdown(board: &Board) -> Breakdown {
             };
             our_attacks |= att;
             let reach = (att & !ours & !their_pawn_attacks).count() as i32;
-            let (base, w) = MOBILITY[role as usize - 2];
-            mobility += w * (reach - base);
+            let m = role as usize - 2;
+            sink.add(
+                Term::Mobility,
+                color,
+                ix::MOBILITY + m,
+                p.mobility[m],
+                reach - MOBILITY_BASE[m],
+            );
             let hits = (att & their_king_zone).count() as i32;
             if hits > 0 {
                 attackers += 1;
                 attack_units += hits * KING_ATTACK_WEIGHT[role as usize - 2];
             }
         }
-        let mut pieces = Score::default();
         all_attacks[color as usize] = our_attacks;
         if (board.bishops() & ours).more_than_one() {
-            pieces += BISHOP_PAIR;
+            sink.add(Term::Pieces, color, ix::BISHOP_PAIR, p.bishop_pair, 1);
         }
         let our_pawns = board.pawns() & ours;
         let their_pawns = board.pawns() & theirs;
         for sq in board.rooks() & ours {
             let file = Bitboard::from_file(sq.file());
             if (file & our_pawns).is_empty() {
-                pieces += if (file & their_pawns).is_empty() {
-                    ROOK_OPEN_FILE
+                if (file & their_pawns).is_empty() {
+                    sink.add(Term::Pieces, color, ix::ROOK_OPEN_FILE, p.rook_open_file, 1);
                 } else {
-                    ROOK_SEMI_OPEN_FILE
-                };
+                    sink.add(
+                        Term::Pieces,
+                        color,
+                        ix::ROOK_SEMI_OPEN_FILE,
+                        p.rook_semi_open_file,
+                        1,
+                    );
+                }
             }
         }
         // King safety: attackers on the enemy king zone (only with a queen
         // to carry the attack), and our own pawn shield.
-        let mut king_safety = Score::default();
         if attackers >= 2 && (board.queens() & ours).any() {
-            let u = attack_units.min(KING_DANGER.len() as i32 - 1);
-            king_safety += Score::new(KING_DANGER[u as usize], 0);
+            let u = attack_units.min(p.king_danger.len() as i32 - 1) as usize;
+            sink.add(
+                Term::KingSafety,
+                color,
+                ix::KING_DANGER + u,
+                p.king_danger[u],
+                1,
+            );
         }
         for k in board.kings() & ours {
-            king_safety += shield(board, color, k);
+            shield(board, color, k, p, sink);
         }
-        b.material += material * sign;
-        b.placement += placement * sign;
-        b.mobility += mobility * sign;
-        b.pieces += pieces * sign;
-        b.king_safety += king_safety * sign;
-        b.pawns += pawn_structure(board, color) * sign;
+        pawn_structure(board, color, p, sink);
     }
     // Threats: enemy pieces our pawns attack, and enemy men we attack that
     // nothing defends.
     for color in Color::ALL {
-        let sign = if color.is_white() { 1 } else { -1 };
         let theirs = board.by_color(!color) & !board.kings();
-        let mut t = THREAT_BY_PAWN
-            * (theirs & !board.pawns() & pawn_attacks[color as usize]).count() as i32;
-        t += HANGING
-            * (theirs & all_attacks[color as usize] & !all_attacks[!color as usize]).count() as i32;
-        b.pieces += t * sign;
+        let by_pawn = (theirs & !board.pawns() & pawn_attacks[color as usize]).count() as i32;
+        sink.add(
+            Term::Pieces,
+            color,
+            ix::THREAT_BY_PAWN,
+            p.threat_by_pawn,
+            by_pawn,
+        );
+        let hanging =
+            (theirs & all_attacks[color as usize] & !all_attacks[!color as usize]).count() as i32;
+        sink.add(Term::Pieces, color, ix::HANGING, p.hanging, hanging);
     }
-    b
 }
 
 fn pawn_attacks_of(board: &Board, color: Color) -> Bitboard {
@@ -221,11 +297,11 @@ fn pawn_attacks_of(board: &Board, color: Color) -> Bitboard {
     }
 }
 
-fn shield(board: &Board, color: Color, king: Square) -> Score {
+fn shield<S: Sink>(board: &Board, color: Color, king: Square, p: &EvalParams, sink: &mut S) {
     if king.rank() != color.relative_rank(Rank::First)
         && king.rank() != color.relative_rank(Rank::Second)
     {
-        return Score::default();
+        return;
     }
     let our_pawns = board.pawns() & board.by_color(color);
     let mut files = Bitboard::from_file(king.file());
@@ -251,13 +327,15 @@ fn shield(board: &Board, color: Color, king: Square) -> Score {
             open += 1;
         }
     }
-    PAWN_SHIELD * n.min(3) + KING_OPEN_FILE * open
+    let t = Term::KingSafety;
+    sink.add(t, color, ix::PAWN_SHIELD, p.pawn_shield, n.min(3));
+    sink.add(t, color, ix::KING_OPEN_FILE, p.king_open_file, open);
 }
 
-fn pawn_structure(board: &Board, color: Color) -> Score {
+fn pawn_structure<S: Sink>(board: &Board, color: Color, p: &EvalParams, sink: &mut S) {
     let ours = board.pawns() & board.by_color(color);
     let theirs = board.pawns() & board.by_color(!color);
-    let mut s = Score::default();
+    let t = Term::Pawns;
     for sq in ours {
         let file = sq.file();
         let file_bb = Bitboard::from_file(file);
@@ -269,16 +347,16 @@ fn pawn_structure(board: &Board, color: Color) -> Score {
             adjacent |= Bitboard::from_file(f);
         }
         if (ours & adjacent).is_empty() {
-            s += ISOLATED;
+            sink.add(t, color, ix::ISOLATED, p.isolated, 1);
         }
         // Doubled: another own pawn ahead on the same file.
         let ahead = ahead_mask(color, sq);
         if (ours & file_bb & ahead).any() {
-            s += DOUBLED;
+            sink.add(t, color, ix::DOUBLED, p.doubled, 1);
         }
         if (theirs & (file_bb | adjacent) & ahead).is_empty() {
             let r = color.fold_wb(sq.rank(), sq.rank().flip_vertical()) as usize;
-            s += PASSED[r];
+            sink.add(t, color, ix::PASSED + r, p.passed[r], 1);
             // In the endgame the kings' distances to the square in front
             // decide races.
             if r >= 3
@@ -290,14 +368,12 @@ fn pawn_structure(board: &Board, color: Color) -> Score {
                         .map_or(7, |k| k.distance(front) as i32)
                 };
                 let w = r as i32 - 2;
-                s += Score::new(
-                    0,
-                    (dist(!color) * PASSED_KING_THEIRS - dist(color) * PASSED_KING_OURS) * w,
-                );
+                let (theirs, ours) = (p.passed_king_theirs, p.passed_king_ours);
+                sink.add(t, color, ix::PASSED_KING_THEIRS, theirs, dist(!color) * w);
+                sink.add(t, color, ix::PASSED_KING_OURS, ours, -dist(color) * w);
             }
         }
     }
-    s
 }
 
 /// Squares strictly ahead of `sq` (towards the promotion rank) for `color`.
@@ -339,7 +415,7 @@ mod tests {
         let (b, t) = board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
         let bd = breakdown(&b);
         assert_eq!(bd.total(), Score::default());
-        assert_eq!(bd.cp_for(t), TEMPO);
+        assert_eq!(bd.cp_for(t), EvalParams::DEFAULT.tempo.mg);
         assert_eq!(bd.phase, MAX_PHASE);
     }
 

@@ -13,6 +13,8 @@
 pub mod base;
 pub mod params;
 pub mod score;
+pub mod trace;
+pub mod tuned;
 pub mod variants;
 pub mod wdl;
 

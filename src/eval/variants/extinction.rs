@@ -11,27 +11,31 @@ use super::super::params::*;
 use super::super::score::Score;
 use super::{Ctx, attacked_by, counts, pawn_pushes_attacks};
 
-/// The type terms of one side, as a tapered pair.
-fn side(board: &Board, color: Color) -> Score {
+/// Sends the type terms of one side to `add(flat index, weight, count)`
+/// (the count negated for the side not to move: `n` is 1 or -1).
+pub fn side_terms(
+    board: &Board,
+    color: Color,
+    p: &EvalParams,
+    n: i32,
+    add: &mut impl FnMut(usize, Score, i32),
+) {
     let c = counts(board, color);
-    let mut s = Score::default();
     // Knights, bishops, rooks: a lone piece of a type is a target.
-    for &n in &c[1..4] {
-        if n == 1 {
-            s += EXT_LAST_PIECE;
+    for &k in &c[1..4] {
+        if k == 1 {
+            add(ix::EXT_LAST_PIECE, p.ext_last_piece, n);
         }
     }
-    s += match c[0] {
-        1 => EXT_LAST_PAWNS[0],
-        2 => EXT_LAST_PAWNS[1],
-        3 => EXT_LAST_PAWNS[2],
-        _ => Score::default(),
-    };
+    if (1..=3).contains(&c[0]) {
+        let i = c[0] as usize - 1;
+        add(ix::EXT_LAST_PAWNS + i, p.ext_last_pawns[i], n);
+    }
     if c[4] >= 2 {
-        s += EXT_SPARE_QUEEN;
+        add(ix::EXT_SPARE_QUEEN, p.ext_spare_queen, n);
     }
     if c[5] >= 2 {
-        s += EXT_SPARE_KING;
+        add(ix::EXT_SPARE_KING, p.ext_spare_king, n);
     }
     // Last pieces standing where the enemy pawns could hit them next move.
     let enemy_pawns = board.pawns() & board.by_color(!color);
@@ -41,15 +45,22 @@ fn side(board: &Board, color: Color) -> Score {
             && let Some(sq) = (board.by_role(*r) & board.by_color(color)).first()
             && pawn_reach.contains(sq)
         {
-            s += EXT_LAST_PIECE_PAWN_THREAT;
+            add(
+                ix::EXT_LAST_PIECE_PAWN_THREAT,
+                p.ext_last_piece_pawn_threat,
+                n,
+            );
         }
     }
-    s
 }
 
-/// The type terms in centipawns for `stm` (White minus Black, turned).
+/// The type terms in centipawns for `stm`.
 pub fn terms(board: &Board, stm: Color, phase: i32) -> i32 {
-    let s = side(board, stm) - side(board, !stm);
+    let mut s = Score::default();
+    let p = EvalParams::DEFAULT;
+    let mut add = |_: usize, w: Score, n: i32| s += w * n;
+    side_terms(board, stm, p, 1, &mut add);
+    side_terms(board, !stm, p, -1, &mut add);
     s.taper(phase)
 }
 
@@ -106,36 +117,48 @@ pub fn forks(board: &Board, color: Color, targets: Bitboard, guarded: Bitboard) 
 /// side to move can take now (the game), its own last pieces under attack
 /// (two at once are hard to save), and forks on last pieces each side has
 /// next.
-pub fn threats(board: &Board, stm: Color) -> i32 {
+pub fn threats(board: &Board, stm: Color, phase: i32) -> i32 {
+    let mut s = Score::default();
+    threat_terms(board, stm, EvalParams::DEFAULT, &mut |_, w, n| s += w * n);
+    s.taper(phase)
+}
+
+/// Sends the threat terms of [`threats`] to `add(flat index, weight,
+/// count)`.
+pub fn threat_terms(
+    board: &Board,
+    stm: Color,
+    p: &EvalParams,
+    add: &mut impl FnMut(usize, Score, i32),
+) {
     let our_last = last_pieces(board, stm);
     let their_last = last_pieces(board, !stm);
     let ours = attacked_by(board, stm);
     let theirs = attacked_by(board, !stm);
     if (ours & their_last).any() {
-        return EXT_TAKE_LAST;
+        add(ix::EXT_TAKE_LAST, p.ext_take_last, 1);
+        return;
     }
-    let mut v = 0;
     match (theirs & our_last).count() {
         0 => {}
-        1 => v += EXT_LAST_ATTACKED,
-        _ => v += EXT_LAST_ATTACKED_TWICE,
+        1 => add(ix::EXT_LAST_ATTACKED, p.ext_last_attacked, 1),
+        _ => add(ix::EXT_LAST_ATTACKED_TWICE, p.ext_last_attacked_twice, 1),
     }
     let our_forks = forks(board, stm, their_last, theirs);
     let their_forks = forks(board, !stm, our_last, ours);
     if our_forks > 0 {
-        v += EXT_FORK;
+        add(ix::EXT_FORK, p.ext_fork, 1);
     }
     if their_forks > 0 {
-        v -= EXT_FORK_THREAT;
+        add(ix::EXT_FORK_THREAT, p.ext_fork_threat, -1);
     }
-    v
 }
 
 /// The extinction evaluation: the base centipawns with the type terms and
 /// the threats on last pieces (extinction is scored 1 / 1/2 / 0, so
 /// centipawns are its units).
 pub fn value(c: &Ctx) -> i32 {
-    c.cp + terms(c.board, c.stm, c.phase) + threats(c.board, c.stm)
+    c.cp + terms(c.board, c.stm, c.phase) + threats(c.board, c.stm, c.phase)
 }
 
 #[cfg(test)]
@@ -164,18 +187,21 @@ mod tests {
         let kq = board("3qk3/8/8/8/8/8/8/3QK3 w - - 0 1");
         assert_eq!(last_pieces(&start, Color::White).count(), 2);
         assert_eq!(last_pieces(&kq, Color::Black).count(), 2);
-        assert_eq!(threats(&start, Color::White), 0);
+        assert_eq!(threats(&start, Color::White, 24), 0);
         // Nf7 forks the queen on d8 and the king on h8; Black's queen has
         // a fork back (Qd4 hits the king on a1 and the knight).
         let b = board("3q3k/8/8/4N3/8/8/8/K7 w - - 0 1");
         let targets = last_pieces(&b, Color::Black);
         assert_eq!(forks(&b, Color::White, targets, Bitboard::EMPTY), 1);
-        assert_eq!(threats(&b, Color::White), EXT_FORK - EXT_FORK_THREAT);
+        let p = EvalParams::DEFAULT;
+        let fork = (p.ext_fork - p.ext_fork_threat).mg;
+        assert_eq!(threats(&b, Color::White, 3), fork);
         // A last piece en prise: the side to move takes it and wins.
         let b = board("3qk3/8/8/8/8/8/8/3RK2Q w - - 0 1");
-        assert_eq!(threats(&b, Color::White), EXT_TAKE_LAST);
+        assert_eq!(threats(&b, Color::White, 20), p.ext_take_last.mg);
         // The knight on f6 attacks both of Black's last pieces.
         let b = board("4k3/8/5N2/3q4/8/8/8/4K3 b - - 0 1");
-        assert!(threats(&b, Color::Black) <= EXT_LAST_ATTACKED_TWICE + EXT_FORK);
+        let twice = (p.ext_last_attacked_twice + p.ext_fork).mg;
+        assert!(threats(&b, Color::Black, 0) <= twice);
     }
 }

@@ -1,0 +1,103 @@
+//! `tally tune` end to end: a tiny seeded `tally datagen` file, loaded,
+//! fitted for an epoch and written as a generated source file.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn tally() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tally"))
+}
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tally-tune-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn tunes_a_tiny_generated_file() {
+    let d = dir("e2e");
+    let data = d.join("tiny.tdat");
+    let out = d.join("tuned.rs");
+    let gen_ = tally()
+        .args(["datagen", "-v", "chess", "--games", "3", "--nodes", "200"])
+        .args(["--seed", "3", "--threads", "1", "--quiet", "-o"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(gen_.status.success(), "{gen_:?}");
+    let run = tally()
+        .args([
+            "tune",
+            "--epochs",
+            "2",
+            "--batch",
+            "32",
+            "--threads",
+            "2",
+            "-q",
+        ])
+        .arg("--data")
+        .arg(&data)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{run:?}");
+    assert!(stdout.contains("quiet positions of"), "{stdout}");
+    assert!(stdout.contains("K = "), "{stdout}");
+    assert!(stdout.contains("epoch 2: loss"), "{stdout}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("pub const TUNED: EvalParams = EvalParams {"));
+    assert!(text.contains("--epochs 2 --batch 32"));
+    // The same run gives the same file, whatever the threads.
+    let out1 = d.join("tuned1.rs");
+    let again = tally()
+        .args([
+            "tune",
+            "--epochs",
+            "2",
+            "--batch",
+            "32",
+            "--threads",
+            "1",
+            "-q",
+        ])
+        .arg("--data")
+        .arg(&data)
+        .arg("-o")
+        .arg(&out1)
+        .output()
+        .unwrap();
+    assert!(again.status.success());
+    assert_eq!(std::fs::read_to_string(&out1).unwrap(), text);
+    // Extinction games are skipped when tuning chess; no quiet position is
+    // an error.
+    let bad = tally()
+        .args(["tune", "-v", "extinction", "--data"])
+        .arg(&data)
+        .arg("-o")
+        .arg(d.join("x.rs"))
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("no quiet extinction position"), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn refuses_bad_options_in_one_line() {
+    for args in [
+        vec!["tune", "-v", "wacky", "--data", "x"],
+        vec!["tune", "--lambda", "2", "--data", "x"],
+        vec!["tune", "--data", "/nonexistent/tally.tdat"],
+    ] {
+        let out = tally().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+}
