@@ -53,6 +53,9 @@ pub const VOTE_VALUE_CAP: i64 = 1 << 20;
 pub const RFP_DEPTH: i32 = 6;
 /// See [`RFP_DEPTH`].
 pub const RFP_MARGIN: i32 = 80;
+/// Extinction: the extra reverse-futility margin of a node whose last
+/// piece of a type is attacked.
+pub const RFP_THREAT_MARGIN: i32 = 250;
 
 /// Null-move pruning: minimum depth.
 pub const NULL_MIN_DEPTH: i32 = 3;

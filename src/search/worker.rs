@@ -569,10 +569,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             self.seldepth = ply as i32;
         }
         let rules = self.job.rules;
-        let in_check = {
-            let n = &self.stack[ply].node;
-            n.check || (P::KINGS_CAPTURABLE && n.pos.threatened())
-        };
+        // An extinction threat (a last piece attacked) is not check: the
+        // node keeps its static evaluation and most pruning, with wider
+        // margins, and the evaluation carries the danger.
+        let in_check = self.stack[ply].node.check;
+        let threat = P::KINGS_CAPTURABLE && !in_check && self.stack[ply].node.pos.threatened();
 
         // Endings that need the history come first (the table knows
         // nothing of them); position endings (mate, stalemate...) take
@@ -634,10 +635,14 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             || matches!(node.extra.disk, Disk::Offered { .. });
         if !PV && !in_check && !is_decided(beta) && !risky {
             // Reverse futility pruning.
-            if depth <= RFP_DEPTH && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta {
+            let rfp_margin = RFP_MARGIN * (depth - i32::from(improving))
+                + if threat { RFP_THREAT_MARGIN } else { 0 };
+            if depth <= RFP_DEPTH && eval - rfp_margin >= beta {
                 return eval;
             }
+            // Under a threat the opponent would take the piece.
             if depth >= NULL_MIN_DEPTH
+                && !threat
                 && eval >= beta
                 && let Some(v) = self.null_move(depth, beta, ply)
             {
@@ -694,6 +699,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 let late = depth <= LMP_DEPTH && searched >= LMP_BASE + (depth * depth) as usize;
                 let futile = depth <= FUTILITY_DEPTH
                     && !is_killer
+                    && !threat
                     && eval + self.quiet_margin + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha;
                 if (late || futile)
                     && let Action::Move(m) = action
@@ -916,5 +922,52 @@ fn is_quiet(a: Action) -> bool {
     match a {
         Action::Move(m) => !m.is_capture() && m.promotion().is_none(),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::{EvalMode, Evaluator, Units};
+    use crate::rules::{Rules, Variant};
+    use crate::scoring::Scorer;
+    use crate::search::{Limits, Silent, Tt};
+    use std::sync::Arc;
+
+    fn job<P: Pos>(variant: Variant, fen: &str) -> SearchJob<P, Scorer, Evaluator> {
+        let rules = Rules::<P>::new(variant);
+        let scorer = Scorer::new(variant);
+        let root = rules.from_fen(fen).unwrap();
+        let mut actions = ActionList::new();
+        rules.legal_actions(&root, &mut actions);
+        SearchJob {
+            rules,
+            evaluator: Evaluator::new(&scorer, EvalMode::Variant),
+            units: Units::of(&scorer),
+            scorer,
+            history: vec![HistoryEntry::of(&root, None)],
+            root,
+            root_memo: Memo::default(),
+            root_actions: actions.to_vec(),
+            limits: Limits::default(),
+            multipv: 1,
+            overhead: Duration::ZERO,
+        }
+    }
+
+    /// Extinction: an attacked last piece (here the queen, by a pawn) is
+    /// no check; far above beta, reverse futility still cuts the node.
+    #[test]
+    fn an_extinction_threat_far_above_beta_is_cut_by_reverse_futility() {
+        let job = job::<crate::rules::Extinction>(
+            Variant::Extinction,
+            "rnbqk3/pp3ppp/8/2p3N1/2BQ4/8/PPP2PPP/RNB2RK1 w - - 0 1",
+        );
+        assert!(job.root.pos.threatened());
+        let shared = Shared::new(Arc::new(Tt::new(1)), 1);
+        let mut w = Worker::new(&job, &shared, 0, Clock::start(), &Silent);
+        let v = w.search::<false>(1, -501, -500, 0);
+        assert!(v >= -500, "{v}");
+        assert_eq!(w.nodes, 1);
     }
 }
