@@ -965,7 +965,7 @@ mod tests {
         );
         assert!(job.root.pos.threatened());
         let shared = Shared::new(Arc::new(Tt::new(1)), 1);
-        let mut w = Worker::new(&job, &shared, 0, Clock::start(), &Silent);
+        let mut w = Worker::new(&job, &shared, 0, &Silent);
         let v = w.search::<false>(1, -501, -500, 0);
         assert!(v >= -500, "{v}");
         assert_eq!(w.nodes, 1);
