@@ -29,9 +29,8 @@ use std::sync::mpsc;
 
 use crate::engine::{Engine, EngineOptions};
 use crate::matches::Shard;
-use crate::rules::{Game, Variant};
+use crate::rules::Variant;
 use crate::scoring::{DrawAdvantage, Scorer, Tables};
-use crate::with_rules;
 
 use format::{Writer, fnv64};
 use play::Played;
@@ -236,22 +235,12 @@ impl Config {
 ///
 /// A message naming the first bad line.
 pub fn load_openings(text: &str, variant: Variant) -> Result<Vec<String>, String> {
-    let openings = crate::matches::openings::parse_epd(text)?;
-    for (i, o) in openings.iter().enumerate() {
-        with_rules!(variant, |rules| {
-            let game = Game::new(rules, Some(&o.fen))
-                .map_err(|e| format!("opening {} ({}): {e}", i + 1, o.label))?;
-            if let Some(e) = game.ending() {
-                return Err(format!(
-                    "opening {} ({}) is already over: {}",
-                    i + 1,
-                    o.label,
-                    e.describe()
-                ));
-            }
-        });
+    use crate::matches::openings;
+    let parsed = openings::parse_epd(text)?;
+    if !parsed.is_empty() {
+        openings::validate(&parsed, variant)?;
     }
-    Ok(openings.into_iter().map(|o| o.fen).collect())
+    Ok(parsed.into_iter().map(|o| o.fen).collect())
 }
 
 /// How much a run generates (in this shard).
