@@ -1134,3 +1134,21 @@ fn echoed_input_has_no_raw_control_characters() {
         "{lines:#?}"
     );
 }
+
+#[test]
+fn a_stop_behind_waiting_lines_stops_the_work_they_start() {
+    let mut c = Client::start();
+    // `bench 20` waits behind the perft; the stop after it stops the perft
+    // and then the bench that the waiting line starts.
+    c.send("go perft 10");
+    c.send("bench 20");
+    c.send("isready");
+    c.send("stop");
+    let lines = c.wait_for(60, |l| l == "readyok");
+    assert!(
+        lines.iter().any(|l| l == "info string bench 20 stopped"),
+        "{lines:#?}"
+    );
+    c.send("quit");
+    c.finish();
+}

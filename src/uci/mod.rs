@@ -189,6 +189,13 @@ impl<W: Write + Send + 'static> Session<W> {
                     break 'serve;
                 }
             }
+            // A `stop` that came while the lines before it waited stops the
+            // work one of them has just started (it may never end alone).
+            if let Some(work) = &self.work
+                && self.waiting.iter().any(|l| command_of(l) == Some("stop"))
+            {
+                work.stop.store(true, Ordering::SeqCst);
+            }
             if eof && self.work.is_none() {
                 if self.unbounded || self.pondering {
                     self.engine.stop();
