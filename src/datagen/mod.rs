@@ -401,6 +401,10 @@ pub fn run(
                     Played::Skipped => outcome.skipped += 1,
                     Played::Aborted => blocked = true,
                 }
+                // A stop writes nothing more, even games already played.
+                if stop.load(Ordering::Relaxed) {
+                    blocked = true;
+                }
                 want += 1;
                 if want >= end_j || outcome.positions >= position_goal {
                     reached = true;
