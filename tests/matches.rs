@@ -228,7 +228,8 @@ fn the_sprt_counts_pairs_and_stops_the_match() {
     // Tally against a fake that loses every game (an illegal move): every
     // pair is won, 2 points. The LLR over pairs (elo0=0, elo1=5, zero
     // counts taken as 0.001) is 1.92 after one pair and 7.64 after two,
-    // above ln(0.95 / 0.05) = 2.94: the match stops after 4 of 40 games.
+    // above ln(0.95 / 0.05) = 2.94: with min_pairs=2 the match stops after
+    // 4 of 40 games.
     let mut c = config(
         Variant::Chess,
         "name=tally hash=8",
@@ -236,7 +237,7 @@ fn the_sprt_counts_pairs_and_stops_the_match() {
         40,
         depth(1),
     );
-    c.sprt = Some("elo0=0,elo1=5".parse().unwrap());
+    c.sprt = Some("elo0=0,elo1=5,min_pairs=2".parse().unwrap());
     let stop = AtomicBool::new(false);
     let out = run(&c, Vec::new(), &stop, &Quiet).unwrap();
     assert!(out.sprt_stopped);
@@ -261,7 +262,7 @@ fn the_sprt_counts_pairs_and_stops_the_match() {
         "--concurrency",
         "1",
         "--sprt",
-        "elo0=0,elo1=5",
+        "elo0=0,elo1=5,min_pairs=2",
         "--quiet",
     ]);
     assert_eq!(code, 0, "{err}");

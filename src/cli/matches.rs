@@ -138,8 +138,8 @@ pub struct RunArgs {
     pub results: Option<PathBuf>,
     /// Stop early on a sequential probability ratio test over the game
     /// pairs (pentanomial): elo0=E0,elo1=E1[,alpha=0.05,beta=0.05,
-    /// model=logistic|normalized] (the bounds' Elo scale; logistic by
-    /// default).
+    /// model=logistic|normalized,min_pairs=100] (the bounds' Elo scale,
+    /// logistic by default; no decision before min_pairs game pairs).
     #[arg(long, value_name = "SPEC")]
     pub sprt: Option<String>,
     /// Play only shard K of N: the game pairs j (games 2j and 2j+1, one

@@ -95,7 +95,14 @@ pub struct SprtConfig {
     /// The scale of `elo0` and `elo1`.
     #[serde(default)]
     pub model: EloModel,
+    /// Pairs played before the test may decide: with a handful of pairs
+    /// the sample variance is near zero and the LLR leaps past a bound.
+    #[serde(default)]
+    pub min_pairs: usize,
 }
+
+/// The pairs an SPRT plays before it may decide, unless `min_pairs=` says.
+pub const DEFAULT_MIN_PAIRS: usize = 100;
 
 impl SprtConfig {
     /// The LLR at or below which H0 is accepted.
@@ -112,9 +119,10 @@ impl SprtConfig {
 impl std::str::FromStr for SprtConfig {
     type Err = String;
 
-    /// Parses `elo0=0,elo1=5[,alpha=0.05,beta=0.05,model=logistic]`
-    /// (alpha and beta default to 0.05, the model to logistic; the other
-    /// model is `normalized`).
+    /// Parses `elo0=0,elo1=5[,alpha=0.05,beta=0.05,model=logistic,
+    /// min_pairs=100]` (alpha and beta default to 0.05, the model to
+    /// logistic, the other model being `normalized`; no decision before
+    /// `min_pairs` game pairs).
     fn from_str(s: &str) -> Result<SprtConfig, String> {
         let mut c = SprtConfig {
             elo0: f64::NAN,
@@ -122,6 +130,7 @@ impl std::str::FromStr for SprtConfig {
             alpha: 0.05,
             beta: 0.05,
             model: EloModel::Logistic,
+            min_pairs: DEFAULT_MIN_PAIRS,
         };
         for part in s.split([',', ' ']).filter(|p| !p.is_empty()) {
             let (k, v) = part
@@ -132,6 +141,13 @@ impl std::str::FromStr for SprtConfig {
                 c.model = EloModel::from_name(name).ok_or_else(|| {
                     format!("--sprt: model={name}: expected logistic or normalized")
                 })?;
+                continue;
+            }
+            if k.trim() == "min_pairs" {
+                c.min_pairs = v
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("--sprt: min_pairs={v} is not a whole number of pairs"))?;
                 continue;
             }
             let v: f64 = v
@@ -355,7 +371,9 @@ pub fn llr(penta: &[usize; 5], c: &SprtConfig) -> f64 {
 pub fn sprt_status(penta: &[usize; 5], c: &SprtConfig) -> SprtStatus {
     let llr = llr(penta, c);
     let (lower, upper) = (c.lower(), c.upper());
-    let decision = if llr <= lower {
+    let decision = if penta.iter().sum::<usize>() < c.min_pairs {
+        SprtDecision::Continue
+    } else if llr <= lower {
         SprtDecision::AcceptH0
     } else if llr >= upper {
         SprtDecision::AcceptH1
@@ -589,19 +607,30 @@ mod tests {
     /// n = 2.004, mean = (0.001 (1/4 + 1/2 + 3/4) + 2) / 2.004 = 0.998752,
     /// E[x²] = (0.001 (1/16 + 1/4 + 9/16) + 2) / 2.004 = 0.998441, var =
     /// 0.998441 - 0.997507 = 0.000934; LLR = 2.004 · 0.0071951 ·
-    /// (1.997505 − 1.0071951) / (2 · 0.000934) = 7.6435: H1 accepted (one
-    /// pair gives 1.9169, below 2.9444).
+    /// (1.997505 − 1.0071951) / (2 · 0.000934) = 7.6435, past the bound
+    /// 2.9444 (one pair gives 1.9169): such a sample decides only once
+    /// `min_pairs` pairs are in.
     #[test]
-    fn a_sample_without_spread_still_decides() {
+    fn a_sample_without_spread_waits_for_min_pairs() {
         let c: SprtConfig = "elo0=0,elo1=5".parse().unwrap();
+        assert_eq!(c.min_pairs, DEFAULT_MIN_PAIRS);
         assert!((llr(&[0, 0, 0, 0, 1], &c) - 1.916_885).abs() < 1e-4);
         let s = sprt_status(&[0, 0, 0, 0, 2], &c);
         assert!((s.llr - 7.643_530).abs() < 1e-4);
+        assert_eq!(s.decision, SprtDecision::Continue);
+        let c: SprtConfig = "elo0=0,elo1=5,min_pairs=2".parse().unwrap();
+        assert_eq!(c.min_pairs, 2);
+        let s = sprt_status(&[0, 0, 0, 0, 2], &c);
         assert_eq!(s.decision, SprtDecision::AcceptH1);
         assert_eq!(
             sprt_status(&[2, 0, 0, 0, 0], &c).decision,
             SprtDecision::AcceptH0
         );
+        assert_eq!(
+            sprt_status(&[1, 0, 0, 0, 0], &c).decision,
+            SprtDecision::Continue
+        );
+        assert!("elo0=0,elo1=5,min_pairs=-1".parse::<SprtConfig>().is_err());
         assert_eq!(llr(&[0; 5], &c), 0.0);
         assert_eq!(pair_elo(&[0, 0, 0, 0, 2]), None);
     }
