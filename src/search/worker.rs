@@ -410,7 +410,6 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let to = &mut child[0];
         to.node = rules.play(&from.node, action);
         to.action = Some(action);
-        to.killers = [None; 2];
         let m = if self.awards {
             let (award, memo) = self
                 .job
@@ -568,6 +567,9 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         if ply as i32 > self.seldepth {
             self.seldepth = ply as i32;
         }
+        // Killers belong to a ply and are shared by its sibling nodes; the
+        // grandchildren's are this node's own business.
+        self.stack[ply + 2].killers = [None; 2];
         let rules = self.job.rules;
         // An extinction threat (a last piece attacked) is not check: the
         // node keeps its static evaluation and most pruning, with wider
@@ -969,5 +971,27 @@ mod tests {
         let v = w.search::<false>(1, -501, -500, 0);
         assert!(v >= -500, "{v}");
         assert_eq!(w.nodes, 1);
+    }
+
+    /// Killers belong to a ply: playing another move into the ply keeps
+    /// them for the sibling, and a node clears its grandchildren's.
+    #[test]
+    fn killers_are_shared_by_siblings_and_cleared_two_plies_down() {
+        let job = job::<shakmaty::Chess>(
+            Variant::Chess,
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        );
+        let shared = Shared::new(Arc::new(Tt::new(1)), 1);
+        let mut w = Worker::new(&job, &shared, 0, Clock::start(), &Silent);
+        let (first, second) = (job.root_actions[0], job.root_actions[1]);
+        w.make(0, first);
+        w.stack[1].killers = [Some(first), None];
+        w.unmake();
+        w.make(0, second);
+        assert_eq!(w.stack[1].killers, [Some(first), None]);
+        w.stack[3].killers = [Some(second), Some(first)];
+        w.search::<false>(1, -INFINITE, INFINITE, 1);
+        assert_eq!(w.stack[3].killers, [None; 2]);
+        w.unmake();
     }
 }
