@@ -21,8 +21,9 @@
 //! move is searched), other moves last when every move is searched.
 //!
 //! Scores and stages live in fixed arrays beside the caller's action list:
-//! nothing is allocated per node. Quiet moves' history is read when the
-//! picker is made, before any child search changes it.
+//! nothing is allocated per node. Quiet moves' history is read when their
+//! stage begins, so it includes what the searches of the earlier actions
+//! learnt.
 //!
 //! Equal scores: in the main search each pick swaps the picked action with
 //! the first one not yet picked and the next pick scans the list in that
@@ -145,15 +146,13 @@ impl<'a> Picker<'a> {
     }
 
     /// A picker for a main-search node over its legal `actions`, with the
-    /// table's action code (0 for none), the node's killers, and the quiet
-    /// history of `turn`, the side to move.
+    /// table's action code (0 for none) and the node's killers. Quiet
+    /// moves are scored when their stage begins (see [`Picker::next`]).
     #[inline]
     pub fn new(
         actions: &'a mut ActionList,
         table: u16,
         killers: [Option<Action>; 2],
-        history: &History,
-        turn: Color,
     ) -> Picker<'a> {
         let mut picker = Picker::empty(actions, MAIN, Ties::Swap);
         for i in 0..picker.actions.len() {
@@ -179,7 +178,7 @@ impl<'a> Picker<'a> {
                         } else if killers[1] == Some(a) {
                             (Stage::Killers, 0)
                         } else {
-                            (Stage::Quiets, history.get(turn, a))
+                            (Stage::Quiets, 0)
                         }
                     }
                 }
@@ -217,8 +216,14 @@ impl<'a> Picker<'a> {
 
     /// The next action, or `None` once every action was handed out.
     /// `board` and `turn` are the node's (for exchanges, evaluated when
-    /// the captures' stage begins).
-    pub fn next<P: Pos>(&mut self, board: &Board, turn: Color) -> Option<Action> {
+    /// the captures' stage begins); `history` scores the quiet moves of
+    /// `turn` when their stage begins.
+    pub fn next<P: Pos>(
+        &mut self,
+        board: &Board,
+        turn: Color,
+        history: &History,
+    ) -> Option<Action> {
         loop {
             let stage = *self.order.get(self.at)?;
             if self.counts[stage as usize] > 0 {
@@ -228,8 +233,10 @@ impl<'a> Picker<'a> {
                 self.counts[stage as usize] = 0;
             }
             self.at += 1;
-            if self.order.get(self.at) == Some(&Stage::GoodNoisy) {
-                self.split_captures::<P>(board, turn);
+            match self.order.get(self.at) {
+                Some(Stage::GoodNoisy) => self.split_captures::<P>(board, turn),
+                Some(Stage::Quiets) => self.score_quiets(history, turn),
+                _ => {}
             }
         }
     }
@@ -263,6 +270,15 @@ impl<'a> Picker<'a> {
         self.counts[self.entries[n].stage as usize] -= 1;
         self.next += 1;
         self.actions[n]
+    }
+
+    /// Scores the quiet moves not yet handed out by `turn`'s history.
+    fn score_quiets(&mut self, history: &History, turn: Color) {
+        for j in self.next..self.actions.len() {
+            if self.entries[j].stage == Stage::Quiets {
+                self.entries[j].score = history.get(turn, self.actions[j]);
+            }
+        }
     }
 
     /// Moves the captures that lose by exchange to the bad captures.
@@ -380,9 +396,14 @@ mod tests {
         list.into_iter().map(|(_, a)| a).collect()
     }
 
-    fn drain<P: Pos>(mut picker: Picker<'_>, board: &Board, turn: Color) -> Vec<Action> {
+    fn drain<P: Pos>(
+        mut picker: Picker<'_>,
+        board: &Board,
+        turn: Color,
+        history: &History,
+    ) -> Vec<Action> {
         let mut out = Vec::new();
-        while let Some(a) = picker.next::<P>(board, turn) {
+        while let Some(a) = picker.next::<P>(board, turn, history) {
             out.push(a);
         }
         out
@@ -444,13 +465,23 @@ mod tests {
             };
             let expected = reference_main::<P>(&actions, table, killers, &history, board, turn);
             let mut list = actions.clone();
-            let picker = Picker::new(&mut list, table, killers, &history, turn);
-            assert_eq!(drain::<P>(picker, board, turn), expected, "{}", node.fen());
+            let picker = Picker::new(&mut list, table, killers);
+            assert_eq!(
+                drain::<P>(picker, board, turn, &history),
+                expected,
+                "{}",
+                node.fen()
+            );
             for all_moves in [false, true] {
                 let expected = reference_quiescence(&actions, all_moves);
                 let mut list = actions.clone();
                 let picker = Picker::quiescence(&mut list, all_moves);
-                assert_eq!(drain::<P>(picker, board, turn), expected, "{}", node.fen());
+                assert_eq!(
+                    drain::<P>(picker, board, turn, &history),
+                    expected,
+                    "{}",
+                    node.fen()
+                );
             }
             checked += 1;
         }
@@ -485,6 +516,27 @@ mod tests {
     }
 
     #[test]
+    fn quiet_moves_are_scored_by_the_history_when_their_stage_begins() {
+        let rules = Rules::<Chess>::new(Variant::Chess);
+        let node = rules.from_fen("4k3/8/8/8/3p4/8/8/R3K3 w - - 0 1").unwrap();
+        let (board, turn) = (node.pos.board(), node.pos.turn());
+        let mut actions = ActionList::new();
+        rules.legal_actions(&node, &mut actions);
+        let find = |uci: &str| *actions.iter().find(|a| a.to_string() == uci).unwrap();
+        let (a1a2, e1e2) = (find("a1a2"), find("e1e2"));
+        let mut history = History::default();
+        history.update(turn, a1a2, 1000);
+        let mut list = actions.clone();
+        let mut picker = Picker::new(&mut list, e1e2.code(), [None; 2]);
+        // The table move comes first; meanwhile the history changes.
+        assert_eq!(picker.next::<Chess>(board, turn, &history), Some(e1e2));
+        let king_move = find("e1d1");
+        history.update(turn, king_move, 4000);
+        assert_eq!(picker.next::<Chess>(board, turn, &history), Some(king_move));
+        assert_eq!(picker.next::<Chess>(board, turn, &history), Some(a1a2));
+    }
+
+    #[test]
     fn mvv_lva_takes_the_most_valuable_victim_with_the_least_valuable_attacker() {
         let rules = Rules::<Chess>::new(Variant::Chess);
         let node = rules
@@ -494,7 +546,9 @@ mod tests {
         rules.legal_actions(&node, &mut actions);
         let mut picker = Picker::quiescence(&mut actions, false);
         let order: Vec<String> =
-            std::iter::from_fn(|| picker.next::<Chess>(node.pos.board(), node.pos.turn()))
+            std::iter::from_fn(|| {
+                picker.next::<Chess>(node.pos.board(), node.pos.turn(), &History::default())
+            })
                 .map(|a| a.to_string())
                 .collect();
         assert_eq!(order, ["c4d5", "e3d5", "e3g4"].map(String::from));

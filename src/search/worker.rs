@@ -662,14 +662,16 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
 
         let turn = self.stack[ply].node.pos.turn();
         let killers = self.stack[ply].killers;
-        let mut picker = Picker::new(&mut actions, tt_action, killers, &self.history, turn);
+        let mut picker = Picker::new(&mut actions, tt_action, killers);
 
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_action: Option<Action> = None;
         let mut searched = 0usize;
         let mut quiets_tried = ActionList::new();
-        while let Some(action) = picker.next::<P>(self.stack[ply].node.pos.board(), turn) {
+        while let Some(action) =
+            picker.next::<P>(self.stack[ply].node.pos.board(), turn, &self.history)
+        {
             // A disk changes the rest of the game; a shallow search only
             // sees the compulsory captures it forces, not their price.
             if action == Action::Disk && depth < DISK_MIN_DEPTH {
@@ -874,7 +876,9 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let all_moves = in_check || (forced && qply == 0);
         let mut picker = Picker::quiescence(&mut actions, all_moves);
         let mut best = stand_pat;
-        while let Some(action) = picker.next::<P>(self.stack[ply].node.pos.board(), turn) {
+        while let Some(action) =
+            picker.next::<P>(self.stack[ply].node.pos.board(), turn, &self.history)
+        {
             // Skip captures that lose material, and hopeless ones.
             let board = self.stack[ply].node.pos.board();
             if !in_check
