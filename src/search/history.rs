@@ -1,24 +1,66 @@
-//! History tables: what the search learnt about actions from earlier
-//! cut-offs, for move ordering and reductions. Today one table: quiet moves
-//! by side, from and to square.
+//! History tables: what the search learnt about quiet moves from earlier
+//! cut-offs, for move ordering and reductions:
+//!
+//! - the main table, by side, from and to square;
+//! - continuation tables, by the piece and target square of the move one
+//!   ply (the opponent's reply) and two plies (one's own move) before, and
+//!   the piece and target square of the move itself.
+//!
+//! A quiet move's score is the sum of the three; every table pulls its
+//! entries towards the bound it is updated with (gravity), so old
+//! information fades.
 
 use shakmaty::Color;
 
 use super::params::HISTORY_MAX;
 use crate::rules::Action;
 
-/// Quiet-move history, indexed by side, from and to square, with gravity.
+/// Piece-to keys: 2 colours, 6 roles, 64 target squares.
+const PIECE_TO: usize = 2 * 6 * 64;
+
+/// The piece-to key of `action` played by `color`: its moving piece and
+/// target square (`None` for special actions).
+#[inline]
+pub fn piece_to(color: Color, action: Action) -> Option<u16> {
+    let m = action.as_move()?;
+    let piece = (color as usize) * 6 + (m.role() as usize - 1);
+    Some((piece * 64 + usize::from(m.to())) as u16)
+}
+
+/// What a quiet move's score depends on besides the move: the side to move
+/// and the piece-to keys of the moves one and two plies before (`None`
+/// after a null move, a special action or at the root).
+#[derive(Clone, Copy, Debug)]
+pub struct Context {
+    /// The side to move.
+    pub turn: Color,
+    /// The piece-to keys one and two plies back.
+    pub prev: [Option<u16>; 2],
+}
+
+/// The quiet-move history tables (see the module header).
 #[derive(Clone)]
 pub struct History {
     table: Vec<i32>,
+    /// Continuation tables one and two plies back, by the previous key
+    /// then the move's key.
+    cont: [Vec<i16>; 2],
 }
 
 impl Default for History {
     fn default() -> History {
         History {
             table: vec![0; 2 * 64 * 64],
+            cont: [vec![0; PIECE_TO * PIECE_TO], vec![0; PIECE_TO * PIECE_TO]],
         }
     }
+}
+
+/// Pulls `v` by `bonus` towards the bound.
+#[inline]
+fn gravity(v: i32, bonus: i32) -> i32 {
+    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    v + b - v * b.abs() / HISTORY_MAX
 }
 
 impl History {
@@ -30,20 +72,53 @@ impl History {
         Some(((color as usize) * 64 + from) * 64 + to)
     }
 
-    /// The score of a quiet action.
+    /// The main table's score of a quiet action.
     #[inline]
     pub fn get(&self, color: Color, action: Action) -> i32 {
         Self::index(color, action).map_or(0, |i| self.table[i])
     }
 
-    /// Rewards (`bonus` > 0) or punishes an action, pulling towards the
-    /// bound so old information fades.
+    /// Rewards (`bonus` > 0) or punishes an action in the main table.
     #[inline]
     pub fn update(&mut self, color: Color, action: Action, bonus: i32) {
         if let Some(i) = Self::index(color, action) {
-            let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
             let v = &mut self.table[i];
-            *v += b - *v * b.abs() / HISTORY_MAX;
+            *v = gravity(*v, bonus);
+        }
+    }
+
+    /// The continuation tables' entries of `action` in `ctx`.
+    #[inline]
+    fn cont_index(ctx: &Context, action: Action) -> [Option<usize>; 2] {
+        let Some(key) = piece_to(ctx.turn, action) else {
+            return [None; 2];
+        };
+        ctx.prev
+            .map(|p| p.map(|p| usize::from(p) * PIECE_TO + usize::from(key)))
+    }
+
+    /// The full score of a quiet action in `ctx`: main and continuation
+    /// tables together.
+    #[inline]
+    pub fn quiet(&self, ctx: &Context, action: Action) -> i32 {
+        let mut score = self.get(ctx.turn, action);
+        for (table, i) in self.cont.iter().zip(Self::cont_index(ctx, action)) {
+            if let Some(i) = i {
+                score += i32::from(table[i]);
+            }
+        }
+        score
+    }
+
+    /// Rewards (`bonus` > 0) or punishes a quiet action in `ctx`, in every
+    /// table.
+    #[inline]
+    pub fn update_quiet(&mut self, ctx: &Context, action: Action, bonus: i32) {
+        self.update(ctx.turn, action, bonus);
+        for (table, i) in self.cont.iter_mut().zip(Self::cont_index(ctx, action)) {
+            if let Some(i) = i {
+                table[i] = gravity(i32::from(table[i]), bonus) as i16;
+            }
         }
     }
 }

@@ -103,8 +103,9 @@ pub const LMR_MOVES: usize = 3;
 pub const LMR_BASE: f64 = 0.5;
 /// See [`LMR_BASE`].
 pub const LMR_DIVISOR: f64 = 2.2;
-/// A quiet move's history reduces it one ply less per this much.
-pub const LMR_HISTORY_DIV: i32 = 8000;
+/// A quiet move's history (main and continuation tables together)
+/// reduces it one ply less per this much.
+pub const LMR_HISTORY_DIV: i32 = 12_000;
 
 /// Check extensions apply while the ply is below this many times the
 /// iteration's depth, so check sequences cannot run away.

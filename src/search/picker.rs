@@ -34,7 +34,7 @@
 use arrayvec::ArrayVec;
 use shakmaty::{Board, Color, Move, Role};
 
-use super::history::History;
+use super::history::{Context, History};
 use super::params::{MVV_LVA_ATTACKER_DIV, MVV_LVA_VICTIM};
 use super::see::{exchange_ok, see_value};
 use crate::rules::{Action, ActionList, MAX_ACTIONS, Pos};
@@ -215,14 +215,14 @@ impl<'a> Picker<'a> {
     }
 
     /// The next action, or `None` once every action was handed out.
-    /// `board` and `turn` are the node's (for exchanges, evaluated when
-    /// the captures' stage begins); `history` scores the quiet moves of
-    /// `turn` when their stage begins.
+    /// `board` is the node's and `ctx` its side to move and previous
+    /// moves (for exchanges, evaluated when the captures' stage begins);
+    /// `history` scores the quiet moves in `ctx` when their stage begins.
     pub fn next<P: Pos>(
         &mut self,
         board: &Board,
-        turn: Color,
         history: &History,
+        ctx: &Context,
     ) -> Option<Action> {
         loop {
             let stage = *self.order.get(self.at)?;
@@ -234,8 +234,8 @@ impl<'a> Picker<'a> {
             }
             self.at += 1;
             match self.order.get(self.at) {
-                Some(Stage::GoodNoisy) => self.split_captures::<P>(board, turn),
-                Some(Stage::Quiets) => self.score_quiets(history, turn),
+                Some(Stage::GoodNoisy) => self.split_captures::<P>(board, ctx.turn),
+                Some(Stage::Quiets) => self.score_quiets(history, ctx),
                 _ => {}
             }
         }
@@ -272,11 +272,11 @@ impl<'a> Picker<'a> {
         self.actions[n]
     }
 
-    /// Scores the quiet moves not yet handed out by `turn`'s history.
-    fn score_quiets(&mut self, history: &History, turn: Color) {
+    /// Scores the quiet moves not yet handed out by the history in `ctx`.
+    fn score_quiets(&mut self, history: &History, ctx: &Context) {
         for j in self.next..self.actions.len() {
             if self.entries[j].stage == Stage::Quiets {
-                self.entries[j].score = history.get(turn, self.actions[j]);
+                self.entries[j].score = history.quiet(ctx, self.actions[j]);
             }
         }
     }
@@ -403,7 +403,11 @@ mod tests {
         history: &History,
     ) -> Vec<Action> {
         let mut out = Vec::new();
-        while let Some(a) = picker.next::<P>(board, turn, history) {
+        let ctx = Context {
+            turn,
+            prev: [None; 2],
+        };
+        while let Some(a) = picker.next::<P>(board, history, &ctx) {
             out.push(a);
         }
         out
@@ -528,12 +532,16 @@ mod tests {
         history.update(turn, a1a2, 1000);
         let mut list = actions.clone();
         let mut picker = Picker::new(&mut list, e1e2.code(), [None; 2]);
+        let ctx = Context {
+            turn,
+            prev: [None; 2],
+        };
         // The table move comes first; meanwhile the history changes.
-        assert_eq!(picker.next::<Chess>(board, turn, &history), Some(e1e2));
+        assert_eq!(picker.next::<Chess>(board, &history, &ctx), Some(e1e2));
         let king_move = find("e1d1");
         history.update(turn, king_move, 4000);
-        assert_eq!(picker.next::<Chess>(board, turn, &history), Some(king_move));
-        assert_eq!(picker.next::<Chess>(board, turn, &history), Some(a1a2));
+        assert_eq!(picker.next::<Chess>(board, &history, &ctx), Some(king_move));
+        assert_eq!(picker.next::<Chess>(board, &history, &ctx), Some(a1a2));
     }
 
     #[test]
@@ -545,12 +553,15 @@ mod tests {
         let mut actions = ActionList::new();
         rules.legal_actions(&node, &mut actions);
         let mut picker = Picker::quiescence(&mut actions, false);
-        let order: Vec<String> =
-            std::iter::from_fn(|| {
-                picker.next::<Chess>(node.pos.board(), node.pos.turn(), &History::default())
-            })
-                .map(|a| a.to_string())
-                .collect();
+        let order: Vec<String> = std::iter::from_fn(|| {
+            let ctx = Context {
+                turn: node.pos.turn(),
+                prev: [None; 2],
+            };
+            picker.next::<Chess>(node.pos.board(), &History::default(), &ctx)
+        })
+        .map(|a| a.to_string())
+        .collect();
         assert_eq!(order, ["c4d5", "e3d5", "e3g4"].map(String::from));
     }
 }

@@ -6,7 +6,7 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use super::history::History;
+use super::history::{Context, History, piece_to};
 use super::limits::Budget;
 use super::params::*;
 use super::picker::Picker;
@@ -34,6 +34,8 @@ struct Frame<P> {
     memo: Memo,
     /// The action that led here (`None` at the root and after a null move).
     action: Option<Action>,
+    /// That action's piece-to key for the continuation history.
+    piece_to: Option<u16>,
     eval: i32,
     killers: [Option<Action>; 2],
 }
@@ -88,6 +90,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 node: job.root.clone(),
                 memo: job.root_memo,
                 action: None,
+                piece_to: None,
                 eval: 0,
                 killers: [None; 2],
             })
@@ -410,6 +413,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let to = &mut child[0];
         to.node = rules.play(&from.node, action);
         to.action = Some(action);
+        to.piece_to = piece_to(from.node.pos.turn(), action);
         let m = if self.awards {
             let (award, memo) = self
                 .job
@@ -498,6 +502,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         next.node = null;
         next.memo = memo;
         next.action = None;
+        next.piece_to = None;
         self.history_keys.push(HistoryEntry {
             key: next.node.key,
             check: false,
@@ -522,12 +527,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         improving: bool,
         action: Action,
     ) -> i32 {
-        let turn = self.stack[ply].node.pos.turn();
         let mut r = self.lmr[depth.min(63) as usize][searched.min(63)];
         r -= i32::from(PV);
         r -= i32::from(is_killer);
         r += i32::from(!improving);
-        r -= self.history.get(turn, action) / LMR_HISTORY_DIV;
+        r -= self.history.quiet(&self.context(ply), action) / LMR_HISTORY_DIV;
         r
     }
 
@@ -535,16 +539,29 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
     /// and the history rewards it and punishes the quiet moves `tried`
     /// before it.
     fn reward_quiet_cutoff(&mut self, ply: usize, action: Action, depth: i32, tried: &[Action]) {
+        let ctx = self.context(ply);
         let f = &mut self.stack[ply];
-        let turn = f.node.pos.turn();
         if f.killers[0] != Some(action) {
             f.killers[1] = f.killers[0];
             f.killers[0] = Some(action);
         }
         let bonus = (depth * depth * HISTORY_BONUS).min(HISTORY_MAX);
-        self.history.update(turn, action, bonus);
+        self.history.update_quiet(&ctx, action, bonus);
         for &q in tried {
-            self.history.update(turn, q, -bonus);
+            self.history.update_quiet(&ctx, q, -bonus);
+        }
+    }
+
+    /// The history context of the node at `ply`: its side to move and the
+    /// two moves before it.
+    #[inline]
+    fn context(&self, ply: usize) -> Context {
+        Context {
+            turn: self.stack[ply].node.pos.turn(),
+            prev: [
+                self.stack[ply].piece_to,
+                ply.checked_sub(1).and_then(|p| self.stack[p].piece_to),
+            ],
         }
     }
 
@@ -663,6 +680,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let turn = self.stack[ply].node.pos.turn();
         let killers = self.stack[ply].killers;
         let mut picker = Picker::new(&mut actions, tt_action, killers);
+        let ctx = self.context(ply);
 
         let original_alpha = alpha;
         let mut best = -INFINITE;
@@ -670,7 +688,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let mut searched = 0usize;
         let mut quiets_tried = ActionList::new();
         while let Some(action) =
-            picker.next::<P>(self.stack[ply].node.pos.board(), turn, &self.history)
+            picker.next::<P>(self.stack[ply].node.pos.board(), &self.history, &ctx)
         {
             // A disk changes the rest of the game; a shallow search only
             // sees the compulsory captures it forces, not their price.
@@ -875,9 +893,13 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         // the compulsory tree explode).
         let all_moves = in_check || (forced && qply == 0);
         let mut picker = Picker::quiescence(&mut actions, all_moves);
+        let ctx = Context {
+            turn,
+            prev: [None; 2],
+        };
         let mut best = stand_pat;
         while let Some(action) =
-            picker.next::<P>(self.stack[ply].node.pos.board(), turn, &self.history)
+            picker.next::<P>(self.stack[ply].node.pos.board(), &self.history, &ctx)
         {
             // Skip captures that lose material, and hopeless ones.
             let board = self.stack[ply].node.pos.board();
