@@ -838,6 +838,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
 
     /// Quiescence: captures and promotions (all evasions in check; all
     /// legal actions when capture-or-check is compulsory).
+    ///
+    /// Results go to the table at depth 0 from the horizon's first ply and
+    /// at depth -1 deeper (where extinction threats and the checks of a
+    /// forced side are no longer searched), so a deeper result never
+    /// answers for the first ply.
     fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: i32) -> i32 {
         self.nodes += 1;
         self.pv[ply].clear();
@@ -847,6 +852,23 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         if ply as i32 > self.seldepth {
             self.seldepth = ply as i32;
         }
+        let tt_depth = if qply == 0 { 0 } else { -1 };
+        let key = self.key(ply);
+        let tt = self.shared.tt.probe(key);
+        if let Some(hit) = tt
+            && hit.depth >= tt_depth
+        {
+            let v = from_tt(hit.value, ply);
+            let cut = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => v >= beta,
+                Bound::Upper => v <= alpha,
+            };
+            if cut {
+                return v;
+            }
+        }
+        let original_alpha = alpha;
         let rules = self.job.rules;
         let node = &self.stack[ply].node;
         // An extinction threat counts as check only at the horizon's first
@@ -875,11 +897,12 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             return self.static_eval(ply);
         }
         let forced = compulsory && !in_check && actions.iter().any(|a| a.is_capture());
-        let stand_pat = if in_check || forced {
-            -INFINITE
+        let eval = if in_check {
+            NO_EVAL
         } else {
-            self.static_eval(ply)
+            self.node_eval(ply, tt)
         };
+        let stand_pat = if in_check || forced { -INFINITE } else { eval };
         if stand_pat >= beta {
             return stand_pat;
         }
@@ -898,6 +921,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             prev: [None; 2],
         };
         let mut best = stand_pat;
+        let mut best_action = None;
         while let Some(action) =
             picker.next::<P>(self.stack[ply].node.pos.board(), &self.history, &ctx)
         {
@@ -926,6 +950,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 best = v;
                 if v > alpha {
                     alpha = v;
+                    best_action = Some(action);
                     let (head, tail) = self.pv.split_at_mut(ply + 1);
                     head[ply].clear();
                     head[ply].push(action);
@@ -941,6 +966,21 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             // Reaching here means nothing was searched; use the estimate.
             return self.static_eval(ply);
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            best_action.map_or(0, Action::code),
+            to_tt(best, ply),
+            eval,
+            tt_depth,
+            bound,
+        );
         best
     }
 }
