@@ -76,6 +76,9 @@ pub const FUTILITY_PER_PLY: i32 = 90;
 pub const LMP_BASE: usize = 3;
 /// Deepest depth for late-move pruning.
 pub const LMP_DEPTH: i32 = 6;
+/// When the static evaluation is not improving on two plies before, late
+/// moves are pruned after this many times fewer quiet moves.
+pub const LMP_NOT_IMPROVING_DIV: usize = 2;
 
 /// Static-exchange pruning: deepest depth, and the loss allowed per ply for
 /// captures and per ply squared for quiet moves.
@@ -173,6 +176,7 @@ mod tests {
     fn invariants_a_tuner_must_keep() {
         // Divisors and cycles.
         assert!(ASPIRATION_GROWTH_DIV > 0 && NULL_DIV > 0 && LMR_HISTORY_DIV > 0);
+        assert!(LMP_NOT_IMPROVING_DIV > 0);
         assert!(SMP_SKIP_CYCLE > 0 && CHECK_EVERY > 0 && MVV_LVA_ATTACKER_DIV > 0);
         assert!(LMR_DIVISOR > 0.0);
         // Exchange values rise with the role; the victim decides MVV-LVA,

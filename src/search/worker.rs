@@ -718,7 +718,9 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             }
             // Shallow-depth pruning of late quiet moves that do not check.
             if !PV && !in_check && quiet && best > -value::DECIDED && !risky {
-                let late = depth <= LMP_DEPTH && searched >= LMP_BASE + (depth * depth) as usize;
+                let lmp = (LMP_BASE + (depth * depth) as usize)
+                    / if improving { 1 } else { LMP_NOT_IMPROVING_DIV };
+                let late = depth <= LMP_DEPTH && searched >= lmp;
                 let futile = depth <= FUTILITY_DEPTH
                     && !is_killer
                     && !threat
