@@ -63,6 +63,11 @@ pub const NULL_MIN_DEPTH: i32 = 3;
 pub const NULL_BASE: i32 = 3;
 /// See [`NULL_BASE`].
 pub const NULL_DIV: i32 = 4;
+/// The null move is reduced one ply more per this much of static
+/// evaluation above beta...
+pub const NULL_EVAL_DIV: i32 = 200;
+/// ...up to this many plies.
+pub const NULL_EVAL_MAX: i32 = 3;
 
 /// Futility pruning of quiet moves: deepest depth, base and per-ply margin.
 pub const FUTILITY_DEPTH: i32 = 5;
@@ -176,7 +181,7 @@ mod tests {
     fn invariants_a_tuner_must_keep() {
         // Divisors and cycles.
         assert!(ASPIRATION_GROWTH_DIV > 0 && NULL_DIV > 0 && LMR_HISTORY_DIV > 0);
-        assert!(LMP_NOT_IMPROVING_DIV > 0);
+        assert!(LMP_NOT_IMPROVING_DIV > 0 && NULL_EVAL_DIV > 0);
         assert!(SMP_SKIP_CYCLE > 0 && CHECK_EVERY > 0 && MVV_LVA_ATTACKER_DIV > 0);
         assert!(LMR_DIVISOR > 0.0);
         // Exchange values rise with the role; the victim decides MVV-LVA,

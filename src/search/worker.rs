@@ -487,8 +487,9 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
     /// Null-move pruning, not in pawn endings (zugzwang) nor right after
     /// another null move (no action led here): the opponent moves twice,
     /// and if a reduced search still fails high, so does the node. Returns
-    /// the node's value then.
-    fn null_move(&mut self, depth: i32, beta: i32, ply: usize) -> Option<i32> {
+    /// the node's value then. The further the static `eval` is above
+    /// `beta`, the more the null move's search is reduced.
+    fn null_move(&mut self, depth: i32, beta: i32, eval: i32, ply: usize) -> Option<i32> {
         let frame = &self.stack[ply];
         let node = &frame.node;
         let non_pawn = node.pos.us() & !node.pos.board().pawns() & !node.pos.board().kings();
@@ -496,7 +497,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             return None;
         }
         let null = self.job.rules.play_null(node)?;
-        let r = NULL_BASE + depth / NULL_DIV;
+        let r = NULL_BASE + depth / NULL_DIV + ((eval - beta) / NULL_EVAL_DIV).min(NULL_EVAL_MAX);
         let memo = frame.memo;
         let next = &mut self.stack[ply + 1];
         next.node = null;
@@ -663,7 +664,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             if depth >= NULL_MIN_DEPTH
                 && !threat
                 && eval >= beta
-                && let Some(v) = self.null_move(depth, beta, ply)
+                && let Some(v) = self.null_move(depth, beta, eval, ply)
             {
                 return v;
             }
