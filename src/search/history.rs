@@ -4,13 +4,14 @@
 //! - the main table, by side, from and to square;
 //! - continuation tables, by the piece and target square of the move one
 //!   ply (the opponent's reply) and two plies (one's own move) before, and
-//!   the piece and target square of the move itself.
+//!   the piece and target square of the move itself;
+//! - the capture table, by moving piece, target square and captured role.
 //!
-//! A quiet move's score is the sum of the three; every table pulls its
+//! A quiet move's score is the sum of the first three; every table pulls its
 //! entries towards the bound it is updated with (gravity), so old
 //! information fades.
 
-use shakmaty::Color;
+use shakmaty::{Color, Move};
 
 use super::params::HISTORY_MAX;
 use crate::rules::Action;
@@ -45,6 +46,8 @@ pub struct History {
     /// Continuation tables one and two plies back, by the previous key
     /// then the move's key.
     cont: [Vec<i16>; 2],
+    /// Captures by piece-to key and captured role.
+    captures: Vec<i16>,
 }
 
 impl Default for History {
@@ -52,6 +55,7 @@ impl Default for History {
         History {
             table: vec![0; 2 * 64 * 64],
             cont: [vec![0; PIECE_TO * PIECE_TO], vec![0; PIECE_TO * PIECE_TO]],
+            captures: vec![0; PIECE_TO * 6],
         }
     }
 }
@@ -108,6 +112,28 @@ impl History {
             }
         }
         score
+    }
+
+    #[inline]
+    fn capture_index(color: Color, m: Move) -> Option<usize> {
+        let key = piece_to(color, Action::Move(m))?;
+        let victim = m.capture()? as usize - 1;
+        Some(usize::from(key) * 6 + victim)
+    }
+
+    /// The capture table's score of capture `m` by `color` (0 for other
+    /// moves).
+    #[inline]
+    pub fn capture(&self, color: Color, m: Move) -> i32 {
+        Self::capture_index(color, m).map_or(0, |i| i32::from(self.captures[i]))
+    }
+
+    /// Rewards (`bonus` > 0) or punishes capture `m` by `color`.
+    #[inline]
+    pub fn update_capture(&mut self, color: Color, m: Move, bonus: i32) {
+        if let Some(i) = Self::capture_index(color, m) {
+            self.captures[i] = gravity(i32::from(self.captures[i]), bonus) as i16;
+        }
     }
 
     /// Rewards (`bonus` > 0) or punishes a quiet action in `ctx`, in every

@@ -136,6 +136,9 @@ pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 3000];
 pub const MVV_LVA_VICTIM: i32 = 8;
 /// See [`MVV_LVA_VICTIM`].
 pub const MVV_LVA_ATTACKER_DIV: i32 = 100;
+/// The capture history counts this many times less than MVV-LVA when
+/// ordering captures.
+pub const CAPTURE_HISTORY_DIV: i32 = 16;
 /// History values stay within this bound.
 pub const HISTORY_MAX: i32 = 16_384;
 /// A cut-off rewards its quiet move (and punishes the quiet moves tried
@@ -181,7 +184,7 @@ mod tests {
     fn invariants_a_tuner_must_keep() {
         // Divisors and cycles.
         assert!(ASPIRATION_GROWTH_DIV > 0 && NULL_DIV > 0 && LMR_HISTORY_DIV > 0);
-        assert!(LMP_NOT_IMPROVING_DIV > 0 && NULL_EVAL_DIV > 0);
+        assert!(LMP_NOT_IMPROVING_DIV > 0 && NULL_EVAL_DIV > 0 && CAPTURE_HISTORY_DIV > 0);
         assert!(SMP_SKIP_CYCLE > 0 && CHECK_EVERY > 0 && MVV_LVA_ATTACKER_DIV > 0);
         assert!(LMR_DIVISOR > 0.0);
         // Exchange values rise with the role; the victim decides MVV-LVA,

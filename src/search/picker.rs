@@ -35,7 +35,7 @@ use arrayvec::ArrayVec;
 use shakmaty::{Board, Color, Move, Role};
 
 use super::history::{Context, History};
-use super::params::{MVV_LVA_ATTACKER_DIV, MVV_LVA_VICTIM};
+use super::params::{CAPTURE_HISTORY_DIV, MVV_LVA_ATTACKER_DIV, MVV_LVA_VICTIM};
 use super::see::{exchange_ok, see_value};
 use crate::rules::{Action, ActionList, MAX_ACTIONS, Pos};
 
@@ -234,7 +234,10 @@ impl<'a> Picker<'a> {
             }
             self.at += 1;
             match self.order.get(self.at) {
-                Some(Stage::GoodNoisy) => self.split_captures::<P>(board, ctx.turn),
+                Some(Stage::GoodNoisy) => {
+                    self.split_captures::<P>(board, ctx.turn);
+                    self.score_captures(history, ctx);
+                }
                 Some(Stage::Quiets) => self.score_quiets(history, ctx),
                 _ => {}
             }
@@ -277,6 +280,18 @@ impl<'a> Picker<'a> {
         for j in self.next..self.actions.len() {
             if self.entries[j].stage == Stage::Quiets {
                 self.entries[j].score = history.quiet(ctx, self.actions[j]);
+            }
+        }
+    }
+
+    /// Adds the capture history to the captures' MVV-LVA.
+    fn score_captures(&mut self, history: &History, ctx: &Context) {
+        for j in self.next..self.actions.len() {
+            if matches!(self.entries[j].stage, Stage::GoodNoisy | Stage::BadCaptures)
+                && let Action::Move(m) = self.actions[j]
+                && m.is_capture()
+            {
+                self.entries[j].score += history.capture(ctx.turn, m) / CAPTURE_HISTORY_DIV;
             }
         }
     }

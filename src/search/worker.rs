@@ -553,6 +553,23 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         }
     }
 
+    /// An action cut the node at `ply` off: the capture history rewards
+    /// it if it is a capture, and punishes the captures `tried` before it.
+    fn reward_capture_cutoff(&mut self, ply: usize, action: Action, depth: i32, tried: &[Action]) {
+        let turn = self.stack[ply].node.pos.turn();
+        let bonus = (depth * depth * HISTORY_BONUS).min(HISTORY_MAX);
+        if let Action::Move(m) = action
+            && m.is_capture()
+        {
+            self.history.update_capture(turn, m, bonus);
+        }
+        for &c in tried {
+            if let Action::Move(m) = c {
+                self.history.update_capture(turn, m, -bonus);
+            }
+        }
+    }
+
     /// The history context of the node at `ply`: its side to move and the
     /// two moves before it.
     #[inline]
@@ -688,6 +705,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let mut best_action: Option<Action> = None;
         let mut searched = 0usize;
         let mut quiets_tried = ActionList::new();
+        let mut captures_tried = ActionList::new();
         while let Some(action) =
             picker.next::<P>(self.stack[ply].node.pos.board(), &self.history, &ctx)
         {
@@ -805,12 +823,15 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                         if quiet {
                             self.reward_quiet_cutoff(ply, action, depth, &quiets_tried);
                         }
+                        self.reward_capture_cutoff(ply, action, depth, &captures_tried);
                         break;
                     }
                 }
             }
             if quiet {
                 let _ = quiets_tried.try_push(action);
+            } else if action.as_move().is_some_and(|m| m.is_capture()) {
+                let _ = captures_tried.try_push(action);
             }
         }
         if searched == 0 {
