@@ -5,15 +5,20 @@
 //! - continuation tables, by the piece and target square of the move one
 //!   ply (the opponent's reply) and two plies (one's own move) before, and
 //!   the piece and target square of the move itself;
-//! - the capture table, by moving piece, target square and captured role.
+//! - the capture table, by moving piece, target square and captured role;
+//! - the correction table (not a move history): how far searches found
+//!   the static evaluation off, by side to move and pawn structure.
 //!
 //! A quiet move's score is the sum of the first three; every table pulls its
 //! entries towards the bound it is updated with (gravity), so old
 //! information fades.
 
-use shakmaty::{Color, Move};
+use shakmaty::{Board, Color, Move};
 
-use super::params::HISTORY_MAX;
+use super::params::{
+    CORRECTION_BITS, CORRECTION_GRAIN, CORRECTION_MAX, CORRECTION_WEIGHT_MAX, CORRECTION_WEIGHTS,
+    HISTORY_MAX,
+};
 use crate::rules::Action;
 
 /// Piece-to keys: 2 colours, 6 roles, 64 target squares.
@@ -146,6 +151,51 @@ impl History {
                 table[i] = gravity(i32::from(table[i]), bonus) as i16;
             }
         }
+    }
+}
+
+/// Correction history: how far searches found the static evaluation off,
+/// by side to move and pawn structure, to correct later evaluations of
+/// positions with the same pawns.
+#[derive(Clone)]
+pub struct Correction {
+    /// Averages in 1/[`CORRECTION_GRAIN`] of an internal unit.
+    table: Vec<i32>,
+}
+
+impl Default for Correction {
+    fn default() -> Correction {
+        Correction {
+            table: vec![0; 2 << CORRECTION_BITS],
+        }
+    }
+}
+
+impl Correction {
+    #[inline]
+    fn index(color: Color, board: &Board) -> usize {
+        let pawns = board.pawns();
+        let white = u64::from(pawns & board.white());
+        let black = u64::from(pawns & board.black());
+        let h =
+            white.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ black.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+        ((color as usize) << CORRECTION_BITS) | (h >> (64 - CORRECTION_BITS)) as usize
+    }
+
+    /// The correction to add to a static evaluation, in internal units.
+    #[inline]
+    pub fn get(&self, color: Color, board: &Board) -> i32 {
+        self.table[Self::index(color, board)] / CORRECTION_GRAIN
+    }
+
+    /// Moves the average towards `diff` (search value less static
+    /// evaluation), more for deeper searches.
+    #[inline]
+    pub fn update(&mut self, color: Color, board: &Board, diff: i32, depth: i32) {
+        let v = &mut self.table[Self::index(color, board)];
+        let w = (depth + 1).clamp(1, CORRECTION_WEIGHT_MAX);
+        let target = diff.clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_GRAIN;
+        *v = (*v * (CORRECTION_WEIGHTS - w) + target * w) / CORRECTION_WEIGHTS;
     }
 }
 

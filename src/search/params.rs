@@ -139,6 +139,17 @@ pub const MVV_LVA_ATTACKER_DIV: i32 = 100;
 /// The capture history counts this many times less than MVV-LVA when
 /// ordering captures.
 pub const CAPTURE_HISTORY_DIV: i32 = 16;
+/// Correction history: table size (bits of the pawn-structure hash)...
+pub const CORRECTION_BITS: u32 = 14;
+/// ...its entries' resolution (fractions of an internal unit)...
+pub const CORRECTION_GRAIN: i32 = 256;
+/// ...the largest correction learnt, in internal units...
+pub const CORRECTION_MAX: i32 = 400;
+/// ...and the averaging: a search of depth d weighs `min(d + 1,
+/// CORRECTION_WEIGHT_MAX)` out of [`CORRECTION_WEIGHTS`].
+pub const CORRECTION_WEIGHT_MAX: i32 = 16;
+/// See [`CORRECTION_WEIGHT_MAX`].
+pub const CORRECTION_WEIGHTS: i32 = 256;
 /// History values stay within this bound.
 pub const HISTORY_MAX: i32 = 16_384;
 /// A cut-off rewards its quiet move (and punishes the quiet moves tried
@@ -185,6 +196,7 @@ mod tests {
         // Divisors and cycles.
         assert!(ASPIRATION_GROWTH_DIV > 0 && NULL_DIV > 0 && LMR_HISTORY_DIV > 0);
         assert!(LMP_NOT_IMPROVING_DIV > 0 && NULL_EVAL_DIV > 0 && CAPTURE_HISTORY_DIV > 0);
+        assert!(CORRECTION_GRAIN > 0 && CORRECTION_WEIGHT_MAX < CORRECTION_WEIGHTS);
         assert!(SMP_SKIP_CYCLE > 0 && CHECK_EVERY > 0 && MVV_LVA_ATTACKER_DIV > 0);
         assert!(LMR_DIVISOR > 0.0);
         // Exchange values rise with the role; the victim decides MVV-LVA,

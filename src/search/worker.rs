@@ -6,7 +6,7 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use super::history::{Context, History, piece_to};
+use super::history::{Context, Correction, History, piece_to};
 use super::limits::Budget;
 use super::params::*;
 use super::picker::Picker;
@@ -65,6 +65,7 @@ pub(super) struct Worker<'a, P: Pos, S: Scoring, E: Evaluate<P>> {
     history_keys: Vec<HistoryEntry>,
     pv: Vec<Vec<Action>>,
     history: History,
+    correction: Correction,
     lmr: Vec<[i32; 64]>,
     nodes: u64,
     seldepth: i32,
@@ -120,6 +121,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             history_keys: job.history.clone(),
             pv: vec![Vec::new(); MAX_PLY + 2],
             history: History::default(),
+            correction: Correction::default(),
             lmr: lmr_table(),
             nodes: 0,
             seldepth: 0,
@@ -484,6 +486,15 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         }
     }
 
+    /// `raw`, a static evaluation of the node at `ply`, corrected by what
+    /// searches learnt of its side to move and pawn structure.
+    #[inline]
+    fn corrected(&self, ply: usize, raw: i32) -> i32 {
+        let pos = &self.stack[ply].node.pos;
+        let c = self.correction.get(pos.turn(), pos.board());
+        (raw + c).clamp(-value::DECIDED + 1, value::DECIDED - 1)
+    }
+
     /// Null-move pruning, not in pawn endings (zugzwang) nor right after
     /// another null move (no action led here): the opponent moves twice,
     /// and if a reduced search still fails high, so does the node. Returns
@@ -657,10 +668,15 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             return self.end_value(ply, &ending);
         }
 
+        let raw_eval = if in_check {
+            NO_EVAL
+        } else {
+            self.node_eval(ply, tt)
+        };
         let eval = if in_check {
             -INFINITE
         } else {
-            self.node_eval(ply, tt)
+            self.corrected(ply, raw_eval)
         };
         self.stack[ply].eval = eval;
         let improving = ply >= 2 && !in_check && eval > self.stack[ply - 2].eval;
@@ -849,11 +865,23 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         } else {
             Bound::Upper
         };
+        // The static evaluation was off: learn by how much, unless the
+        // bound says nothing of it or a noisy move decided.
+        let says_nothing = match bound {
+            Bound::Lower => best <= eval,
+            Bound::Upper => best >= eval,
+            Bound::Exact => false,
+        };
+        if !in_check && !is_decided(best) && best_action.is_none_or(is_quiet) && !says_nothing {
+            let pos = &self.stack[ply].node.pos;
+            self.correction
+                .update(pos.turn(), pos.board(), best - raw_eval, depth);
+        }
         self.shared.tt.store(
             key,
             best_action.map_or(0, Action::code),
             to_tt(best, ply),
-            if in_check { NO_EVAL } else { eval },
+            raw_eval,
             depth,
             bound,
         );
@@ -926,7 +954,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         } else {
             self.node_eval(ply, tt)
         };
-        let stand_pat = if in_check || forced { -INFINITE } else { eval };
+        let stand_pat = if in_check || forced {
+            -INFINITE
+        } else {
+            self.corrected(ply, eval)
+        };
         if stand_pat >= beta {
             return stand_pat;
         }
@@ -1072,7 +1104,7 @@ mod tests {
             "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
         );
         let shared = Shared::new(Arc::new(Tt::new(1)), 1);
-        let mut w = Worker::new(&job, &shared, 0, Clock::start(), &Silent);
+        let mut w = Worker::new(&job, &shared, 0, &Silent);
         let (first, second) = (job.root_actions[0], job.root_actions[1]);
         w.make(0, first);
         w.stack[1].killers = [Some(first), None];
