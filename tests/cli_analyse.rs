@@ -3,20 +3,15 @@
 //! annotated PGN, the HTML report).
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+
+#[path = "common/cli.rs"]
+mod cli;
+use cli::tally;
 
 use tally::pgn::{PgnGame, read_games};
 use tally::referee::{ScoreRecord, score_input};
 use tally::rules::Variant;
 use tally::scoring::Scorer;
-
-fn tally(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tally"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run tally")
-}
 
 fn game(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

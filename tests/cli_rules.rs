@@ -3,26 +3,13 @@
 //! score`, and its errors.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+
+#[path = "common/cli.rs"]
+mod cli;
+use cli::{stderr, stdout, tally};
 
 use tally::rules::Variant;
 use tally::scoring::Tables;
-
-fn tally(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tally"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run tally")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// A scratch folder for one test.
 fn scratch(name: &str) -> PathBuf {

@@ -4,13 +4,9 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-fn tally(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tally"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run tally")
-}
+#[path = "common/cli.rs"]
+mod cli;
+use cli::{stderr, stdout, tally};
 
 fn fixture(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -18,14 +14,6 @@ fn fixture(name: &str) -> String {
         .join(name)
         .display()
         .to_string()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 fn json_lines(o: &Output) -> Vec<serde_json::Value> {
