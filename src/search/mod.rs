@@ -360,7 +360,7 @@ where
         limits::watch(shared, hard);
     });
     let results: Vec<ThreadResult> = results.into_iter().flatten().collect();
-    vote(results, shared, clock)
+    vote(results, shared, clock, job.multipv, reporter)
 }
 
 /// What one thread found.
@@ -371,15 +371,23 @@ struct ThreadResult {
 }
 
 /// Combines the threads' results: the deepest, best-scoring line wins a
-/// vote weighted by depth and value.
-fn vote(results: Vec<ThreadResult>, shared: &Shared, clock: Clock) -> SearchResult {
+/// vote weighted by depth and value. With several lines the main thread's
+/// ranking, the one reported, stands. A line of another thread that wins
+/// is reported again, so that the last line 1 reported is the move played.
+fn vote(
+    results: Vec<ThreadResult>,
+    shared: &Shared,
+    clock: Clock,
+    multipv: usize,
+    reporter: &dyn Reporter,
+) -> SearchResult {
     let nodes = shared.nodes();
     let time = clock.elapsed();
     let Some(main) = results.first() else {
         return SearchResult::default();
     };
     let mut chosen = main;
-    if results.len() > 1 {
+    if results.len() > 1 && multipv <= 1 {
         let min = results
             .iter()
             .filter_map(|r| r.lines.first().map(|l| l.value))
@@ -409,6 +417,16 @@ fn vote(results: Vec<ThreadResult>, shared: &Shared, clock: Clock) -> SearchResu
             if decisive_better || voted {
                 chosen = r;
             }
+        }
+    }
+    if !std::ptr::eq(chosen, main) {
+        let stats = Stats {
+            nodes,
+            time: shared.elapsed(),
+            hashfull: shared.tt.hashfull(),
+        };
+        for l in &chosen.lines {
+            reporter.line(l, &stats);
         }
     }
     let first = chosen.lines.first();
