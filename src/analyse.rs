@@ -39,7 +39,7 @@ use crate::pgn::san;
 use crate::referee::{GameInput, ScoreError, ScoreRecord, score_input};
 use crate::rules::{Action, Ending, Game, Pos, RulesError};
 use crate::scoring::{Award, EndContext, Memo, Points, Scorer};
-use crate::search::{Bound, Limits, MATE, MATE_STEP, Reporter, is_decided, plies_to_end};
+use crate::search::{Bound, Limits, Reporter, Score};
 
 /// A search value in points, from the side to move's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -73,22 +73,11 @@ impl SearchValue {
             Bound::Upper => Some(ValueBound::Upper),
             Bound::Exact => None,
         });
-        if is_decided(v) {
-            let plies = plies_to_end(v);
-            let band = MATE - plies * MATE_STEP;
-            let margin = if v > 0 { v - band } else { v + band };
-            let moves = (plies + 1) / 2;
-            SearchValue {
-                points: units.to_points(margin),
-                mate: Some(if v > 0 { moves } else { -moves }),
-                bound,
-            }
-        } else {
-            SearchValue {
-                points: units.to_points(v),
-                mate: None,
-                bound,
-            }
+        let score = Score::of(v);
+        SearchValue {
+            points: score.points(units),
+            mate: score.moves(),
+            bound,
         }
     }
 

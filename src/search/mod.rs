@@ -34,7 +34,7 @@ pub use limits::{Budget, Clock, Limits};
 pub use see::see_ge;
 pub use tt::{Bound, Tt};
 use turns::{Turn, Turns};
-pub use value::{DECIDED, INFINITE, MATE, MATE_STEP, is_decided, plies_to_end};
+pub use value::{DECIDED, INFINITE, MATE, MATE_STEP, Score, is_decided, plies_to_end};
 
 use crate::eval::{Evaluate, Units};
 use crate::rules::Ending;
@@ -129,6 +129,13 @@ pub struct PvLine {
     pub bound: Option<Bound>,
     /// The principal variation, the root action first.
     pub pv: Vec<Action>,
+}
+
+impl PvLine {
+    /// The value decoded.
+    pub fn score(&self) -> Score {
+        Score::of(self.value)
+    }
 }
 
 /// Counters for a report.

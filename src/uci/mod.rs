@@ -695,7 +695,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 .lines
                 .first()
                 .filter(|l| l.depth > 0)
-                .map(|l| output::margin_points(units, l.value));
+                .map(|l| output::margin_points(units, l.score()));
             let award = award_of(best).map(|a| output::award_parts(&a, mover));
             let info = output::margin_line(variant, margin, &best.to_string(), award);
             let ponder = r
