@@ -38,7 +38,8 @@ use crate::eval::Units;
 use crate::pgn::san;
 use crate::referee::{GameInput, ScoreError, ScoreRecord, score_input};
 use crate::rules::{Action, Ending, Game, Pos, RulesError};
-use crate::scoring::{Award, EndContext, Memo, Points, Scorer};
+pub use crate::scoring::Immediate;
+use crate::scoring::{Award, Memo, Scorer};
 use crate::search::{Bound, Limits, Reporter, Score};
 
 /// A search value in points, from the side to move's point of view.
@@ -114,26 +115,6 @@ pub fn fmt_points(p: f64) -> String {
     }
 }
 
-/// What an action earns the moment it is played.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Immediate {
-    /// The ply's award as the referee shows it: the action's own award
-    /// plus what it earns by ending the game (a stylish mate).
-    pub award: Award,
-    /// The ending it brings about, if any.
-    pub ending: Option<Ending>,
-    /// The ending's own award (zero when the game goes on).
-    pub outcome: Award,
-}
-
-impl Immediate {
-    /// The mover's margin of the award and the outcome together.
-    pub fn margin(&self, mover: Color) -> Points {
-        let all = self.award.plus(self.outcome);
-        all.points(mover) - all.points(!mover)
-    }
-}
-
 /// One root action of a ranked position.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RankedAction {
@@ -206,32 +187,15 @@ fn immediate_in<P: Pos>(
     game: &Game<P>,
     action: Action,
 ) -> (Immediate, String) {
-    let before = game.current().clone();
-    let mut next = game.clone();
-    if next.play(action).is_err() {
+    if !game.legal_actions().contains(&action) {
         return (Immediate::default(), action.to_string());
     }
-    let after = next.current();
-    let (award, memo_after) = scorer.action_award(&memo, &before, action, after);
-    let ending = next.ending();
-    let mut imm = Immediate {
-        award,
-        ending,
-        outcome: Award::default(),
-    };
-    if let Some(e) = ending {
-        let end = scorer.end_award(
-            &memo_after,
-            Some((&before, action)),
-            after,
-            &e,
-            &EndContext::default(),
-        );
-        imm.award = scorer.final_ply_award(&award, &end);
-        imm.outcome = end.outcome;
-    }
-    let mate = matches!(ending, Some(Ending::Checkmate { .. }));
-    (imm, san(&before, action, after, mate))
+    let rules = game.rules();
+    let before = game.current();
+    let imm = scorer.immediate(&rules, &memo, before, game.history(), action);
+    let after = rules.play(before, action);
+    let mate = matches!(imm.ending, Some(Ending::Checkmate { .. }));
+    (imm, san(before, action, &after, mate))
 }
 
 /// What `action` earns when played now in the engine's position, and its

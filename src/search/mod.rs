@@ -39,7 +39,7 @@ pub use value::{DECIDED, INFINITE, MATE, MATE_STEP, Score, is_decided, plies_to_
 use crate::eval::{Evaluate, Units};
 use crate::rules::Ending;
 use crate::rules::{Action, HistoryEntry, Node, Pos, Rules};
-use crate::scoring::{Award, EndAward, EndContext, Memo, Scorer};
+use crate::scoring::{Award, EndAward, EndContext, Immediate, Memo, Scorer};
 use params::{VOTE_OFFSET, VOTE_VALUE_CAP};
 
 /// The awards the search maximises: what the referee's scorer provides.
@@ -71,6 +71,16 @@ pub trait Scoring: Send + Sync {
     /// The most a quiet move (no capture, promotion or check) can earn by
     /// itself; widens futility margins.
     fn quiet_award_bound(&self) -> crate::scoring::Points;
+    /// What an action earns the moment it is played at `before`, the
+    /// ending's awards included (the search result's best action).
+    fn immediate<P: Pos>(
+        &self,
+        rules: &Rules<P>,
+        memo: &Memo,
+        before: &Node<P>,
+        history: &[HistoryEntry],
+        action: Action,
+    ) -> Immediate;
 }
 
 impl Scoring for Scorer {
@@ -110,6 +120,17 @@ impl Scoring for Scorer {
 
     fn quiet_award_bound(&self) -> crate::scoring::Points {
         Scorer::quiet_award_bound(self)
+    }
+
+    fn immediate<P: Pos>(
+        &self,
+        rules: &Rules<P>,
+        memo: &Memo,
+        before: &Node<P>,
+        history: &[HistoryEntry],
+        action: Action,
+    ) -> Immediate {
+        Scorer::immediate(self, rules, memo, before, history, action)
     }
 }
 
@@ -171,6 +192,9 @@ pub struct SearchResult {
     pub best: Option<Action>,
     /// The expected reply.
     pub ponder: Option<Action>,
+    /// What the best action earns the moment it is played, the ending's
+    /// awards included.
+    pub award: Option<Immediate>,
     /// The lines of the last completed depth, best first.
     pub lines: Vec<PvLine>,
     /// Depth completed.
@@ -367,7 +391,12 @@ where
         limits::watch(shared, hard);
     });
     let results: Vec<ThreadResult> = results.into_iter().flatten().collect();
-    vote(results, shared, clock, job.multipv, reporter)
+    let mut result = vote(results, shared, clock, job.multipv, reporter);
+    result.award = result.best.map(|a| {
+        job.scorer
+            .immediate(&job.rules, &job.root_memo, &job.root, &job.history, a)
+    });
+    result
 }
 
 /// What one thread found.
@@ -440,6 +469,7 @@ fn vote(
     SearchResult {
         best: first.and_then(|l| l.pv.first().copied()),
         ponder: first.and_then(|l| l.pv.get(1).copied()),
+        award: None,
         lines: chosen.lines.clone(),
         depth: chosen.depth,
         nodes,

@@ -682,7 +682,6 @@ impl<W: Write + Send + 'static> Session<W> {
     /// The callback that ends a search: the margin line and `bestmove`.
     fn finisher(&self) -> Box<dyn FnOnce(&SearchResult) + Send> {
         let out = self.out.clone();
-        let award_of = self.engine.award_work();
         let units = self.engine.units();
         let variant = self.engine.variant();
         let mover = self.engine.turn();
@@ -696,7 +695,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 .first()
                 .filter(|l| l.depth > 0)
                 .map(|l| output::margin_points(units, l.score()));
-            let award = award_of(best).map(|a| output::award_parts(&a, mover));
+            let award = r.award.map(|a| (a.total(), mover));
             let info = output::margin_line(variant, margin, &best.to_string(), award);
             let ponder = r
                 .ponder

@@ -17,6 +17,8 @@
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
+use shakmaty::Color;
+
 use crate::eval::{Units, Wdl};
 use crate::rules::Variant;
 use crate::scoring::{Award, Points};
@@ -140,42 +142,30 @@ pub fn margin_points(units: Units, score: Score) -> Points {
     Points::from_f64(score.points(units)).unwrap_or_default()
 }
 
-/// A number of points with a sign: `+1.25`, `-3`, `0`.
-pub fn signed(p: Points) -> String {
-    if p > Points::ZERO {
-        format!("+{p}")
-    } else {
-        p.to_string()
-    }
-}
-
 /// The `info string` that closes a search: the expected margin in the
 /// variant's points for the side to move and the best action's own award:
 /// `margin +0.35 chess award e2e4 0:0 none`, the award as the mover's
 /// points, a colon, the opponent's points, then the events (`none` when
-/// there are none).
+/// there are none). `award` is the award with its mover.
 pub fn margin_line(
     variant: Variant,
     margin: Option<Points>,
     action: &str,
-    award: Option<(Points, Points, String)>,
+    award: Option<(Award, Color)>,
 ) -> String {
-    let m = margin.map_or_else(|| "unknown".to_owned(), signed);
+    let m = margin.map_or_else(|| "unknown".to_owned(), Points::signed);
     let a = match award {
-        Some((own, other, events)) => format!("{own}:{other} {events}"),
+        Some((a, mover)) => {
+            let events = if a.events.is_empty() {
+                "none".to_owned()
+            } else {
+                a.events.to_string()
+            };
+            format!("{}:{} {events}", a.points(mover), a.points(!mover))
+        }
         None => "unknown".to_owned(),
     };
     format!("margin {m} {variant} award {action} {a}")
-}
-
-/// The mover's points, the opponent's and the events of an award.
-pub fn award_parts(award: &Award, mover: shakmaty::Color) -> (Points, Points, String) {
-    let events = if award.events.is_empty() {
-        "none".to_owned()
-    } else {
-        award.events.to_string()
-    };
-    (award.points(mover), award.points(!mover), events)
 }
 
 /// Prints the search's progress as UCI `info` lines.
@@ -277,9 +267,28 @@ mod tests {
         let parts: Vec<i32> = even[4..].split(' ').map(|x| x.parse().unwrap()).collect();
         assert_eq!(parts.iter().sum::<i32>(), 1000);
         assert_eq!(parts[0], parts[2]);
-        assert_eq!(signed(Points::from_milli(1250)), "+1.25");
-        assert_eq!(signed(Points::whole(-3)), "-3");
-        assert_eq!(signed(Points::ZERO), "0");
+        assert_eq!(Points::from_milli(1250).signed(), "+1.25");
+        assert_eq!(Points::whole(-3).signed(), "-3");
+        assert_eq!(Points::ZERO.signed(), "0");
+        let mut capture = Award::default();
+        capture.give(
+            Color::Black,
+            Points::whole(5),
+            crate::scoring::Event::Capture,
+        );
+        assert_eq!(
+            margin_line(
+                Variant::Stylish,
+                Some(Points::whole(-2)),
+                "d5e4",
+                Some((capture, Color::Black))
+            ),
+            "margin -2 stylish award d5e4 5:0 capture"
+        );
+        assert_eq!(
+            margin_line(Variant::Chess, None, "e2e4", None),
+            "margin unknown chess award e2e4 unknown"
+        );
     }
 
     #[test]
