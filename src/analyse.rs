@@ -444,7 +444,7 @@ pub fn analyse_game(
             (best_value, (best_action, best_value))
         } else {
             let only = Limits {
-                searchmoves: vec![p.action.to_string()],
+                searchmoves: vec![p.action],
                 ..limits.clone()
             };
             let played = match best_of(engine, only)? {

@@ -1,11 +1,11 @@
 //! [`Engine`]: the facade that owns the game, the options, the
 //! transposition table and the threads, and runs searches in the
 //! background. UCI, `tally analyse`, `tally match` and `tally bench` all
-//! drive the search through it; it formats nothing. What UCI shows besides
-//! the search (the evaluation's terms, the points so far, the phase for WDL)
-//! comes from here too (the best action's award comes with the search's
-//! result), and the engine clears its own transposition table when the
-//! scoring changes.
+//! drive the search through it; it formats nothing. It resolves UCI
+//! `searchmoves` into actions. What UCI shows besides the search (the
+//! evaluation's terms, the points so far, the phase for WDL) comes from here
+//! too (the best action's award comes with the search's result), and the
+//! engine clears its own transposition table when the scoring changes.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -411,6 +411,42 @@ impl Engine {
         }
     }
 
+    /// The actions a search may start with: the legal ones, or with
+    /// `play_on` those on the board even in a game over by a rule that
+    /// leaves them.
+    fn root_actions_of<P: Pos>(game: &Game<P>, play_on: bool) -> ActionList {
+        if play_on {
+            Self::playable_of(game)
+        } else {
+            game.legal_actions()
+        }
+    }
+
+    /// UCI `searchmoves` in the current position: the actions the texts
+    /// name (each once, in their order) among those a search with
+    /// `play_on` may start with, and the texts that name none of them.
+    pub fn resolve_searchmoves(
+        &self,
+        texts: &[String],
+        play_on: bool,
+    ) -> (Vec<Action>, Vec<String>) {
+        let root = with_game!(&self.game, |g| Self::root_actions_of(g, play_on));
+        let mut chosen = Vec::new();
+        let mut refused = Vec::new();
+        for text in texts {
+            match text
+                .parse::<ParsedAction>()
+                .ok()
+                .and_then(|p| p.resolve(&root))
+            {
+                Some(a) if !chosen.contains(&a) => chosen.push(a),
+                Some(_) => {}
+                None => refused.push(text.clone()),
+            }
+        }
+        (chosen, refused)
+    }
+
     /// The memo after the game's actions.
     fn memo_of<P: Pos>(game: &Game<P>) -> Memo {
         game.nodes()
@@ -428,26 +464,18 @@ impl Engine {
         let evaluator = Evaluator::new(&scorer, self.options.eval_mode);
         let units = Units::of(&scorer);
         let root: Node<P> = game.current().clone();
-        let mut root_actions: Vec<Action> = if limits.play_on {
-            Self::playable_of(game).to_vec()
-        } else {
-            game.legal_actions().to_vec()
-        };
+        let mut root_actions = Self::root_actions_of(game, limits.play_on).to_vec();
         if !limits.searchmoves.is_empty() {
             let mut chosen = Vec::new();
-            for text in &limits.searchmoves {
-                let parsed: ParsedAction = text
-                    .parse()
-                    .map_err(|_| RulesError::UnparsableAction(text.clone()))?;
-                match parsed.resolve(&root_actions) {
-                    Some(a) if !chosen.contains(&a) => chosen.push(a),
-                    Some(_) => {}
-                    None => {
-                        return Err(RulesError::IllegalAction {
-                            action: text.clone(),
-                            reason: "not legal in this position (searchmoves)".to_owned(),
-                        });
-                    }
+            for &a in &limits.searchmoves {
+                if !root_actions.contains(&a) {
+                    return Err(RulesError::IllegalAction {
+                        action: a.to_string(),
+                        reason: "not legal in this position (searchmoves)".to_owned(),
+                    });
+                }
+                if !chosen.contains(&a) {
+                    chosen.push(a);
                 }
             }
             root_actions = chosen;
@@ -642,13 +670,20 @@ mod tests {
         e
     }
 
+    fn action(e: &Engine, text: &str) -> Action {
+        e.legal_actions()
+            .into_iter()
+            .find(|a| a.to_string() == text)
+            .unwrap()
+    }
+
     /// The award a search restricted to `mv` after `moves` gives it, and
     /// the points the referee adds when it is played.
     fn both(variant: Variant, moves: &[&str], mv: &str) -> (Award, (Points, Points)) {
         let mut e = engine_at(variant, moves);
         let limits = Limits {
             depth: Some(1),
-            searchmoves: vec![mv.to_owned()],
+            searchmoves: vec![action(&e, mv)],
             ..Limits::default()
         };
         let award = e.search(limits, &Silent).unwrap().award.unwrap().total();
@@ -690,10 +725,11 @@ mod tests {
         e.set_position(Some("8/8/8/4b3/8/8/1B6/K6k w - - 0 1"), &[])
             .unwrap();
         assert!(e.ending().is_some());
+        let (capture, _) = e.resolve_searchmoves(&["b2e5".to_owned()], true);
         let limits = Limits {
             depth: Some(1),
             play_on: true,
-            searchmoves: vec!["b2e5".to_owned()],
+            searchmoves: capture,
             ..Limits::default()
         };
         let r = e.search(limits, &Silent).unwrap();
@@ -720,10 +756,30 @@ mod tests {
     }
 
     #[test]
-    fn a_capture_earns_its_award() {
+    fn a_capture_earns_its_award_and_a_wrong_searchmove_is_refused() {
         let (award, added) = both(Variant::Stylish, &["e2e4", "d7d5"], "e4d5");
         assert_eq!((award.white, award.black), added);
         assert!(award.white > Points::ZERO);
+        let mut e = engine_at(Variant::Stylish, &["e2e4", "d7d5"]);
+        let start = Engine::new(Variant::Stylish);
+        let limits = Limits {
+            depth: Some(1),
+            searchmoves: vec![action(&start, "e2e3")],
+            ..Limits::default()
+        };
+        assert!(e.search(limits, &Silent).is_err());
+    }
+
+    #[test]
+    fn searchmoves_resolve_once_each_in_order() {
+        let e = engine_at(Variant::Chess, &[]);
+        let texts: Vec<String> = ["h2h4", "e7e5", "a2a3", "h2h4", "x"]
+            .iter()
+            .map(|t| (*t).to_owned())
+            .collect();
+        let (chosen, refused) = e.resolve_searchmoves(&texts, false);
+        assert_eq!(chosen, vec![action(&e, "h2h4"), action(&e, "a2a3")]);
+        assert_eq!(refused, vec!["e7e5".to_owned(), "x".to_owned()]);
     }
 
     #[test]
