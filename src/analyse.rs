@@ -38,8 +38,9 @@ use crate::eval::Units;
 use crate::pgn::san;
 use crate::referee::{GameInput, ScoreError, ScoreRecord, score_input};
 use crate::rules::{Action, Ending, Game, Pos, RulesError};
-use crate::scoring::{Award, EndContext, Memo, Points, Scorer};
-use crate::search::{Bound, Limits, MATE, MATE_STEP, Reporter, is_decided, plies_to_end};
+pub use crate::scoring::Immediate;
+use crate::scoring::{Award, Memo, Scorer};
+use crate::search::{Bound, Limits, Reporter, Score};
 
 /// A search value in points, from the side to move's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -73,22 +74,11 @@ impl SearchValue {
             Bound::Upper => Some(ValueBound::Upper),
             Bound::Exact => None,
         });
-        if is_decided(v) {
-            let plies = plies_to_end(v);
-            let band = MATE - plies * MATE_STEP;
-            let margin = if v > 0 { v - band } else { v + band };
-            let moves = (plies + 1) / 2;
-            SearchValue {
-                points: units.to_points(margin),
-                mate: Some(if v > 0 { moves } else { -moves }),
-                bound,
-            }
-        } else {
-            SearchValue {
-                points: units.to_points(v),
-                mate: None,
-                bound,
-            }
+        let score = Score::of(v);
+        SearchValue {
+            points: score.points(units),
+            mate: score.moves(),
+            bound,
         }
     }
 
@@ -122,26 +112,6 @@ pub fn fmt_points(p: f64) -> String {
         "0".to_owned()
     } else {
         s
-    }
-}
-
-/// What an action earns the moment it is played.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Immediate {
-    /// The ply's award as the referee shows it: the action's own award
-    /// plus what it earns by ending the game (a stylish mate).
-    pub award: Award,
-    /// The ending it brings about, if any.
-    pub ending: Option<Ending>,
-    /// The ending's own award (zero when the game goes on).
-    pub outcome: Award,
-}
-
-impl Immediate {
-    /// The mover's margin of the award and the outcome together.
-    pub fn margin(&self, mover: Color) -> Points {
-        let all = self.award.plus(self.outcome);
-        all.points(mover) - all.points(!mover)
     }
 }
 
@@ -217,32 +187,15 @@ fn immediate_in<P: Pos>(
     game: &Game<P>,
     action: Action,
 ) -> (Immediate, String) {
-    let before = game.current().clone();
-    let mut next = game.clone();
-    if next.play(action).is_err() {
+    if !game.legal_actions().contains(&action) {
         return (Immediate::default(), action.to_string());
     }
-    let after = next.current();
-    let (award, memo_after) = scorer.action_award(&memo, &before, action, after);
-    let ending = next.ending();
-    let mut imm = Immediate {
-        award,
-        ending,
-        outcome: Award::default(),
-    };
-    if let Some(e) = ending {
-        let end = scorer.end_award(
-            &memo_after,
-            Some((&before, action)),
-            after,
-            &e,
-            &EndContext::default(),
-        );
-        imm.award = scorer.final_ply_award(&award, &end);
-        imm.outcome = end.outcome;
-    }
-    let mate = matches!(ending, Some(Ending::Checkmate { .. }));
-    (imm, san(&before, action, after, mate))
+    let rules = game.rules();
+    let before = game.current();
+    let imm = scorer.immediate(&rules, &memo, before, game.history(), action);
+    let after = rules.play(before, action);
+    let mate = matches!(imm.ending, Some(Ending::Checkmate { .. }));
+    (imm, san(before, action, &after, mate))
 }
 
 /// What `action` earns when played now in the engine's position, and its
@@ -491,7 +444,7 @@ pub fn analyse_game(
             (best_value, (best_action, best_value))
         } else {
             let only = Limits {
-                searchmoves: vec![p.action.to_string()],
+                searchmoves: vec![p.action],
                 ..limits.clone()
             };
             let played = match best_of(engine, only)? {

@@ -1,10 +1,11 @@
 //! [`Engine`]: the facade that owns the game, the options, the
 //! transposition table and the threads, and runs searches in the
 //! background. UCI, `tally analyse`, `tally match` and `tally bench` all
-//! drive the search through it; it formats nothing. What UCI shows besides
-//! the search (the evaluation's terms, the points so far, the award of the
-//! best action, the phase for WDL) comes from here too, and the engine
-//! clears its own transposition table when the scoring changes.
+//! drive the search through it; it formats nothing. It resolves UCI
+//! `searchmoves` into actions. What UCI shows besides the search (the
+//! evaluation's terms, the points so far, the phase for WDL) comes from here
+//! too (the best action's award comes with the search's result), and the
+//! engine clears its own transposition table when the scoring changes.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -19,7 +20,7 @@ use crate::rules::{
     Action, ActionList, DivideEntry, Ending, Game, Node, ParsedAction, Pos, RulesError, Variant,
     perft_divide, perft_divide_until,
 };
-use crate::scoring::{Award, DrawAdvantage, EndContext, Memo, Points, Scorer, Tables};
+use crate::scoring::{DrawAdvantage, EndContext, Memo, Points, Scorer, Tables};
 use crate::search::{self, Limits, Reporter, SearchJob, SearchResult, Shared, Tt};
 use crate::with_game;
 
@@ -410,6 +411,42 @@ impl Engine {
         }
     }
 
+    /// The actions a search may start with: the legal ones, or with
+    /// `play_on` those on the board even in a game over by a rule that
+    /// leaves them.
+    fn root_actions_of<P: Pos>(game: &Game<P>, play_on: bool) -> ActionList {
+        if play_on {
+            Self::playable_of(game)
+        } else {
+            game.legal_actions()
+        }
+    }
+
+    /// UCI `searchmoves` in the current position: the actions the texts
+    /// name (each once, in their order) among those a search with
+    /// `play_on` may start with, and the texts that name none of them.
+    pub fn resolve_searchmoves(
+        &self,
+        texts: &[String],
+        play_on: bool,
+    ) -> (Vec<Action>, Vec<String>) {
+        let root = with_game!(&self.game, |g| Self::root_actions_of(g, play_on));
+        let mut chosen = Vec::new();
+        let mut refused = Vec::new();
+        for text in texts {
+            match text
+                .parse::<ParsedAction>()
+                .ok()
+                .and_then(|p| p.resolve(&root))
+            {
+                Some(a) if !chosen.contains(&a) => chosen.push(a),
+                Some(_) => {}
+                None => refused.push(text.clone()),
+            }
+        }
+        (chosen, refused)
+    }
+
     /// The memo after the game's actions.
     fn memo_of<P: Pos>(game: &Game<P>) -> Memo {
         game.nodes()
@@ -427,26 +464,18 @@ impl Engine {
         let evaluator = Evaluator::new(&scorer, self.options.eval_mode);
         let units = Units::of(&scorer);
         let root: Node<P> = game.current().clone();
-        let mut root_actions: Vec<Action> = if limits.play_on {
-            Self::playable_of(game).to_vec()
-        } else {
-            game.legal_actions().to_vec()
-        };
+        let mut root_actions = Self::root_actions_of(game, limits.play_on).to_vec();
         if !limits.searchmoves.is_empty() {
             let mut chosen = Vec::new();
-            for text in &limits.searchmoves {
-                let parsed: ParsedAction = text
-                    .parse()
-                    .map_err(|_| RulesError::UnparsableAction(text.clone()))?;
-                match parsed.resolve(&root_actions) {
-                    Some(a) if !chosen.contains(&a) => chosen.push(a),
-                    Some(_) => {}
-                    None => {
-                        return Err(RulesError::IllegalAction {
-                            action: text.clone(),
-                            reason: "not legal in this position (searchmoves)".to_owned(),
-                        });
-                    }
+            for &a in &limits.searchmoves {
+                if !root_actions.contains(&a) {
+                    return Err(RulesError::IllegalAction {
+                        action: a.to_string(),
+                        reason: "not legal in this position (searchmoves)".to_owned(),
+                    });
+                }
+                if !chosen.contains(&a) {
+                    chosen.push(a);
                 }
             }
             root_actions = chosen;
@@ -613,53 +642,6 @@ impl Engine {
         ));
         (record.total.white, record.total.black)
     }
-
-    /// What `action` earns if played now: its own award, plus the
-    /// ending's awards if it ends the game (as the referee shows a final
-    /// ply, with the outcome added). `None` if it is not legal.
-    pub fn award(&self, action: Action) -> Option<Award> {
-        let scorer = self.scorer();
-        let memo = self.memo();
-        with_game!(&self.game, |g| award_in(g, &scorer, &memo, action))
-    }
-
-    /// [`Engine::award`] in the current position, as work for another
-    /// thread (the award of a search's best action once it ends).
-    pub fn award_work(&self) -> impl Fn(Action) -> Option<Award> + Send + 'static {
-        let game = self.game.clone();
-        let scorer = self.scorer();
-        let memo = self.memo();
-        move |action| with_game!(&game, |g| award_in(g, &scorer, &memo, action))
-    }
-}
-
-/// [`Engine::award`] in `game`, whose memo is `memo`.
-fn award_in<P: Pos>(game: &Game<P>, scorer: &Scorer, memo: &Memo, action: Action) -> Option<Award> {
-    if game.ending().is_some() {
-        // Over by a rule the client does not apply, which plays on: the
-        // action's own award, as in a new game.
-        let before = game.current();
-        let node = game.rules().play(before, action);
-        return Some(scorer.action_award(memo, before, action, &node).0);
-    }
-    let mut after = game.clone();
-    after.play(action).ok()?;
-    let before = game.current();
-    let node = after.current();
-    let (award, next) = scorer.action_award(memo, before, action, node);
-    Some(match after.ending() {
-        Some(e) => {
-            let end = scorer.end_award(
-                &next,
-                Some((before, action)),
-                node,
-                &e,
-                &EndContext::default(),
-            );
-            scorer.final_ply_award(&award, &end).plus(end.outcome)
-        }
-        None => award,
-    })
 }
 
 impl Drop for Engine {
@@ -672,7 +654,7 @@ impl Drop for Engine {
 mod tests {
     use super::*;
     use crate::referee::{GameInput, score_input};
-    use crate::scoring::Event;
+    use crate::scoring::{Award, Event};
     use crate::search::Silent;
 
     /// The referee's totals for `moves` from the start, `(white, black)`.
@@ -695,11 +677,16 @@ mod tests {
             .unwrap()
     }
 
-    /// The award `Engine::award` gives `mv` after `moves`, and the points
-    /// the referee adds when it is played.
+    /// The award a search restricted to `mv` after `moves` gives it, and
+    /// the points the referee adds when it is played.
     fn both(variant: Variant, moves: &[&str], mv: &str) -> (Award, (Points, Points)) {
         let mut e = engine_at(variant, moves);
-        let award = e.award(action(&e, mv)).unwrap();
+        let limits = Limits {
+            depth: Some(1),
+            searchmoves: vec![action(&e, mv)],
+            ..Limits::default()
+        };
+        let award = e.search(limits, &Silent).unwrap().award.unwrap().total();
         let (w0, b0) = e.points_so_far();
         e.play(mv).unwrap();
         let (w1, b1) = e.points_so_far();
@@ -730,6 +717,30 @@ mod tests {
     }
 
     #[test]
+    fn a_game_over_already_earns_the_actions_own_award_only() {
+        // Same-coloured bishops: over by insufficient material, and so is
+        // the position after Bxe5. Playing on, the capture earns its own
+        // award and no ending's.
+        let mut e = Engine::new(Variant::Stylish);
+        e.set_position(Some("8/8/8/4b3/8/8/1B6/K6k w - - 0 1"), &[])
+            .unwrap();
+        assert!(e.ending().is_some());
+        let (capture, _) = e.resolve_searchmoves(&["b2e5".to_owned()], true);
+        let limits = Limits {
+            depth: Some(1),
+            play_on: true,
+            searchmoves: capture,
+            ..Limits::default()
+        };
+        let r = e.search(limits, &Silent).unwrap();
+        assert_eq!(r.best.map(|a| a.to_string()).as_deref(), Some("b2e5"));
+        let imm = r.award.unwrap();
+        assert!(imm.award.events.contains(Event::Capture), "{imm:?}");
+        assert!(imm.award.white > Points::ZERO);
+        assert_eq!((imm.ending, imm.outcome), (None, Award::default()));
+    }
+
+    #[test]
     fn chess_mate_award_counts() {
         let (award, added) = both(Variant::Chess, &["f2f3", "e7e5", "g2g4"], "d8h4");
         assert_eq!((award.white, award.black), (Points::ZERO, Points::whole(1)));
@@ -745,13 +756,30 @@ mod tests {
     }
 
     #[test]
-    fn award_work_matches_award() {
-        let e = engine_at(Variant::Stylish, &["e2e4", "d7d5"]);
-        let capture = action(&e, "e4d5");
-        let work = e.award_work();
-        let (a, b) = (e.award(capture).unwrap(), work(capture).unwrap());
-        assert_eq!((a.white, a.black), (b.white, b.black));
-        assert!(a.white > Points::ZERO);
+    fn a_capture_earns_its_award_and_a_wrong_searchmove_is_refused() {
+        let (award, added) = both(Variant::Stylish, &["e2e4", "d7d5"], "e4d5");
+        assert_eq!((award.white, award.black), added);
+        assert!(award.white > Points::ZERO);
+        let mut e = engine_at(Variant::Stylish, &["e2e4", "d7d5"]);
+        let start = Engine::new(Variant::Stylish);
+        let limits = Limits {
+            depth: Some(1),
+            searchmoves: vec![action(&start, "e2e3")],
+            ..Limits::default()
+        };
+        assert!(e.search(limits, &Silent).is_err());
+    }
+
+    #[test]
+    fn searchmoves_resolve_once_each_in_order() {
+        let e = engine_at(Variant::Chess, &[]);
+        let texts: Vec<String> = ["h2h4", "e7e5", "a2a3", "h2h4", "x"]
+            .iter()
+            .map(|t| (*t).to_owned())
+            .collect();
+        let (chosen, refused) = e.resolve_searchmoves(&texts, false);
+        assert_eq!(chosen, vec![action(&e, "h2h4"), action(&e, "a2a3")]);
+        assert_eq!(refused, vec!["e7e5".to_owned(), "x".to_owned()]);
     }
 
     #[test]

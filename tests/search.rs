@@ -304,16 +304,22 @@ fn bench_is_deterministic() {
 #[test]
 fn searchmoves_restricts_the_root() {
     let mut e = engine(Variant::Chess, "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", &[]);
+    let texts = ["g1f1".to_owned(), "h2h3".to_owned(), "e2e4".to_owned()];
+    let (moves, refused) = e.resolve_searchmoves(&texts, false);
+    assert_eq!(refused, ["e2e4"]);
     let limits = Limits {
         depth: Some(3),
-        searchmoves: vec!["g1f1".to_owned(), "h2h3".to_owned()],
+        searchmoves: moves,
         ..Limits::default()
     };
     let r = e.search(limits, &Silent).unwrap();
     assert!(["g1f1", "h2h3"].contains(&best(&r).as_str()));
+    // An action of another position is refused.
+    let start = Engine::new(Variant::Chess);
+    let (e2e4, _) = start.resolve_searchmoves(&texts[2..], false);
     let bad = Limits {
         depth: Some(3),
-        searchmoves: vec!["e2e4".to_owned()],
+        searchmoves: e2e4,
         ..Limits::default()
     };
     assert!(e.search(bad, &Silent).is_err());

@@ -1152,3 +1152,170 @@ fn a_stop_behind_waiting_lines_stops_the_work_they_start() {
     c.send("quit");
     c.finish();
 }
+
+/// One `info depth` line: its depth, rank, score as a number that orders
+/// like the search's values, and first move.
+fn multipv_entry(line: &str) -> (u32, u32, i64, String) {
+    let depth = field(line, "depth").unwrap().parse().unwrap();
+    let rank = field(line, "multipv").unwrap().parse().unwrap();
+    let n: i64 = line
+        .split_whitespace()
+        .skip_while(|t| *t != "score")
+        .nth(2)
+        .unwrap()
+        .parse()
+        .unwrap();
+    // A mate outranks every `cp`; a shorter one ranks first, a longer
+    // mate against first among the lost.
+    let value = match field(line, "score") {
+        Some("cp") => n,
+        Some("mate") if n > 0 => 1_000_000_000 - n,
+        Some("mate") => -1_000_000_000 - n,
+        other => panic!("score {other:?} in {line}"),
+    };
+    (depth, rank, value, field(line, "pv").unwrap().to_owned())
+}
+
+/// The positions of the MultiPV test: the start, kiwipete and two more
+/// perft positions, every 15th wide opening and the first two of every
+/// suite (their FENs only).
+fn multipv_positions() -> Vec<String> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/positions");
+    let fen = |epd: &str| {
+        let f: Vec<&str> = epd.split_whitespace().take(4).collect();
+        format!("{} 0 1", f.join(" "))
+    };
+    let mut out = vec![
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_owned(),
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".to_owned(),
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1".to_owned(),
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8".to_owned(),
+    ];
+    let wide = std::fs::read_to_string(format!("{dir}/openings-wide.epd")).unwrap();
+    out.extend(wide.lines().step_by(15).map(fen));
+    let mut suites: Vec<_> = std::fs::read_dir(format!("{dir}/suites"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    suites.sort();
+    for s in suites {
+        let text = std::fs::read_to_string(s).unwrap();
+        out.extend(
+            text.lines()
+                .filter(|l| !l.trim().is_empty())
+                .take(2)
+                .map(fen),
+        );
+    }
+    out
+}
+
+/// `lines` lines at depth 5 on `threads` threads in `variant`: every
+/// iteration printed has its lines best first, and `bestmove` is the first
+/// move of the last line 1 printed.
+fn lines_best_first(variant: Variant, threads: usize, lines: usize) {
+    let mut c = Client::start();
+    if variant.is_extinction() {
+        c.send("setoption name UCI_Variant value extinction");
+    } else {
+        c.send(&format!("setoption name Scoring value {variant}"));
+    }
+    c.send(&format!("setoption name MultiPV value {lines}"));
+    c.send(&format!("setoption name Threads value {threads}"));
+    let mut searched = 0;
+    for fen in multipv_positions() {
+        c.send("ucinewgame");
+        c.send(&format!("position fen {fen}"));
+        let go = c.go("depth 5");
+        assert!(errors(&go).is_empty(), "{variant} {fen}: {go:#?}");
+        let best = bestmove(&go);
+        let infos: Vec<_> = go
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .map(|l| multipv_entry(l))
+            .collect();
+        if best == "0000" {
+            // Over before it starts (a piece type already missing in
+            // extinction, say): nothing to rank.
+            assert!(infos.is_empty(), "{variant} {fen}: {go:#?}");
+            continue;
+        }
+        searched += 1;
+        let mut iterations: Vec<Vec<&(u32, u32, i64, String)>> = Vec::new();
+        for e in &infos {
+            if e.1 == 1 {
+                iterations.push(Vec::new());
+            }
+            iterations.last_mut().unwrap().push(e);
+        }
+        assert!(!iterations.is_empty(), "{variant} {fen}: {go:#?}");
+        for it in &iterations {
+            for (k, e) in it.iter().enumerate() {
+                assert_eq!(e.1 as usize, k + 1, "{variant} {fen}: {go:#?}");
+                assert_eq!(e.0, it[0].0, "{variant} {fen}: {go:#?}");
+                if k > 0 {
+                    assert!(
+                        e.2 <= it[k - 1].2,
+                        "{variant} {fen}: depth {} line {} above line {}: {go:#?}",
+                        e.0,
+                        k + 1,
+                        k
+                    );
+                }
+            }
+        }
+        let last = iterations.last().unwrap();
+        assert!(threads > 1 || last[0].0 == 5, "{variant} {fen}: {go:#?}");
+        assert_eq!(best, last[0].3, "{variant} {fen}: {go:#?}");
+    }
+    assert!(
+        searched >= 15,
+        "{variant}: only {searched} positions searched"
+    );
+}
+
+#[test]
+fn multipv_lines_are_best_first_in_chess() {
+    lines_best_first(Variant::Chess, 1, 3);
+}
+
+#[test]
+fn multipv_lines_are_best_first_in_extinction() {
+    lines_best_first(Variant::Extinction, 1, 3);
+}
+
+#[test]
+fn multipv_lines_are_best_first_in_stylish() {
+    lines_best_first(Variant::Stylish, 1, 3);
+}
+
+#[test]
+fn multipv_lines_are_best_first_in_wacky() {
+    lines_best_first(Variant::Wacky, 1, 3);
+}
+
+#[test]
+fn multipv_lines_are_best_first_in_sets() {
+    lines_best_first(Variant::Sets, 1, 3);
+}
+
+#[test]
+fn multipv_lines_are_best_first_in_dynamic() {
+    lines_best_first(Variant::Dynamic, 1, 3);
+}
+
+#[test]
+fn multipv_lines_are_best_first_in_tiebraker() {
+    lines_best_first(Variant::Tiebraker, 1, 3);
+}
+
+/// On several threads another thread's line can be played: it is printed
+/// again before `bestmove`. With several lines the main thread's ranking,
+/// the one printed, stands.
+#[test]
+fn bestmove_is_the_last_line_1_printed_on_threads() {
+    for lines in [1, 3] {
+        lines_best_first(Variant::Stylish, 3, lines);
+        lines_best_first(Variant::Chess, 3, lines);
+    }
+}

@@ -421,18 +421,6 @@ fn position_json(variant: Variant, a: &PositionAnalysis) -> Json {
     })
 }
 
-/// The mover's share of an award and the opponent's, as `+5` or
-/// `+5 / opp +2`.
-fn share(a: &Award, mover: Color) -> String {
-    let own = a.points(mover);
-    let other = a.points(!mover);
-    if other == crate::scoring::Points::ZERO {
-        format!("+{own}")
-    } else {
-        format!("+{own} / opp +{other}")
-    }
-}
-
 fn position_table(variant: Variant, a: &PositionAnalysis) -> String {
     let mut s = format!(
         "{} {} to move: {}\ndepth {}, {} nodes, {:.2} s; values are the expected point margin for {}\n",
@@ -452,7 +440,7 @@ fn position_table(variant: Variant, a: &PositionAnalysis) -> String {
         let value = r
             .value
             .map_or_else(|| "(not searched)".to_owned(), |v| v.to_string());
-        let all = r.immediate.award.plus(r.immediate.outcome);
+        let all = r.immediate.total();
         let mut events = all.events.to_string();
         if let Some(e) = r.immediate.ending {
             events = if events.is_empty() {
@@ -467,7 +455,7 @@ fn position_table(variant: Variant, a: &PositionAnalysis) -> String {
             r.action.to_string(),
             r.san,
             value,
-            share(&all, a.turn),
+            all.share_text(a.turn, "opp"),
             events,
             r.pv.join(" ")
         ));

@@ -102,24 +102,9 @@ fn ply_name(p: &PlyAnalysis) -> String {
     format!("{}{}", move_prefix(p.fullmove, p.mover), p.san)
 }
 
-/// A point amount without a `+` for zero.
-fn signed(p: Points) -> String {
-    if p == Points::ZERO {
-        "0".to_owned()
-    } else if p > Points::ZERO {
-        format!("+{p}")
-    } else {
-        p.to_string()
-    }
-}
-
 /// The referee's event names of an award, comma separated.
 fn events(a: &Award) -> String {
-    a.events
-        .iter()
-        .map(|e| e.name())
-        .collect::<Vec<_>>()
-        .join(", ")
+    a.events.joined(", ")
 }
 
 /// What an award gave, for `mover`: `+5 to White (capture, check); Black
@@ -130,12 +115,12 @@ fn award_text(a: &Award, mover: Color) -> String {
     if a.is_zero() && a.events.is_empty() {
         return "nothing".to_owned();
     }
-    let mut s = format!("<strong>{}</strong> to {}", signed(own), side(mover));
+    let mut s = format!("<strong>{}</strong> to {}", own.signed(), side(mover));
     if !a.events.is_empty() {
         let _ = write!(s, " ({})", escape(&events(a)));
     }
     if other != Points::ZERO {
-        let _ = write!(s, "; {} {}", side(!mover), signed(other));
+        let _ = write!(s, "; {} {}", side(!mover), other.signed());
     }
     s
 }
@@ -402,8 +387,8 @@ fn info(h: &mut String, r: &Report<'_>, i: usize, v: &View) {
             let _ = write!(
                 end,
                 " The ending gave White {}, Black {}{}.",
-                signed(rec.outcome.white),
-                signed(rec.outcome.black),
+                rec.outcome.white.signed(),
+                rec.outcome.black.signed(),
                 if rec.outcome.events.is_empty() {
                     String::new()
                 } else {
@@ -454,7 +439,7 @@ fn moves(h: &mut String, r: &Report<'_>) {
             "mistake" => "?",
             _ => "",
         };
-        let mut title = format!("{}: earned {}", ply_name(p), signed(own));
+        let mut title = format!("{}: earned {}", ply_name(p), own.signed());
         if p.missed > 0.0 {
             let _ = write!(
                 title,
@@ -480,7 +465,7 @@ fn moves(h: &mut String, r: &Report<'_>) {
             },
         );
         if own != Points::ZERO {
-            let _ = write!(h, "<span class=\"pts\">{}</span>", signed(own));
+            let _ = write!(h, "<span class=\"pts\">{}</span>", own.signed());
         }
         h.push_str("</button>");
         if p.mover.is_white() {

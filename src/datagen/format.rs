@@ -548,13 +548,15 @@ fn bare_of(b: u8) -> Option<Bare> {
 /// decided games as [`DECIDED_SCORE`] minus the plies to their end.
 pub fn score_of(value: i32, turn: Color) -> i16 {
     let white = if turn.is_white() { value } else { -value };
-    if crate::search::is_decided(white) {
-        let plies = crate::search::plies_to_end(white).clamp(0, 999);
-        let s = i32::from(DECIDED_SCORE) - plies;
-        (if white > 0 { s } else { -s }) as i16
-    } else {
-        let limit = i32::from(DECIDED_LIMIT);
-        white.clamp(-limit, limit) as i16
+    match crate::search::Score::of(white) {
+        crate::search::Score::End { won, plies, .. } => {
+            let s = i32::from(DECIDED_SCORE) - plies.clamp(0, 999);
+            (if won { s } else { -s }) as i16
+        }
+        crate::search::Score::Margin(m) => {
+            let limit = i32::from(DECIDED_LIMIT);
+            m.clamp(-limit, limit) as i16
+        }
     }
 }
 

@@ -243,17 +243,9 @@ pub fn award_comment(award: &crate::scoring::Award, mover: Color) -> Option<Stri
     if award.is_zero() && award.events.is_empty() {
         return None;
     }
-    let own = award.points(mover);
-    let other = award.points(!mover);
-    let mut s = format!("+{own}");
-    if other != crate::scoring::Points::ZERO {
-        s.push_str(&format!(" / opponent +{other}"));
-    }
+    let mut s = award.share_text(mover, "opponent");
     if !award.events.is_empty() {
-        s.push_str(&format!(
-            " ({})",
-            award.events.to_string().replace(',', " ")
-        ));
+        s.push_str(&format!(" ({})", award.events.joined(" ")));
     }
     Some(s)
 }

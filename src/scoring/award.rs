@@ -5,6 +5,7 @@ use std::fmt;
 use shakmaty::Color;
 
 use super::Points;
+use crate::rules::Ending;
 
 /// A named reason for points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -190,10 +191,18 @@ impl Events {
     }
 }
 
-impl fmt::Display for Events {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Events {
+    /// The events' names joined by `sep` (empty when none).
+    pub fn joined(self, sep: &str) -> String {
         let names: Vec<&str> = self.iter().map(Event::name).collect();
-        f.write_str(&names.join(","))
+        names.join(sep)
+    }
+}
+
+impl fmt::Display for Events {
+    /// The names joined by commas: `capture,check`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.joined(","))
     }
 }
 
@@ -251,6 +260,46 @@ impl Award {
     /// Whether no points are given.
     pub fn is_zero(&self) -> bool {
         self.white == Points::ZERO && self.black == Points::ZERO
+    }
+
+    /// The points from `mover`'s side, as people read them: `+5`, or
+    /// `+5 / opponent +2` when the opponent got points too (`opponent`
+    /// names it: `opp` in a narrow column). The human text of every tool's
+    /// award starts here; the events follow in the tool's own way.
+    pub fn share_text(&self, mover: Color, opponent: &str) -> String {
+        let own = self.points(mover);
+        let other = self.points(!mover);
+        if other == Points::ZERO {
+            format!("+{own}")
+        } else {
+            format!("+{own} / {opponent} +{other}")
+        }
+    }
+}
+
+/// What an action earns the moment it is played, as the referee shows its
+/// ply (see `Scorer::immediate`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Immediate {
+    /// The ply's award: the action's own award plus what it earns by
+    /// ending the game (a stylish mate).
+    pub award: Award,
+    /// The ending it brings about, if any.
+    pub ending: Option<Ending>,
+    /// The ending's own award (zero when the game goes on).
+    pub outcome: Award,
+}
+
+impl Immediate {
+    /// The award and the outcome together: all the action earns now.
+    pub fn total(&self) -> Award {
+        self.award.plus(self.outcome)
+    }
+
+    /// The mover's margin of [`Immediate::total`].
+    pub fn margin(&self, mover: Color) -> Points {
+        let all = self.total();
+        all.points(mover) - all.points(!mover)
     }
 }
 

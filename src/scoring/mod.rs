@@ -25,14 +25,14 @@ pub mod stylish;
 mod tables;
 pub mod wacky;
 
-pub use award::{Award, EndAward, Event, Events};
+pub use award::{Award, EndAward, Event, Events, Immediate};
 pub use memo::Memo;
 pub use points::Points;
 pub use tables::{DrawAdvantage, MAX_FACTOR, MAX_MOVES_LIMIT, Tables, TablesError};
 
 use shakmaty::Color;
 
-use crate::rules::{Action, Ending, Node, Pos, Variant};
+use crate::rules::{Action, Ending, HistoryEntry, Node, Pos, Rules, Variant};
 
 /// What the end of a game may need beyond the board: the clocks, and
 /// whether a resignation was a loss on time.
@@ -136,6 +136,49 @@ impl Scorer {
             }
         }
         award
+    }
+
+    /// What `action` earns the moment it is played from `before` (reached
+    /// after `history`, which ends with `before`'s entry, with `memo`), as
+    /// the referee shows that ply: its own award and, when it ends the
+    /// game, what the ending pays for that ply
+    /// ([`Scorer::final_ply_award`]) and the ending's own award. In a game
+    /// over already (by a rule the client does not apply, which plays on)
+    /// it earns its own award only, as in a new game.
+    pub fn immediate<P: Pos>(
+        &self,
+        rules: &Rules<P>,
+        memo: &Memo,
+        before: &Node<P>,
+        history: &[HistoryEntry],
+        action: Action,
+    ) -> Immediate {
+        let after = rules.play(before, action);
+        let (award, next) = self.action_award(memo, before, action, &after);
+        let mut imm = Immediate {
+            award,
+            ..Immediate::default()
+        };
+        if rules.ending(before, history).is_some() {
+            return imm;
+        }
+        let mut history = history.to_vec();
+        history.push(HistoryEntry::of(&after, Some(action)));
+        if let Some(ending) = rules.ending(&after, &history) {
+            let end = self.end_award(
+                &next,
+                Some((before, action)),
+                &after,
+                &ending,
+                &EndContext::default(),
+            );
+            imm = Immediate {
+                award: self.final_ply_award(&award, &end),
+                ending: Some(ending),
+                outcome: end.outcome,
+            };
+        }
+        imm
     }
 
     /// The awards for an ending reached in `end`. `last` is the node before

@@ -61,6 +61,15 @@ impl Points {
         self.0 as f64 / 1000.0
     }
 
+    /// With its sign, as a change reads: `+1.25`, `-3`, `0`.
+    pub fn signed(self) -> String {
+        if self > Points::ZERO {
+            format!("+{self}")
+        } else {
+            self.to_string()
+        }
+    }
+
     /// As a JSON number: an integer when whole, else the shortest decimal.
     pub fn to_json(self) -> serde_json::Value {
         if self.0 % 1000 == 0 {

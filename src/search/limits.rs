@@ -35,8 +35,9 @@ pub struct Limits {
     pub movestogo: Option<u32>,
     /// Stop once a win in at most this many moves is found.
     pub mate: Option<u32>,
-    /// Root actions to consider (UCI text); all when empty.
-    pub searchmoves: Vec<String>,
+    /// Root actions to consider, in this order; all when empty (UCI
+    /// `searchmoves`, resolved by the engine facade).
+    pub searchmoves: Vec<crate::rules::Action>,
     /// Search even when the game is over by a rule that leaves moves on
     /// the board (repetition, move count, insufficient material): the
     /// client plays on.

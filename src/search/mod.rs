@@ -34,12 +34,12 @@ pub use limits::{Budget, Clock, Limits};
 pub use see::see_ge;
 pub use tt::{Bound, Tt};
 use turns::{Turn, Turns};
-pub use value::{DECIDED, INFINITE, MATE, MATE_STEP, is_decided, plies_to_end};
+pub use value::{DECIDED, INFINITE, MATE, MATE_STEP, Score, is_decided, plies_to_end};
 
 use crate::eval::{Evaluate, Units};
 use crate::rules::Ending;
 use crate::rules::{Action, HistoryEntry, Node, Pos, Rules};
-use crate::scoring::{Award, EndAward, EndContext, Memo, Scorer};
+use crate::scoring::{Award, EndAward, EndContext, Immediate, Memo, Scorer};
 use params::{VOTE_OFFSET, VOTE_VALUE_CAP};
 
 /// The awards the search maximises: what the referee's scorer provides.
@@ -71,6 +71,16 @@ pub trait Scoring: Send + Sync {
     /// The most a quiet move (no capture, promotion or check) can earn by
     /// itself; widens futility margins.
     fn quiet_award_bound(&self) -> crate::scoring::Points;
+    /// What an action earns the moment it is played at `before`, the
+    /// ending's awards included (the search result's best action).
+    fn immediate<P: Pos>(
+        &self,
+        rules: &Rules<P>,
+        memo: &Memo,
+        before: &Node<P>,
+        history: &[HistoryEntry],
+        action: Action,
+    ) -> Immediate;
 }
 
 impl Scoring for Scorer {
@@ -111,6 +121,17 @@ impl Scoring for Scorer {
     fn quiet_award_bound(&self) -> crate::scoring::Points {
         Scorer::quiet_award_bound(self)
     }
+
+    fn immediate<P: Pos>(
+        &self,
+        rules: &Rules<P>,
+        memo: &Memo,
+        before: &Node<P>,
+        history: &[HistoryEntry],
+        action: Action,
+    ) -> Immediate {
+        Scorer::immediate(self, rules, memo, before, history, action)
+    }
 }
 
 /// One line of the search's report: a root action with its value and
@@ -129,6 +150,13 @@ pub struct PvLine {
     pub bound: Option<Bound>,
     /// The principal variation, the root action first.
     pub pv: Vec<Action>,
+}
+
+impl PvLine {
+    /// The value decoded.
+    pub fn score(&self) -> Score {
+        Score::of(self.value)
+    }
 }
 
 /// Counters for a report.
@@ -164,6 +192,9 @@ pub struct SearchResult {
     pub best: Option<Action>,
     /// The expected reply.
     pub ponder: Option<Action>,
+    /// What the best action earns the moment it is played, the ending's
+    /// awards included.
+    pub award: Option<Immediate>,
     /// The lines of the last completed depth, best first.
     pub lines: Vec<PvLine>,
     /// Depth completed.
@@ -360,7 +391,12 @@ where
         limits::watch(shared, hard);
     });
     let results: Vec<ThreadResult> = results.into_iter().flatten().collect();
-    vote(results, shared, clock)
+    let mut result = vote(results, shared, clock, job.multipv, reporter);
+    result.award = result.best.map(|a| {
+        job.scorer
+            .immediate(&job.rules, &job.root_memo, &job.root, &job.history, a)
+    });
+    result
 }
 
 /// What one thread found.
@@ -371,15 +407,23 @@ struct ThreadResult {
 }
 
 /// Combines the threads' results: the deepest, best-scoring line wins a
-/// vote weighted by depth and value.
-fn vote(results: Vec<ThreadResult>, shared: &Shared, clock: Clock) -> SearchResult {
+/// vote weighted by depth and value. With several lines the main thread's
+/// ranking, the one reported, stands. A line of another thread that wins
+/// is reported again, so that the last line 1 reported is the move played.
+fn vote(
+    results: Vec<ThreadResult>,
+    shared: &Shared,
+    clock: Clock,
+    multipv: usize,
+    reporter: &dyn Reporter,
+) -> SearchResult {
     let nodes = shared.nodes();
     let time = clock.elapsed();
     let Some(main) = results.first() else {
         return SearchResult::default();
     };
     let mut chosen = main;
-    if results.len() > 1 {
+    if results.len() > 1 && multipv <= 1 {
         let min = results
             .iter()
             .filter_map(|r| r.lines.first().map(|l| l.value))
@@ -411,10 +455,21 @@ fn vote(results: Vec<ThreadResult>, shared: &Shared, clock: Clock) -> SearchResu
             }
         }
     }
+    if !std::ptr::eq(chosen, main) {
+        let stats = Stats {
+            nodes,
+            time: shared.elapsed(),
+            hashfull: shared.tt.hashfull(),
+        };
+        for l in &chosen.lines {
+            reporter.line(l, &stats);
+        }
+    }
     let first = chosen.lines.first();
     SearchResult {
         best: first.and_then(|l| l.pv.first().copied()),
         ponder: first.and_then(|l| l.pv.get(1).copied()),
+        award: None,
         lines: chosen.lines.clone(),
         depth: chosen.depth,
         nodes,

@@ -164,8 +164,18 @@ fn thread(best: Action, value: i32, depth: i32) -> ThreadResult {
 
 fn voted(results: Vec<ThreadResult>) -> (Option<Action>, i32, i32) {
     let shared = Shared::new(Arc::new(Tt::new(1)), 4);
-    let r = vote(results, &shared, Clock::start());
+    let r = vote(results, &shared, Clock::start(), 1, &Silent);
     (r.best, r.lines[0].value, r.depth)
+}
+
+/// Keeps the lines reported.
+#[derive(Default)]
+struct Record(std::sync::Mutex<Vec<PvLine>>);
+
+impl Reporter for Record {
+    fn line(&self, line: &PvLine, _stats: &Stats) {
+        self.0.lock().unwrap().push(line.clone());
+    }
 }
 
 #[test]
@@ -191,5 +201,28 @@ fn the_vote_follows_depth_and_value() {
     );
     // No thread finished: nothing to play.
     let shared = Shared::new(Arc::new(Tt::new(1)), 1);
-    assert_eq!(vote(Vec::new(), &shared, Clock::start()).best, None);
+    assert_eq!(
+        vote(Vec::new(), &shared, Clock::start(), 1, &Silent).best,
+        None
+    );
+}
+
+#[test]
+fn a_helpers_line_that_wins_the_vote_is_reported_again() {
+    let (a, b) = (Action::Disk, Action::Swap);
+    let shared = Shared::new(Arc::new(Tt::new(1)), 4);
+    let results = || vec![thread(a, 10, 8), thread(b, 30, 9), thread(b, 25, 9)];
+    let record = Record::default();
+    let r = vote(results(), &shared, Clock::start(), 1, &record);
+    assert_eq!(r.best, Some(b));
+    assert_eq!(*record.0.lock().unwrap(), r.lines);
+    // The main thread's own line was reported by it already.
+    let record = Record::default();
+    let r = vote(vec![thread(a, 10, 8)], &shared, Clock::start(), 1, &record);
+    assert_eq!(r.best, Some(a));
+    assert!(record.0.lock().unwrap().is_empty());
+    // With several lines the main thread's ranking, reported, stands.
+    let r = vote(results(), &shared, Clock::start(), 3, &record);
+    assert_eq!((r.best, r.depth), (Some(a), 8));
+    assert!(record.0.lock().unwrap().is_empty());
 }

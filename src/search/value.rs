@@ -8,6 +8,7 @@
 //! estimate, a shorter one beats a longer one, and among equally fast wins the
 //! points still decide. Values in the band are stored in the table relative
 //! to the node (ply added back), as engines do with mate scores.
+//! [`Score`] decodes a value for everyone outside the search.
 
 use super::params::MAX_PLY;
 use crate::eval::Units;
@@ -43,6 +44,69 @@ pub fn is_decided(v: i32) -> bool {
 #[inline]
 pub fn plies_to_end(v: i32) -> i32 {
     (MATE - v.abs() + MATE_STEP / 2) / MATE_STEP
+}
+
+/// A search value decoded: a proven end of the game, or an expected point
+/// margin. The one place that reads the decisive band; the protocol and the
+/// tools format a `Score`, never a raw value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// A proven decisive end (a checkmate, an extinction: whatever the
+    /// variant's decisive band holds) `plies` plies away, won or lost by
+    /// the side to move; `margin` is the point margin at that end, in
+    /// internal units.
+    End {
+        /// Whether the side to move wins it.
+        won: bool,
+        /// Plies to the end.
+        plies: i32,
+        /// The point margin at the end, in internal units.
+        margin: i32,
+    },
+    /// Nothing proven: the expected point margin, in internal units.
+    Margin(i32),
+}
+
+impl Score {
+    /// Decodes a search value (internal units, decisive band included).
+    pub fn of(value: i32) -> Score {
+        if is_decided(value) {
+            let plies = plies_to_end(value);
+            let band = MATE - plies * MATE_STEP;
+            let (won, margin) = if value > 0 {
+                (true, value - band)
+            } else {
+                (false, value + band)
+            };
+            Score::End { won, plies, margin }
+        } else {
+            Score::Margin(value)
+        }
+    }
+
+    /// Moves to a proven end: positive when the side to move wins, negative
+    /// when it loses, never 0; `None` when nothing is proven.
+    pub fn moves(self) -> Option<i32> {
+        match self {
+            Score::End { won, plies, .. } => {
+                let moves = ((plies + 1) / 2).max(1);
+                Some(if won { moves } else { -moves })
+            }
+            Score::Margin(_) => None,
+        }
+    }
+
+    /// The point margin in internal units: at the proven end, or expected.
+    pub fn margin(self) -> i32 {
+        match self {
+            Score::End { margin, .. } | Score::Margin(margin) => margin,
+        }
+    }
+
+    /// [`Score::margin`] in the variant's points.
+    pub fn points(self, units: Units) -> f64 {
+        units.to_points(self.margin())
+    }
 }
 
 /// The value of a decided game for the side to move `ply` plies from the
@@ -94,5 +158,27 @@ mod tests {
         assert_eq!(plies_to_end(to_tt(v, 3)), 2);
         assert!(!is_decided(1 << 28));
         assert!(INFINITE > decided(true, 0, 1 << 20));
+    }
+
+    #[test]
+    fn scores() {
+        assert_eq!(Score::of(35), Score::Margin(35));
+        assert_eq!(Score::of(-DECIDED), Score::Margin(-DECIDED));
+        // Won in 3 moves (5 plies) with a margin of 100 units.
+        let won = Score::of(decided(true, 5, 100));
+        assert_eq!(
+            won,
+            Score::End {
+                won: true,
+                plies: 5,
+                margin: 100
+            }
+        );
+        assert_eq!((won.moves(), won.margin()), (Some(3), 100));
+        let lost = Score::of(decided(false, 4, -100));
+        assert_eq!((lost.moves(), lost.margin()), (Some(-2), -100));
+        assert_eq!(Score::of(-(MATE - MATE_STEP)).moves(), Some(-1));
+        assert_eq!(Score::of(MATE).moves(), Some(1));
+        assert_eq!(Score::of(1 << 28).moves(), None);
     }
 }

@@ -166,6 +166,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 }
                 // Sort the searched part: best first.
                 self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.value));
+                // A line can come out above the lines before it: its move
+                // was only proven below them by a null-window search, which
+                // prunes more than this line's full window. The lines so far
+                // are ranked again, so that line 1 is the best.
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.value));
             }
             if self.stopped {
                 break;
@@ -337,8 +342,14 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         }
     }
 
+    /// Reports a line whose window failed. Only with one line: among
+    /// several, a bound would stand beside exact values it may not rank
+    /// with; they are reported together, ranked, once the depth is done.
     fn report_bound(&self, depth: i32, pv_idx: usize) {
-        if self.is_main() && self.shared.elapsed() > REPORT_BOUND_AFTER {
+        if self.is_main()
+            && self.job.multipv.min(self.root_moves.len()) <= 1
+            && self.shared.elapsed() > REPORT_BOUND_AFTER
+        {
             let rm = &self.root_moves[pv_idx];
             let line = PvLine {
                 multipv: pv_idx + 1,

@@ -3,7 +3,6 @@
 
 use shakmaty::{Color, File, Rank, Square};
 
-use super::output::signed;
 use crate::engine::Engine;
 use crate::rules::{Bare, Disk, Game, Pos};
 
@@ -156,7 +155,7 @@ pub(super) fn evaluation(engine: &Engine) -> Vec<String> {
     ));
     out.push(format!(
         "Expected margin: {} {} points for {} ({:?} evaluation, {} internal units)",
-        signed(trace.margin),
+        trace.margin.signed(),
         engine.variant(),
         side(turn),
         trace.mode,

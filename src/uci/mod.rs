@@ -37,7 +37,7 @@ use std::time::Duration;
 
 use crate::engine::{Engine, EngineOptions};
 use crate::eval::EvalMode;
-use crate::rules::{Ending, ParsedAction, RulesError, Variant};
+use crate::rules::{Ending, RulesError, Variant};
 use crate::scoring::{DrawAdvantage, Tables};
 use crate::search::{Limits, SearchResult, Tt};
 
@@ -629,22 +629,17 @@ impl<W: Write + Send + 'static> Session<W> {
             ]);
             return;
         }
-        let asked = parsed.limits.searchmoves.len();
-        parsed.limits.searchmoves.retain(|text| {
-            let ok = text
-                .parse::<ParsedAction>()
-                .ok()
-                .and_then(|p| p.resolve(&legal))
-                .is_some();
-            if !ok {
-                self.out.error(&format!(
-                    "go: searchmoves '{}' is not legal here; ignored",
-                    clip(text)
-                ));
-            }
-            ok
-        });
-        if asked > 0 && parsed.limits.searchmoves.is_empty() {
+        let (moves, refused) = self
+            .engine
+            .resolve_searchmoves(&parsed.searchmoves, parsed.limits.play_on);
+        for text in &refused {
+            self.out.error(&format!(
+                "go: searchmoves '{}' is not legal here; ignored",
+                clip(text)
+            ));
+        }
+        parsed.limits.searchmoves = moves;
+        if !parsed.searchmoves.is_empty() && parsed.limits.searchmoves.is_empty() {
             self.out
                 .error("go: no legal searchmoves left; searching every action");
         }
@@ -682,7 +677,6 @@ impl<W: Write + Send + 'static> Session<W> {
     /// The callback that ends a search: the margin line and `bestmove`.
     fn finisher(&self) -> Box<dyn FnOnce(&SearchResult) + Send> {
         let out = self.out.clone();
-        let award_of = self.engine.award_work();
         let units = self.engine.units();
         let variant = self.engine.variant();
         let mover = self.engine.turn();
@@ -695,8 +689,8 @@ impl<W: Write + Send + 'static> Session<W> {
                 .lines
                 .first()
                 .filter(|l| l.depth > 0)
-                .map(|l| output::margin_points(units, l.value));
-            let award = award_of(best).map(|a| output::award_parts(&a, mover));
+                .map(|l| output::margin_points(units, l.score()));
+            let award = r.award.map(|a| (a.total(), mover));
             let info = output::margin_line(variant, margin, &best.to_string(), award);
             let ponder = r
                 .ponder
@@ -804,6 +798,8 @@ fn fresh_fen(fen: &str) -> String {
 #[derive(Debug, Default)]
 struct Go {
     limits: Limits,
+    /// The `searchmoves` texts (the engine resolves them).
+    searchmoves: Vec<String>,
     /// Whether `perft` was given (with a good depth in `perft`, or not).
     perft_asked: bool,
     perft: Option<u32>,
@@ -842,7 +838,7 @@ fn parse_go(args: &[&str]) -> Go {
             "infinite" => go.limits.infinite = true,
             "searchmoves" => {
                 while i < args.len() && !GO_WORDS.contains(&args[i]) {
-                    go.limits.searchmoves.push(args[i].to_owned());
+                    go.searchmoves.push(args[i].to_owned());
                     i += 1;
                 }
             }
@@ -920,7 +916,7 @@ mod tests {
         assert_eq!(g.limits.inc[0], Some(Duration::from_millis(10)));
         assert_eq!(g.limits.movestogo, None);
         assert_eq!(g.limits.depth, None);
-        assert_eq!(g.limits.searchmoves, vec!["e2e4", "d2d4"]);
+        assert_eq!(g.searchmoves, vec!["e2e4", "d2d4"]);
         assert_eq!(g.limits.nodes, Some(5));
         assert_eq!(g.errors.len(), 2);
         assert_eq!(parse_go(&["perft", "3"]).perft, Some(3));

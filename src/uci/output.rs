@@ -2,8 +2,8 @@
 //! point margins.
 //!
 //! Scores: a search value is an expected point margin in internal units
-//! (100 per pawn of material, see [`Units`]). A decided value (a proven
-//! checkmate or extinction, [`is_decided`]) is printed as `score mate N`,
+//! (100 per pawn of material, see [`Units`]), decoded by [`Score`]. A
+//! proven end (a checkmate or an extinction) is printed as `score mate N`,
 //! `N` in moves, negative when losing; every other value as `score cp V`
 //! with `V` the value itself clamped to `±CP_LIMIT`, so the graph of a GUI
 //! rises and falls with the expected margin in every variant. With the
@@ -17,10 +17,12 @@
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
+use shakmaty::Color;
+
 use crate::eval::{Units, Wdl};
 use crate::rules::Variant;
 use crate::scoring::{Award, Points};
-use crate::search::{Bound, MATE, MATE_STEP, PvLine, Reporter, Stats, is_decided, plies_to_end};
+use crate::search::{Bound, PvLine, Reporter, Score, Stats};
 use crate::text::printable;
 
 /// The largest `score cp` printed (values beyond are clamped).
@@ -67,13 +69,6 @@ impl<W: Write> Out<W> {
     pub fn error(&self, text: &str) {
         self.line(&format!("info string error: {text}"));
     }
-}
-
-/// A decided value's distance in moves: positive when winning, negative
-/// when losing, never 0.
-pub fn mate_moves(value: i32) -> i32 {
-    let moves = ((plies_to_end(value) + 1) / 2).max(1);
-    if value > 0 { moves } else { -moves }
 }
 
 /// The scale of `score cp` under `ScoreUnit points`: thousandths of a
@@ -128,75 +123,49 @@ impl PointScale {
     }
 }
 
-/// `cp V` or `mate N` for a search value: `V` in internal units without a
-/// scale, in the variant's points with one. A decided value is `mate N`
-/// either way.
-pub fn score_in(value: i32, scale: Option<PointScale>) -> String {
-    if is_decided(value) {
-        format!("mate {}", mate_moves(value))
-    } else if let Some(s) = scale {
-        format!("cp {}", s.cp(value))
-    } else {
-        format!("cp {}", value.clamp(-CP_LIMIT, CP_LIMIT))
+/// `cp V` or `mate N` for a score: `V` in internal units without a scale,
+/// in the variant's points with one. A proven end is `mate N` either way.
+pub fn score_text(score: Score, scale: Option<PointScale>) -> String {
+    if let Some(moves) = score.moves() {
+        return format!("mate {moves}");
+    }
+    let v = score.margin();
+    match scale {
+        Some(s) => format!("cp {}", s.cp(v)),
+        None => format!("cp {}", v.clamp(-CP_LIMIT, CP_LIMIT)),
     }
 }
 
-/// The point margin inside a value, in internal units: the value itself,
-/// or for a decided value what remains after removing the band.
-pub fn margin_units(value: i32) -> i32 {
-    if is_decided(value) {
-        let band = MATE - plies_to_end(value) * MATE_STEP;
-        if value > 0 {
-            value - band
-        } else {
-            value + band
-        }
-    } else {
-        value
-    }
-}
-
-/// A number of points with a sign: `+1.25`, `-3`, `0`.
-pub fn signed(p: Points) -> String {
-    if p > Points::ZERO {
-        format!("+{p}")
-    } else {
-        p.to_string()
-    }
-}
-
-/// The margin of a value in the variant's points, rounded to thousandths.
-pub fn margin_points(units: Units, value: i32) -> Points {
-    Points::from_f64(units.to_points(margin_units(value))).unwrap_or_default()
+/// The point margin of a score in the variant's points, rounded to
+/// thousandths.
+pub fn margin_points(units: Units, score: Score) -> Points {
+    Points::from_f64(score.points(units)).unwrap_or_default()
 }
 
 /// The `info string` that closes a search: the expected margin in the
 /// variant's points for the side to move and the best action's own award:
 /// `margin +0.35 chess award e2e4 0:0 none`, the award as the mover's
 /// points, a colon, the opponent's points, then the events (`none` when
-/// there are none).
+/// there are none). `award` is the award with its mover.
 pub fn margin_line(
     variant: Variant,
     margin: Option<Points>,
     action: &str,
-    award: Option<(Points, Points, String)>,
+    award: Option<(Award, Color)>,
 ) -> String {
-    let m = margin.map_or_else(|| "unknown".to_owned(), signed);
+    let m = margin.map_or_else(|| "unknown".to_owned(), Points::signed);
     let a = match award {
-        Some((own, other, events)) => format!("{own}:{other} {events}"),
+        Some((a, mover)) => {
+            let events = if a.events.is_empty() {
+                "none".to_owned()
+            } else {
+                a.events.to_string()
+            };
+            format!("{}:{} {events}", a.points(mover), a.points(!mover))
+        }
         None => "unknown".to_owned(),
     };
     format!("margin {m} {variant} award {action} {a}")
-}
-
-/// The mover's points, the opponent's and the events of an award.
-pub fn award_parts(award: &Award, mover: shakmaty::Color) -> (Points, Points, String) {
-    let events = if award.events.is_empty() {
-        "none".to_owned()
-    } else {
-        award.events.to_string()
-    };
-    (award.points(mover), award.points(!mover), events)
 }
 
 /// Prints the search's progress as UCI `info` lines.
@@ -210,31 +179,27 @@ pub(super) struct UciReporter<W> {
     pub scale: Option<PointScale>,
 }
 
-/// The `wdl W D L` part for a value: decided values are certain, others go
-/// through the win/draw/loss model at the root's phase.
-pub fn wdl(value: i32, phase: i32) -> String {
-    let w = if is_decided(value) {
-        if value > 0 {
-            Wdl {
-                win: 1000,
-                draw: 0,
-                loss: 0,
-            }
-        } else {
-            Wdl {
-                win: 0,
-                draw: 0,
-                loss: 1000,
-            }
-        }
-    } else {
-        Wdl::from_cp(value, phase)
+/// The `wdl W D L` part for a score: a proven end is certain, a margin
+/// goes through the win/draw/loss model at the root's phase.
+pub fn wdl(score: Score, phase: i32) -> String {
+    let w = match score {
+        Score::End { won: true, .. } => Wdl {
+            win: 1000,
+            draw: 0,
+            loss: 0,
+        },
+        Score::End { won: false, .. } => Wdl {
+            win: 0,
+            draw: 0,
+            loss: 1000,
+        },
+        Score::Margin(v) => Wdl::from_cp(v, phase),
     };
     format!("wdl {} {} {}", w.win, w.draw, w.loss)
 }
 
 /// The `info` line of one principal variation, its score on `scale`
-/// ([`score_in`]).
+/// ([`score_text`]).
 pub fn info_line(
     line: &PvLine,
     stats: &Stats,
@@ -248,14 +213,14 @@ pub fn info_line(
         Some(Bound::Upper) => " upperbound",
         _ => "",
     };
-    let wdl = wdl_phase.map_or_else(String::new, |p| format!(" {}", wdl(line.value, p)));
+    let wdl = wdl_phase.map_or_else(String::new, |p| format!(" {}", wdl(line.score(), p)));
     let pv: Vec<String> = line.pv.iter().map(ToString::to_string).collect();
     format!(
         "info depth {} seldepth {} multipv {} score {}{bound}{wdl} nodes {} nps {nps} hashfull {} time {ms} pv {}",
         line.depth,
         line.seldepth,
         line.multipv,
-        score_in(line.value, scale),
+        score_text(line.score(), scale),
         stats.nodes,
         stats.hashfull,
         pv.join(" ")
@@ -272,10 +237,14 @@ impl<W: Write + Send> Reporter for UciReporter<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::DECIDED;
+    use crate::search::{MATE, MATE_STEP};
 
     fn score(value: i32) -> String {
-        score_in(value, None)
+        score_text(Score::of(value), None)
+    }
+
+    fn score_in(value: i32, scale: Option<PointScale>) -> String {
+        score_text(Score::of(value), scale)
     }
 
     #[test]
@@ -285,24 +254,41 @@ mod tests {
         // Mate in 3 (5 plies) with a margin of 100 units.
         let v = MATE - 5 * MATE_STEP + 100;
         assert_eq!(score(v), "mate 3");
-        assert_eq!(margin_units(v), 100);
         let l = -(MATE - 4 * MATE_STEP) - 100;
         assert_eq!(score(l), "mate -2");
-        assert_eq!(margin_units(l), -100);
         assert_eq!(score(-(MATE - MATE_STEP)), "mate -1");
-        assert!(!is_decided(DECIDED));
     }
 
     #[test]
     fn wdl_and_margin() {
-        assert_eq!(wdl(MATE - MATE_STEP, 24), "wdl 1000 0 0");
-        let even = wdl(0, 24);
+        assert_eq!(wdl(Score::of(MATE - MATE_STEP), 24), "wdl 1000 0 0");
+        assert_eq!(wdl(Score::of(-(MATE - MATE_STEP)), 24), "wdl 0 0 1000");
+        let even = wdl(Score::Margin(0), 24);
         let parts: Vec<i32> = even[4..].split(' ').map(|x| x.parse().unwrap()).collect();
         assert_eq!(parts.iter().sum::<i32>(), 1000);
         assert_eq!(parts[0], parts[2]);
-        assert_eq!(signed(Points::from_milli(1250)), "+1.25");
-        assert_eq!(signed(Points::whole(-3)), "-3");
-        assert_eq!(signed(Points::ZERO), "0");
+        assert_eq!(Points::from_milli(1250).signed(), "+1.25");
+        assert_eq!(Points::whole(-3).signed(), "-3");
+        assert_eq!(Points::ZERO.signed(), "0");
+        let mut capture = Award::default();
+        capture.give(
+            Color::Black,
+            Points::whole(5),
+            crate::scoring::Event::Capture,
+        );
+        assert_eq!(
+            margin_line(
+                Variant::Stylish,
+                Some(Points::whole(-2)),
+                "d5e4",
+                Some((capture, Color::Black))
+            ),
+            "margin -2 stylish award d5e4 5:0 capture"
+        );
+        assert_eq!(
+            margin_line(Variant::Chess, None, "e2e4", None),
+            "margin unknown chess award e2e4 unknown"
+        );
     }
 
     #[test]
