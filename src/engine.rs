@@ -21,7 +21,8 @@ use crate::rules::{
     perft_divide, perft_divide_until,
 };
 use crate::scoring::{DrawAdvantage, EndContext, Memo, Points, Scorer, Tables};
-use crate::search::{self, Limits, Reporter, SearchJob, SearchResult, Shared, Tt};
+use crate::search::skill::{self, Shown};
+use crate::search::{self, Limits, Reporter, SearchJob, SearchResult, Shared, Skill, Strength, Tt};
 use crate::with_game;
 
 /// Engine settings (the UCI options, in typed form).
@@ -44,6 +45,8 @@ pub struct EngineOptions {
     pub eval_mode: EvalMode,
     /// The point tables.
     pub tables: Tables,
+    /// The playing strength (full by default).
+    pub strength: Strength,
 }
 
 impl Default for EngineOptions {
@@ -57,6 +60,7 @@ impl Default for EngineOptions {
             draw_advantage: DrawAdvantage::Black,
             eval_mode: EvalMode::Variant,
             tables: Tables::default(),
+            strength: Strength::default(),
         }
     }
 }
@@ -102,6 +106,9 @@ pub struct Engine {
     tt: Arc<Tt>,
     pool: Arc<rayon::ThreadPool>,
     running: Option<Running>,
+    /// Games started ([`Engine::new_game`]): with the position, the seed
+    /// of a weakened choice.
+    games: u64,
 }
 
 impl std::fmt::Debug for Engine {
@@ -141,6 +148,7 @@ impl Engine {
             tt: Arc::new(Tt::new(options.hash_mb)),
             pool: build_pool(options.threads),
             running: None,
+            games: 0,
             options,
         }
     }
@@ -224,6 +232,11 @@ impl Engine {
         self.options.multipv = n.max(1);
     }
 
+    /// Sets the playing strength (the next search plays at it).
+    pub fn set_strength(&mut self, strength: Strength) {
+        self.options.strength = strength;
+    }
+
     /// Sets the move overhead.
     pub fn set_move_overhead(&mut self, d: Duration) {
         self.options.move_overhead = d;
@@ -271,9 +284,11 @@ impl Engine {
         self.tt.hashfull()
     }
 
-    /// Prepares for a new game: clears the table.
+    /// Prepares for a new game: clears the table (and a weakened engine
+    /// draws its choices afresh).
     pub fn new_game(&mut self) {
         self.clear_hash();
+        self.games = self.games.wrapping_add(1);
         self.game = AnyGame::start(self.variant, self.options.specials);
     }
 
@@ -455,11 +470,9 @@ impl Engine {
             .fold(Memo::default(), |m, (node, &a)| m.after(node, a))
     }
 
-    fn job<P: Pos>(
-        &self,
-        game: &Game<P>,
-        limits: Limits,
-    ) -> Result<SearchJob<P, Scorer, Evaluator>, RulesError> {
+    /// The search of `game` under `limits`, and how a weakened engine
+    /// chooses from it.
+    fn job<P: Pos>(&self, game: &Game<P>, mut limits: Limits) -> Result<Planned<P>, RulesError> {
         let scorer = self.scorer();
         let evaluator = Evaluator::new(&scorer, self.options.eval_mode);
         let units = Units::of(&scorer);
@@ -480,7 +493,19 @@ impl Engine {
             }
             root_actions = chosen;
         }
-        Ok(SearchJob {
+        let mut multipv = self.options.multipv;
+        let choice = self.options.strength.skill().map(|skill| {
+            limits.depth = Some(limits.depth.map_or(skill.depth, |d| d.min(skill.depth)));
+            limits.nodes = Some(limits.nodes.map_or(skill.nodes, |n| n.min(skill.nodes)));
+            multipv = multipv.max(skill::CANDIDATES);
+            Choice {
+                skill,
+                units,
+                seed: skill::seed(root.search_key(), self.games),
+                shown: self.options.multipv,
+            }
+        });
+        let job = SearchJob {
             rules: game.rules(),
             scorer,
             evaluator,
@@ -490,9 +515,10 @@ impl Engine {
             history: game.history().to_vec(),
             root_actions,
             limits,
-            multipv: self.options.multipv,
+            multipv,
             overhead: self.options.move_overhead,
-        })
+        };
+        Ok((job, choice))
     }
 
     /// Starts a search in the background; `done` gets the result (also
@@ -517,12 +543,12 @@ impl Engine {
         }
         let pool = self.pool.clone();
         let handle = with_game!(&self.game, |g| {
-            let job = self.job(g, limits)?;
+            let (job, choice) = self.job(g, limits)?;
             let shared2 = shared.clone();
             std::thread::Builder::new()
                 .name("tally-search".to_owned())
                 .spawn(move || {
-                    let r = search::search(&job, &shared2, &pool, threads, &*reporter);
+                    let r = run(&job, choice, &shared2, &pool, threads, &*reporter);
                     done(&r);
                     r
                 })
@@ -562,8 +588,8 @@ impl Engine {
         let shared = Shared::with_stop_flag(self.tt.clone(), threads, stop);
         let pool = self.pool.clone();
         with_game!(&self.game, |g| {
-            let job = self.job(g, limits)?;
-            Ok(search::search(&job, &shared, &pool, threads, reporter))
+            let (job, choice) = self.job(g, limits)?;
+            Ok(run(&job, choice, &shared, &pool, threads, reporter))
         })
     }
 
@@ -642,6 +668,46 @@ impl Engine {
         ));
         (record.total.white, record.total.black)
     }
+}
+
+/// A search to run and, for a weakened engine, how it chooses.
+type Planned<P> = (SearchJob<P, Scorer, Evaluator>, Option<Choice>);
+
+/// How a weakened engine chooses its action from the search's lines.
+#[derive(Clone, Copy, Debug)]
+struct Choice {
+    skill: Skill,
+    units: crate::eval::Units,
+    seed: u64,
+    /// Lines the reporter shows (the `MultiPV` asked for).
+    shown: usize,
+}
+
+/// Runs `job`'s search; a weakened engine ([`Choice`]) then plays its
+/// choice among the lines and reports only the lines asked for.
+fn run<P: Pos>(
+    job: &SearchJob<P, Scorer, Evaluator>,
+    choice: Option<Choice>,
+    shared: &Shared,
+    pool: &rayon::ThreadPool,
+    threads: usize,
+    reporter: &dyn Reporter,
+) -> SearchResult {
+    let Some(c) = choice else {
+        return search::search(job, shared, pool, threads, reporter);
+    };
+    let shown = Shown {
+        inner: reporter,
+        lines: c.shown,
+    };
+    let mut r = search::search(job, shared, pool, threads, &shown);
+    c.skill.apply(&mut r, c.units, c.seed);
+    // The award is the chosen action's, not the search's best.
+    r.award = r.best.map(|a| {
+        job.scorer
+            .immediate(&job.rules, &job.root_memo, &job.root, &job.history, a)
+    });
+    r
 }
 
 impl Drop for Engine {
@@ -738,6 +804,50 @@ mod tests {
         assert!(imm.award.events.contains(Event::Capture), "{imm:?}");
         assert!(imm.award.white > Points::ZERO);
         assert_eq!((imm.ending, imm.outcome), (None, Award::default()));
+    }
+
+    /// A weakened engine's result carries the award of the action it
+    /// chose, which need not be the search's best: in wacky every capture
+    /// earns points, so a wrong award would show.
+    #[test]
+    fn a_weakened_engines_award_is_its_choices() {
+        let mut chose_other = false;
+        for fen in [
+            "r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3",
+            "r1b1k2r/ppppnppp/2n2q2/2b5/3NP3/2P1B3/PP3PPP/RN1QKB1R w KQkq - 0 1",
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        ] {
+            let mut e = Engine::new(Variant::Wacky);
+            e.set_position(Some(fen), &[]).unwrap();
+            let limits = || Limits {
+                depth: Some(3),
+                ..Limits::default()
+            };
+            let full = e.search(limits(), &Silent).unwrap();
+            e.set_strength(Strength {
+                level: 0,
+                ..Strength::default()
+            });
+            for _ in 0..4 {
+                e.new_game();
+                e.set_position(Some(fen), &[]).unwrap();
+                let r = e.search(limits(), &Silent).unwrap();
+                let best = r.best.unwrap();
+                chose_other |= Some(best) != full.best;
+                let played = &mut engine_at(Variant::Wacky, &[]);
+                played.set_position(Some(fen), &[]).unwrap();
+                let (w0, b0) = played.points_so_far();
+                played.play(&best.to_string()).unwrap();
+                let (w1, b1) = played.points_so_far();
+                let award = r.award.unwrap().total();
+                assert_eq!(
+                    (award.white, award.black),
+                    (w1 - w0, b1 - b0),
+                    "{fen}: {best}"
+                );
+            }
+        }
+        assert!(chose_other, "level 0 never left the best action");
     }
 
     #[test]

@@ -217,7 +217,7 @@ fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     None
 }
 
-const OPTION_NAMES: [&str; 14] = [
+const OPTION_NAMES: [&str; 17] = [
     "Hash",
     "Clear Hash",
     "Threads",
@@ -232,6 +232,9 @@ const OPTION_NAMES: [&str; 14] = [
     "DrawAdvantage",
     "EvalMode",
     "RulesFile",
+    "UCI_LimitStrength",
+    "UCI_Elo",
+    "Skill Level",
 ];
 
 #[test]
@@ -319,6 +322,11 @@ fn every_option_valid_and_invalid() {
         ("SpecialActions", "1"),
         ("DrawAdvantage", "grey"),
         ("EvalMode", "nnue"),
+        ("UCI_LimitStrength", "yes"),
+        ("UCI_Elo", "999"),
+        ("UCI_Elo", "3000"),
+        ("Skill Level", "21"),
+        ("Skill Level", "-1"),
         ("RulesFile", bad.to_str().unwrap()),
         ("RulesFile", "/no/such/file.toml"),
         ("NoSuchOption", "1"),
@@ -1318,4 +1326,69 @@ fn bestmove_is_the_last_line_1_printed_on_threads() {
         lines_best_first(Variant::Stylish, 3, lines);
         lines_best_first(Variant::Chess, 3, lines);
     }
+}
+
+#[test]
+fn strength_options_declared() {
+    let out = script("uci\n");
+    for decl in [
+        "option name UCI_LimitStrength type check default false",
+        "option name UCI_Elo type spin default 1500 min 1000 max 1800",
+        "option name Skill Level type spin default 20 min 0 max 20",
+    ] {
+        assert!(out.iter().any(|l| l == decl), "{decl}: {out:#?}");
+    }
+}
+
+#[test]
+fn weakened_search_keeps_to_its_caps_and_shows_multipv_lines_asked() {
+    // Skill Level 0 searches 4 candidate lines to depth 1 whatever `go`
+    // asks, reports only the MultiPV lines asked for, and plays a legal
+    // move; UCI_LimitStrength off with Skill Level 20 is full strength.
+    let mut c = Client::start();
+    c.send("setoption name Skill Level value 0");
+    c.send("position startpos moves e2e4 e7e5");
+    let go = c.go("depth 6");
+    let infos: Vec<&String> = go.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert!(!infos.is_empty(), "{go:#?}");
+    assert!(
+        infos.iter().all(|l| field(l, "depth") == Some("1")),
+        "{go:#?}"
+    );
+    assert!(
+        infos.iter().all(|l| field(l, "multipv") == Some("1")),
+        "{go:#?}"
+    );
+    let mv = bestmove(&go);
+    assert!(
+        is_legal(Variant::Chess, false, None, &["e2e4", "e7e5"], &mv),
+        "{mv}"
+    );
+    c.send("setoption name MultiPV value 2");
+    let go = c.go("depth 6");
+    assert!(
+        go.iter().any(|l| field(l, "multipv") == Some("2")),
+        "{go:#?}"
+    );
+    assert!(
+        go.iter().all(|l| field(l, "multipv") != Some("3")),
+        "{go:#?}"
+    );
+    // UCI_Elo alone does nothing; with UCI_LimitStrength it overrides the
+    // level (1600 searches deeper than depth 1).
+    c.send("setoption name Skill Level value 20");
+    c.send("setoption name MultiPV value 1");
+    c.send("setoption name UCI_Elo value 1600");
+    let go = c.go("depth 3");
+    assert!(go.iter().any(|l| field(l, "depth") == Some("3")), "{go:#?}");
+    c.send("setoption name Skill Level value 0");
+    c.send("setoption name UCI_LimitStrength value true");
+    let go = c.go("depth 3");
+    assert!(go.iter().any(|l| field(l, "depth") == Some("2")), "{go:#?}");
+    let errs: Vec<String> = c
+        .sync()
+        .into_iter()
+        .filter(|l| l.contains("error"))
+        .collect();
+    assert!(errs.is_empty(), "{errs:?}");
 }

@@ -213,10 +213,12 @@ impl TallyPlayer {
             eval,
             move_overhead,
             draw_advantage,
+            strength,
             ..
         } = &spec.kind
         {
             options.eval_mode = *eval;
+            options.strength = *strength;
             if let Some(m) = move_overhead {
                 options.move_overhead = *m;
             }

@@ -12,7 +12,8 @@
 //!   into the program and its arguments.
 //! - `option.NAME=VALUE`: a UCI option; external engines get it as
 //!   `setoption`, Tally accepts `Hash`, `Threads`, `MultiPV`,
-//!   `Move Overhead`, `SpecialActions`, `EvalMode` and `DrawAdvantage`.
+//!   `Move Overhead`, `SpecialActions`, `EvalMode`, `DrawAdvantage`,
+//!   `UCI_LimitStrength`, `UCI_Elo` and `Skill Level`.
 //! - `hash=MB`, `threads=N`: shorthands for `option.Hash` and
 //!   `option.Threads`.
 //! - `eval=variant|base`: Tally's evaluator.
@@ -24,6 +25,8 @@ use std::time::Duration;
 
 use crate::eval::EvalMode;
 use crate::scoring::DrawAdvantage;
+use crate::search::Strength;
+use crate::search::skill::{FULL_LEVEL, MAX_ELO, MIN_ELO};
 
 /// Who a player is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,6 +42,9 @@ pub enum PlayerKind {
         /// Sets draw advantage the engine plays for (the referee's by
         /// default).
         draw_advantage: Option<DrawAdvantage>,
+        /// Playing strength (`UCI_LimitStrength`, `UCI_Elo`, `Skill
+        /// Level`).
+        strength: Strength,
     },
     /// An external UCI engine.
     Uci {
@@ -227,6 +233,7 @@ impl Settings {
         }
         let mut move_overhead = None;
         let mut draw_advantage = None;
+        let mut strength = Strength::default();
         for (n, v) in &self.options {
             match n.to_ascii_lowercase().as_str() {
                 "hash" => self.hash = Some(parse_num(n, v)?),
@@ -240,9 +247,14 @@ impl Settings {
                 "specialactions" => self.specials = Some(parse_bool(n, v)?),
                 "evalmode" => self.eval = Some(parse_eval(v)?),
                 "drawadvantage" => draw_advantage = Some(DrawAdvantage::parse(v)?),
+                "uci_limitstrength" => strength.limit = parse_bool(n, v)?,
+                "uci_elo" => strength.elo = parse_in(n, v, MIN_ELO, MAX_ELO)?,
+                "skill level" | "skill_level" => {
+                    strength.level = parse_in(n, v, 0, FULL_LEVEL)?;
+                }
                 _ => {
                     return Err(format!(
-                        "option.{n}: not an option Tally takes in a match (Hash, Threads, MultiPV, Move Overhead, SpecialActions, EvalMode, DrawAdvantage)"
+                        "option.{n}: not an option Tally takes in a match (Hash, Threads, MultiPV, Move Overhead, SpecialActions, EvalMode, DrawAdvantage, UCI_LimitStrength, UCI_Elo, Skill Level)"
                     ));
                 }
             }
@@ -252,6 +264,7 @@ impl Settings {
             specials: self.specials.unwrap_or(true),
             move_overhead,
             draw_advantage,
+            strength,
         })
     }
 }
@@ -292,6 +305,18 @@ fn parse_num<T: std::str::FromStr>(key: &str, v: &str) -> Result<T, String> {
     v.trim()
         .parse()
         .map_err(|_| format!("player setting {key}={v}: not a valid number"))
+}
+
+/// A whole number in `min..=max`.
+fn parse_in(key: &str, v: &str, min: i32, max: i32) -> Result<i32, String> {
+    let n: i32 = parse_num(key, v)?;
+    if (min..=max).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!(
+            "player setting {key}={v}: out of range {min}..{max}"
+        ))
+    }
 }
 
 fn parse_bool(key: &str, v: &str) -> Result<bool, String> {
@@ -347,6 +372,22 @@ mod tests {
         assert_eq!(s.default_name(), "python3");
         assert!(PlayerSpec::parse("colour=red").is_err());
         assert!(PlayerSpec::parse("option.Foo=1").is_err());
+        let s = PlayerSpec::parse("option.UCI_LimitStrength=true option.UCI_Elo=1800").unwrap();
+        let PlayerKind::Tally { strength, .. } = s.kind else {
+            panic!("tally")
+        };
+        assert_eq!(strength.elo(), Some(1800));
+        let s = PlayerSpec::parse("\"option.Skill Level=3\"").unwrap();
+        let PlayerKind::Tally { strength, .. } = s.kind else {
+            panic!("tally")
+        };
+        assert_eq!(
+            strength.elo(),
+            Some(MIN_ELO + 3 * crate::search::skill::ELO_PER_LEVEL)
+        );
+        assert!(PlayerSpec::parse("option.UCI_Elo=900").is_err());
+        assert!(PlayerSpec::parse("\"option.Skill Level=21\"").is_err());
+        assert!(PlayerSpec::parse("option.UCI_LimitStrength=maybe").is_err());
         assert!(PlayerSpec::parse("cmd='unterminated").is_err());
         assert!(PlayerSpec::parse("depth=x").is_err());
     }

@@ -20,6 +20,7 @@ mod limits;
 mod params;
 mod picker;
 mod see;
+pub mod skill;
 mod time;
 mod tt;
 mod turns;
@@ -32,6 +33,7 @@ use std::time::{Duration, Instant};
 
 pub use limits::{Budget, Clock, Limits};
 pub use see::see_ge;
+pub use skill::{Skill, Strength};
 pub use tt::{Bound, Tt};
 use turns::{Turn, Turns};
 pub use value::{DECIDED, INFINITE, MATE, MATE_STEP, Score, is_decided, plies_to_end};

@@ -39,7 +39,7 @@ use crate::engine::{Engine, EngineOptions};
 use crate::eval::EvalMode;
 use crate::rules::{Ending, RulesError, Variant};
 use crate::scoring::{DrawAdvantage, Tables};
-use crate::search::{Limits, SearchResult, Tt};
+use crate::search::{Limits, SearchResult, Strength, Tt};
 
 pub use input::MAX_LINE;
 pub use output::CP_LIMIT;
@@ -428,6 +428,21 @@ impl<W: Write + Send + 'static> Session<W> {
                 }
             }
             (name::RULES_FILE, Value::Text(path)) => self.load_rules(path),
+            (name::LIMIT_STRENGTH, Value::Bool(b)) => {
+                let s = e.options().strength;
+                e.set_strength(Strength { limit: b, ..s });
+            }
+            (name::ELO, Value::Int(n)) => {
+                let s = e.options().strength;
+                e.set_strength(Strength { elo: n as i32, ..s });
+            }
+            (name::SKILL_LEVEL, Value::Int(n)) => {
+                let s = e.options().strength;
+                e.set_strength(Strength {
+                    level: n as i32,
+                    ..s
+                });
+            }
             (n, v) => self.out.error(&format!("option {n}: cannot apply {v:?}")),
         }
     }
@@ -685,9 +700,13 @@ impl<W: Write + Send + 'static> Session<W> {
                 out.lines(&["info string no legal action to search", "bestmove 0000"]);
                 return;
             };
+            // The line of the action played (a weakened engine's choice
+            // need not be the first).
             let margin = r
                 .lines
-                .first()
+                .iter()
+                .find(|l| l.pv.first() == Some(&best))
+                .or(r.lines.first())
                 .filter(|l| l.depth > 0)
                 .map(|l| output::margin_points(units, l.score()));
             let award = r.award.map(|a| (a.total(), mover));

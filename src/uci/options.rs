@@ -9,6 +9,7 @@
 //! without regard to case), an unknown option name, and a missing value.
 
 use crate::rules::Variant;
+use crate::search::skill;
 use crate::text::printable;
 
 /// An option's type and limits, as declared in `uci`.
@@ -78,6 +79,12 @@ pub(super) mod name {
     pub const EVAL_MODE: &str = "EvalMode";
     /// A TOML file of point tables.
     pub const RULES_FILE: &str = "RulesFile";
+    /// Whether to play at `UCI_Elo`.
+    pub const LIMIT_STRENGTH: &str = "UCI_LimitStrength";
+    /// The Elo played at with `UCI_LimitStrength`.
+    pub const ELO: &str = "UCI_Elo";
+    /// 0 (weakest) to 20 (full strength).
+    pub const SKILL_LEVEL: &str = "Skill Level";
 }
 
 /// The largest transposition table, in MiB.
@@ -195,6 +202,26 @@ pub(super) const SPECS: &[Spec] = &[
     Spec {
         name: name::RULES_FILE,
         kind: Kind::Text,
+    },
+    Spec {
+        name: name::LIMIT_STRENGTH,
+        kind: Kind::Check(false),
+    },
+    Spec {
+        name: name::ELO,
+        kind: Kind::Spin {
+            default: skill::DEFAULT_ELO as i64,
+            min: skill::MIN_ELO as i64,
+            max: skill::MAX_ELO as i64,
+        },
+    },
+    Spec {
+        name: name::SKILL_LEVEL,
+        kind: Kind::Spin {
+            default: skill::FULL_LEVEL as i64,
+            min: 0,
+            max: skill::FULL_LEVEL as i64,
+        },
     },
 ];
 
@@ -443,6 +470,17 @@ mod tests {
             lines.contains(&"option name Hash type spin default 16 min 1 max 16384".to_owned())
         );
         assert!(lines.contains(&"option name Clear Hash type button".to_owned()));
+        assert!(
+            lines.contains(&"option name UCI_LimitStrength type check default false".to_owned())
+        );
+        assert!(
+            lines.contains(
+                &"option name UCI_Elo type spin default 1500 min 1000 max 1800".to_owned()
+            )
+        );
+        assert!(
+            lines.contains(&"option name Skill Level type spin default 20 min 0 max 20".to_owned())
+        );
         assert!(lines.contains(
             &"option name UCI_Variant type combo default chess var chess var extinction var stylish var wacky var sets var dynamic var tiebraker"
                 .to_owned()
