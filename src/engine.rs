@@ -816,6 +816,8 @@ mod tests {
             "r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3",
             "r1b1k2r/ppppnppp/2n2q2/2b5/3NP3/2P1B3/PP3PPP/RN1QKB1R w KQkq - 0 1",
             "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkb1r/ppp2ppp/4pn2/3p4/2PP4/2N5/PP2PPPP/R1BQKBNR w KQkq - 0 4",
         ] {
             let mut e = Engine::new(Variant::Wacky);
             e.set_position(Some(fen), &[]).unwrap();
@@ -828,7 +830,7 @@ mod tests {
                 level: 0,
                 ..Strength::default()
             });
-            for _ in 0..4 {
+            for _ in 0..8 {
                 e.new_game();
                 e.set_position(Some(fen), &[]).unwrap();
                 let r = e.search(limits(), &Silent).unwrap();
