@@ -57,6 +57,14 @@ pub const RFP_MARGIN: i32 = 80;
 /// piece of a type is attacked.
 pub const RFP_THREAT_MARGIN: i32 = 250;
 
+/// Razoring: deepest depth, and the margin `RAZOR_BASE + RAZOR_PER_PLY_SQ
+/// * depth²` below alpha from which a node is tried by quiescence alone.
+pub const RAZOR_DEPTH: i32 = 3;
+/// See [`RAZOR_DEPTH`].
+pub const RAZOR_BASE: i32 = 250;
+/// See [`RAZOR_DEPTH`].
+pub const RAZOR_PER_PLY_SQ: i32 = 150;
+
 /// Null-move pruning: minimum depth.
 pub const NULL_MIN_DEPTH: i32 = 3;
 /// Null-move reduction: `NULL_BASE + depth / NULL_DIV`.

@@ -704,6 +704,24 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             if depth <= RFP_DEPTH && eval - rfp_margin >= beta {
                 return eval;
             }
+            // Razoring: far below alpha at shallow depth, only captures can
+            // save the node; if quiescence agrees, it fails low. Not in
+            // extinction, where it did not pay (a last piece lost to a
+            // quiet move is beyond quiescence), nor where actions earn
+            // points (quiescence prunes captures by material alone).
+            if depth <= RAZOR_DEPTH
+                && !P::KINGS_CAPTURABLE
+                && !self.awards
+                && eval + self.quiet_margin + RAZOR_BASE + RAZOR_PER_PLY_SQ * depth * depth <= alpha
+            {
+                let v = self.quiescence(alpha - 1, alpha, ply, 0);
+                if self.stopped {
+                    return 0;
+                }
+                if v < alpha {
+                    return v;
+                }
+            }
             // Under a threat the opponent would take the piece.
             if depth >= NULL_MIN_DEPTH
                 && !threat
