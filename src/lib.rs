@@ -25,6 +25,7 @@ pub mod datagen;
 pub mod engine;
 pub mod eval;
 pub mod matches;
+pub mod nnue;
 pub mod pgn;
 pub mod referee;
 pub mod rules;
