@@ -211,12 +211,14 @@ impl TallyPlayer {
         };
         if let PlayerKind::Tally {
             eval,
+            net,
             move_overhead,
             draw_advantage,
             ..
         } = &spec.kind
         {
             options.eval_mode = *eval;
+            options.net.clone_from(net);
             if let Some(m) = move_overhead {
                 options.move_overhead = *m;
             }

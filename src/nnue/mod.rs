@@ -115,7 +115,7 @@ pub struct Head {
 }
 
 /// A quantised network (see the module documentation).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Network {
     board: BoardKind,
     feature_weights: Vec<[i16; HIDDEN]>,
@@ -124,6 +124,12 @@ pub struct Network {
     /// The content hash (FNV-1a, 64 bits, of the weights' bytes): the
     /// net's name.
     hash: u64,
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.describe())
+    }
 }
 
 impl Network {
@@ -300,4 +306,4 @@ pub fn embedded(board: BoardKind) -> Option<Arc<Network>> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
