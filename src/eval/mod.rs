@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use shakmaty::Color;
 
-use crate::nnue::Network;
+use crate::nnue::{Accumulator, Network};
 use crate::rules::{BoardKind, Disk, Node, Pos, Variant};
 use crate::scoring::{Memo, Points, Scorer, stylish, wacky};
 use params::{MOVE_RULE_DRIFT, WACKY_MOVES_TO_MATE};
@@ -33,9 +33,38 @@ pub use wdl::Wdl;
 
 /// Anything that estimates the future point margin of a node for the side
 /// to move, in internal units (see [`Units`]).
+///
+/// An evaluator may keep a [`State`](Evaluate::State) per search frame,
+/// carried from a node to its children (a net's accumulators): the search
+/// takes the root's from [`Evaluate::root_state`], brings each child's up
+/// to date with [`Evaluate::child_state`] as it plays an action or a null
+/// move, and evaluates with [`Evaluate::evaluate_with`].
 pub trait Evaluate<P: Pos>: Send + Sync {
+    /// What the evaluator keeps per search frame.
+    type State: Clone + Send;
+
     /// The estimate. Must stay well inside the search's decisive band.
     fn evaluate(&self, node: &Node<P>, memo: &Memo) -> i32;
+
+    /// The state of a node the search starts from.
+    fn root_state(&self, node: &Node<P>) -> Self::State;
+
+    /// Sets `child` to the state of `after`, reached from `before` (whose
+    /// state is `parent`) by one action or a null move.
+    fn child_state(
+        &self,
+        before: &Node<P>,
+        parent: &Self::State,
+        after: &Node<P>,
+        child: &mut Self::State,
+    );
+
+    /// The estimate of a node whose state is `state`: the same value as
+    /// [`Evaluate::evaluate`].
+    fn evaluate_with(&self, node: &Node<P>, memo: &Memo, state: &Self::State) -> i32 {
+        let _ = state;
+        self.evaluate(node, memo)
+    }
 }
 
 /// Internal score units: 100 per pawn of material in every variant (a pawn
@@ -459,6 +488,40 @@ impl Evaluator {
 }
 
 impl<P: Pos> Evaluate<P> for Evaluator {
+    /// The net's accumulators (left at zero when no net evaluates).
+    type State = Accumulator;
+
+    fn root_state(&self, node: &Node<P>) -> Accumulator {
+        match &self.net {
+            Some(net) => Accumulator::refresh(net, node.pos.board()),
+            None => Accumulator::default(),
+        }
+    }
+
+    #[inline]
+    fn child_state(
+        &self,
+        before: &Node<P>,
+        parent: &Accumulator,
+        after: &Node<P>,
+        child: &mut Accumulator,
+    ) {
+        if let Some(net) = &self.net {
+            child.update(net, parent, before.pos.board(), after.pos.board());
+        }
+    }
+
+    #[inline]
+    fn evaluate_with(&self, node: &Node<P>, memo: &Memo, state: &Accumulator) -> i32 {
+        match &self.net {
+            Some(net) => {
+                let limit = self.units.limit();
+                net.output(state, node.pos.turn()).clamp(-limit, limit)
+            }
+            None => self.evaluate(node, memo),
+        }
+    }
+
     #[inline]
     fn evaluate(&self, node: &Node<P>, memo: &Memo) -> i32 {
         let v = match (self.mode, &self.net) {
