@@ -32,5 +32,6 @@ pub mod rules;
 pub mod scoring;
 pub mod search;
 pub mod text;
+pub mod train;
 pub mod tune;
 pub mod uci;
