@@ -38,7 +38,7 @@ fn bench<P: Pos>(group: &mut BenchmarkGroup<'_, WallTime>, variant: Variant, mod
     group.throughput(Throughput::Elements(nodes.len() as u64));
     let name = match mode {
         EvalMode::Variant => variant.id().to_owned(),
-        EvalMode::Base => format!("{}-base", variant.id()),
+        other => format!("{}-{}", variant.id(), other.name()),
     };
     group.bench_function(name, |b| {
         b.iter(|| {

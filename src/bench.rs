@@ -89,6 +89,22 @@ pub fn run(depth: i32, each: impl FnMut(usize, &BenchLine)) -> Result<(u64, Dura
 pub fn run_until(
     depth: i32,
     stop: &Arc<AtomicBool>,
+    each: impl FnMut(usize, &BenchLine),
+) -> Result<Option<(u64, Duration)>, String> {
+    run_with(depth, &EngineOptions::default(), stop, each)
+}
+
+/// [`run_until`] with the evaluation settings of `options` (its
+/// `eval_mode` and `net`; the bench's own hash and threads): the bench of
+/// `tally bench --net FILE`.
+///
+/// # Errors
+///
+/// As [`run`].
+pub fn run_with(
+    depth: i32,
+    options: &EngineOptions,
+    stop: &Arc<AtomicBool>,
     mut each: impl FnMut(usize, &BenchLine),
 ) -> Result<Option<(u64, Duration)>, String> {
     let mut total = 0;
@@ -97,6 +113,8 @@ pub fn run_until(
         let options = EngineOptions {
             hash_mb: 16,
             threads: 1,
+            eval_mode: options.eval_mode,
+            net: options.net.clone(),
             ..EngineOptions::default()
         };
         let mut engine = Engine::with_options(variant, options);

@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use crate::eval::base::{self, Breakdown};
 use crate::eval::{EvalMode, Evaluate, Evaluator, Units};
+use crate::nnue::Network;
 use crate::referee::score_game;
 pub use crate::rules::AnyGame;
 use crate::rules::{
@@ -41,8 +42,11 @@ pub struct EngineOptions {
     pub specials: bool,
     /// Who gets the 1/2 point of a plain draw in sets.
     pub draw_advantage: DrawAdvantage,
-    /// Base or variant evaluation.
+    /// Variant, base or network evaluation.
     pub eval_mode: EvalMode,
+    /// The net loaded for [`EvalMode::Nnue`] (`EvalFile`, `--net`); the
+    /// one built into the binary for the board is used without it.
+    pub net: Option<Arc<Network>>,
     /// The point tables.
     pub tables: Tables,
     /// The playing strength (full by default).
@@ -59,6 +63,7 @@ impl Default for EngineOptions {
             specials: true,
             draw_advantage: DrawAdvantage::Black,
             eval_mode: EvalMode::Variant,
+            net: None,
             tables: Tables::default(),
             strength: Strength::default(),
         }
@@ -79,6 +84,8 @@ pub struct EvalTrace {
     pub margin: Points,
     /// The evaluation used.
     pub mode: EvalMode,
+    /// The name of the net evaluating, if one does.
+    pub net: Option<String>,
 }
 
 /// An error setting a position: the FEN was refused (nothing changed), or
@@ -263,13 +270,41 @@ impl Engine {
         }
     }
 
-    /// Chooses the base or the variant evaluation; a change clears the
-    /// hash table.
+    /// Chooses the variant, base or network evaluation; a change clears
+    /// the hash table.
     pub fn set_eval_mode(&mut self, m: EvalMode) {
         if m != self.options.eval_mode {
             self.options.eval_mode = m;
             self.clear_hash();
         }
+    }
+
+    /// Sets the net of [`EvalMode::Nnue`] (`None`: the one built into the
+    /// binary, if any); a change clears the hash table.
+    pub fn set_net(&mut self, net: Option<Arc<Network>>) {
+        let same = match (&self.options.net, &net) {
+            (Some(a), Some(b)) => a.hash() == b.hash(),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        if !same {
+            self.options.net = net;
+            self.clear_hash();
+        }
+    }
+
+    /// Why the evaluation is not the one the options ask for: in
+    /// [`EvalMode::Nnue`], when there is no net for the variant (see
+    /// [`crate::eval::missing_net`]). `None` otherwise.
+    pub fn eval_note(&self) -> Option<String> {
+        match self.options.eval_mode {
+            EvalMode::Nnue => crate::eval::missing_net(self.variant, self.options.net.as_deref()),
+            _ => None,
+        }
+    }
+
+    /// The evaluator of the current settings.
+    fn evaluator(&self, scorer: &Scorer) -> Evaluator {
+        Evaluator::with_net(scorer, self.options.eval_mode, self.options.net.clone())
     }
 
     /// Replaces the point tables and clears the hash table.
@@ -474,7 +509,7 @@ impl Engine {
     /// chooses from it.
     fn job<P: Pos>(&self, game: &Game<P>, mut limits: Limits) -> Result<Planned<P>, RulesError> {
         let scorer = self.scorer();
-        let evaluator = Evaluator::new(&scorer, self.options.eval_mode);
+        let evaluator = self.evaluator(&scorer);
         let units = Units::of(&scorer);
         let root: Node<P> = game.current().clone();
         let mut root_actions = Self::root_actions_of(game, limits.play_on).to_vec();
@@ -645,7 +680,7 @@ impl Engine {
     /// The evaluation of the current position, term by term.
     pub fn trace_eval(&self) -> EvalTrace {
         let scorer = self.scorer();
-        let evaluator = Evaluator::new(&scorer, self.options.eval_mode);
+        let evaluator = self.evaluator(&scorer);
         let value = with_game!(&self.game, |g| evaluator
             .evaluate(g.current(), &Self::memo_of(g)));
         EvalTrace {
@@ -654,6 +689,7 @@ impl Engine {
             value,
             margin: Points::from_f64(Units::of(&scorer).to_points(value)).unwrap_or_default(),
             mode: evaluator.mode(),
+            net: evaluator.net().map(Network::name),
         }
     }
 

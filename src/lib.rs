@@ -9,12 +9,15 @@
 //! - [`referee`]: a whole game in, per-ply awards, outcome and totals out
 //!   (`tally score`, `match` and `analyse`);
 //! - [`pgn`]: games in PGN, read for the referee and written by the tools;
-//! - `eval`: the expected future point margin of a position;
+//! - `eval`: the expected future point margin of a position, and [`nnue`]:
+//!   the network that evaluates chess and extinction boards in
+//!   `EvalMode nnue`;
 //! - `search`: alpha-beta over the three;
 //! - [`analyse`] and [`matches`](mod@matches): the analysis and experiment
 //!   tools (`tally analyse`, `tally match`), over the engine facade and the
 //!   referee; [`datagen`]: self-play
-//!   data for tuning and training (`tally datagen`);
+//!   data for tuning and training (`tally datagen`); [`tune`] and
+//!   [`train`]: the evaluation tuner and the net trainer;
 //! - [`uci`] and the command line: protocol and commands;
 //! - [`text`]: untrusted text made safe to print (imports nothing of ours).
 
@@ -25,11 +28,13 @@ pub mod datagen;
 pub mod engine;
 pub mod eval;
 pub mod matches;
+pub mod nnue;
 pub mod pgn;
 pub mod referee;
 pub mod rules;
 pub mod scoring;
 pub mod search;
 pub mod text;
+pub mod train;
 pub mod tune;
 pub mod uci;

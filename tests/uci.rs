@@ -217,7 +217,7 @@ fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     None
 }
 
-const OPTION_NAMES: [&str; 17] = [
+const OPTION_NAMES: [&str; 18] = [
     "Hash",
     "Clear Hash",
     "Threads",
@@ -231,6 +231,7 @@ const OPTION_NAMES: [&str; 17] = [
     "SpecialActions",
     "DrawAdvantage",
     "EvalMode",
+    "EvalFile",
     "RulesFile",
     "UCI_LimitStrength",
     "UCI_Elo",
@@ -321,12 +322,13 @@ fn every_option_valid_and_invalid() {
         ("Scoring", "extinction"),
         ("SpecialActions", "1"),
         ("DrawAdvantage", "grey"),
-        ("EvalMode", "nnue"),
         ("UCI_LimitStrength", "yes"),
         ("UCI_Elo", "999"),
         ("UCI_Elo", "3000"),
         ("Skill Level", "21"),
         ("Skill Level", "-1"),
+        ("EvalMode", "neural"),
+        ("EvalFile", "/no/such/net.tnn"),
         ("RulesFile", bad.to_str().unwrap()),
         ("RulesFile", "/no/such/file.toml"),
         ("NoSuchOption", "1"),
@@ -1391,4 +1393,111 @@ fn weakened_search_keeps_to_its_caps_and_shows_multipv_lines_asked() {
         .filter(|l| l.contains("error"))
         .collect();
     assert!(errs.is_empty(), "{errs:?}");
+}
+
+/// A small net of the standard board whose weights follow a formula (the
+/// trainer's nets are tested in `tests/train.rs`).
+fn formula_net(path: &std::path::Path) -> String {
+    use tally::nnue::{FEATURES, HIDDEN, Head, Network};
+    let rows = (0..FEATURES)
+        .map(|f| std::array::from_fn(|j| ((f * 7 + j * 13) % 61) as i16 - 30))
+        .collect();
+    let head = Head {
+        weights: std::array::from_fn(|s| {
+            std::array::from_fn(|j| ((s * 5 + j * 3) % 41) as i16 - 20)
+        }),
+        bias: 100,
+    };
+    let net = Network::new(
+        tally::rules::BoardKind::Standard,
+        rows,
+        [40; HIDDEN],
+        vec![head],
+    )
+    .unwrap();
+    tally::nnue::format::save(&net, path).unwrap();
+    net.name()
+}
+
+#[test]
+fn eval_mode_nnue_and_eval_file() {
+    let dir = std::env::temp_dir().join(format!("tally-uci-nnue-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("net.tnn");
+    let name = formula_net(&path);
+    let not_a_net = dir.join("not-a-net.tnn");
+    std::fs::write(&not_a_net, b"TALLYDAT and more").unwrap();
+    let mut c = Client::start();
+    // No net yet: a note, and the base evaluation.
+    c.send("setoption name EvalMode value nnue");
+    let lines = c.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string EvalMode nnue: no net is loaded")),
+        "{lines:#?}"
+    );
+    assert!(errors(&lines).is_empty());
+    // A bad file: one error line, nothing loaded.
+    c.send(&format!(
+        "setoption name EvalFile value {}",
+        not_a_net.display()
+    ));
+    let lines = c.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:#?}");
+    assert!(lines[0].contains("not a Tally net") && lines[0].contains("no net loaded"));
+    // The net: loaded, named, used by eval and the search.
+    c.send(&format!("setoption name EvalFile value {}", path.display()));
+    let lines = c.sync();
+    assert_eq!(
+        lines,
+        [format!(
+            "info string net {name} (standard board, 128 hidden, 1 head) loaded from {}",
+            path.display()
+        )]
+    );
+    c.send("position startpos moves e2e4 e7e5 g1f3");
+    c.send("eval");
+    let lines = c.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains(&format!("(nnue {name} evaluation,"))),
+        "{lines:#?}"
+    );
+    let go = c.go("depth 5");
+    assert!(is_legal(
+        Variant::Chess,
+        false,
+        None,
+        &["e2e4", "e7e5", "g1f3"],
+        &bestmove(&go)
+    ));
+    // Extinction has no net of its board: a note, the base evaluation.
+    c.send("setoption name UCI_Variant value extinction");
+    let lines = c.sync();
+    assert!(
+        lines.iter().any(|l| l
+            .contains("is for the standard board, extinction is played on the extinction board")),
+        "{lines:#?}"
+    );
+    c.send("position startpos");
+    let go = c.go("depth 3");
+    assert!(is_legal(
+        Variant::Extinction,
+        false,
+        None,
+        &[],
+        &bestmove(&go)
+    ));
+    // An empty EvalFile unloads it.
+    c.send("setoption name UCI_Variant value chess");
+    c.send("setoption name EvalFile value <empty>");
+    let lines = c.sync();
+    assert!(
+        lines.last().unwrap().contains("no net is loaded"),
+        "{lines:#?}"
+    );
+    drop(c);
+    let _ = std::fs::remove_dir_all(&dir);
 }

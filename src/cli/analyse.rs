@@ -84,9 +84,13 @@ pub struct AnalyseArgs {
     /// Hash table size in MiB.
     #[arg(long, default_value_t = 64, value_name = "MB")]
     pub hash: usize,
-    /// Evaluator: variant or base.
-    #[arg(long, default_value = "variant")]
-    pub eval: String,
+    /// Evaluator: variant, base or nnue (default: nnue with --net, else
+    /// variant).
+    #[arg(long)]
+    pub eval: Option<String>,
+    /// The net of the nnue evaluator (a `tally train` file).
+    #[arg(long, value_name = "FILE")]
+    pub net: Option<PathBuf>,
     /// A TOML rules file overriding any point value of the built-in tables.
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
@@ -201,14 +205,21 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CliError> {
         None => Tables::default(),
     };
     let advantage = DrawAdvantage::parse(&args.draw_advantage).map_err(CliError::bad_input)?;
-    let eval_mode = match args.eval.trim().to_ascii_lowercase().as_str() {
-        "variant" => EvalMode::Variant,
-        "base" => EvalMode::Base,
-        other => {
-            return Err(CliError::bad_input(format!(
-                "--eval '{other}': expected variant or base"
-            )));
-        }
+    let eval_mode = match &args.eval {
+        Some(text) => EvalMode::parse(text).ok_or_else(|| {
+            CliError::bad_input(format!(
+                "--eval '{}': expected variant, base or nnue",
+                text.trim()
+            ))
+        })?,
+        None if args.net.is_some() => EvalMode::Nnue,
+        None => EvalMode::Variant,
+    };
+    let net = match &args.net {
+        Some(path) => Some(std::sync::Arc::new(
+            crate::nnue::format::load(path).map_err(CliError::bad_input)?,
+        )),
+        None => None,
     };
     if args.threads == 0 || args.hash == 0 {
         return Err(CliError::bad_input(
@@ -233,10 +244,14 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CliError> {
         specials: true,
         draw_advantage: advantage,
         eval_mode,
+        net,
         tables,
         ..EngineOptions::default()
     };
     let mut engine = Engine::with_options(variant, options);
+    if let Some(note) = engine.eval_note() {
+        eprintln!("note: {note}");
+    }
     match (pgn, args.ply) {
         (Some(g), None) => whole_game(args, &mut engine, &g, &limits),
         (Some(g), Some(k)) => {

@@ -1,8 +1,14 @@
 //! `tally bench [DEPTH]`: the search signature and a speed figure.
 
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
 use clap::Args;
 
 use super::CliError;
+use crate::engine::EngineOptions;
+use crate::eval::EvalMode;
 
 /// Arguments of `tally bench`.
 #[derive(Debug, Args)]
@@ -10,6 +16,11 @@ pub struct BenchArgs {
     /// Search depth for every position.
     #[arg(default_value_t = crate::bench::DEFAULT_DEPTH)]
     pub depth: i32,
+    /// Evaluate with this net (EvalMode nnue): the positions of its board
+    /// kind's variant (chess or extinction) use it, the others the base
+    /// evaluation.
+    #[arg(long, value_name = "FILE")]
+    pub net: Option<PathBuf>,
 }
 
 /// Runs the bench: a line per position on stderr, then the total as the
@@ -26,13 +37,22 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
             args.depth
         )));
     }
-    let (nodes, time) = crate::bench::run(args.depth, |i, line| {
+    let mut options = EngineOptions::default();
+    if let Some(path) = &args.net {
+        let net = crate::nnue::format::load(path).map_err(CliError::bad_input)?;
+        eprintln!("net {}", net.describe());
+        options.eval_mode = EvalMode::Nnue;
+        options.net = Some(Arc::new(net));
+    }
+    let never = Arc::new(AtomicBool::new(false));
+    let (nodes, time) = crate::bench::run_with(args.depth, &options, &never, |i, line| {
         eprintln!("{}", line.describe(i));
     })
     .map_err(|e| CliError {
         message: e,
         code: 1,
-    })?;
+    })?
+    .unwrap_or_default();
     let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
     eprintln!("time {:.3} s", time.as_secs_f64());
     println!("{nodes} nodes {nps} nps");

@@ -17,6 +17,7 @@ mod report;
 mod rules;
 mod score;
 mod shard;
+mod train;
 mod tune;
 
 use std::fs::File;
@@ -62,6 +63,9 @@ enum Command {
     /// Fit the evaluation's weights to datagen files (Adam on a sigmoid of
     /// the evaluation) and write them as a Rust source file.
     Tune(tune::TuneArgs),
+    /// Train a net (NNUE) on datagen files (AdamW, sparse first layer,
+    /// every core) and write it in the engine's net format.
+    Train(train::TrainArgs),
 }
 
 /// Parses the process arguments, runs the command, and returns the exit code.
@@ -83,6 +87,7 @@ pub fn run() -> i32 {
         Some(Command::Rules(args)) => rules::run(&args).map(|()| 0),
         Some(Command::Datagen(args)) => datagen::run(&args),
         Some(Command::Tune(args)) => tune::run(&args),
+        Some(Command::Train(args)) => train::run(&args),
         Some(Command::Uci) | None => {
             crate::uci::run(std::io::BufReader::new(std::io::stdin()), std::io::stdout());
             Ok(0)

@@ -7,8 +7,10 @@
 //! value ([`EvalMode::Base`], the yardstick). The variant evaluators
 //! ([`variants`], one module per variant; [`EvalMode::Variant`], the
 //! default) estimate what each variant still pays beyond the board result.
-//! Both sit behind [`Evaluate`]. Imports `rules` and the point tables of
-//! `scoring` only.
+//! [`EvalMode::Nnue`] evaluates chess and extinction boards with a trained
+//! network ([`crate::nnue`]) in place of the base evaluation and the
+//! extinction terms. All sit behind [`Evaluate`]. Imports `rules`, `nnue`
+//! and the point tables of `scoring` only.
 
 pub mod base;
 pub mod params;
@@ -18,9 +20,12 @@ pub mod tuned;
 pub mod variants;
 pub mod wdl;
 
+use std::sync::Arc;
+
 use shakmaty::Color;
 
-use crate::rules::{Disk, Node, Pos, Variant};
+use crate::nnue::{Accumulator, Network};
+use crate::rules::{BoardKind, Disk, Node, Pos, Variant};
 use crate::scoring::{Memo, Points, Scorer, stylish, wacky};
 use params::{MOVE_RULE_DRIFT, WACKY_MOVES_TO_MATE};
 
@@ -28,9 +33,38 @@ pub use wdl::Wdl;
 
 /// Anything that estimates the future point margin of a node for the side
 /// to move, in internal units (see [`Units`]).
+///
+/// An evaluator may keep a [`State`](Evaluate::State) per search frame,
+/// carried from a node to its children (a net's accumulators): the search
+/// takes the root's from [`Evaluate::root_state`], brings each child's up
+/// to date with [`Evaluate::child_state`] as it plays an action or a null
+/// move, and evaluates with [`Evaluate::evaluate_with`].
 pub trait Evaluate<P: Pos>: Send + Sync {
+    /// What the evaluator keeps per search frame.
+    type State: Clone + Send;
+
     /// The estimate. Must stay well inside the search's decisive band.
     fn evaluate(&self, node: &Node<P>, memo: &Memo) -> i32;
+
+    /// The state of a node the search starts from.
+    fn root_state(&self, node: &Node<P>) -> Self::State;
+
+    /// Sets `child` to the state of `after`, reached from `before` (whose
+    /// state is `parent`) by one action or a null move.
+    fn child_state(
+        &self,
+        before: &Node<P>,
+        parent: &Self::State,
+        after: &Node<P>,
+        child: &mut Self::State,
+    );
+
+    /// The estimate of a node whose state is `state`: the same value as
+    /// [`Evaluate::evaluate`].
+    fn evaluate_with(&self, node: &Node<P>, memo: &Memo, state: &Self::State) -> i32 {
+        let _ = state;
+        self.evaluate(node, memo)
+    }
 }
 
 /// Internal score units: 100 per pawn of material in every variant (a pawn
@@ -117,7 +151,8 @@ impl Units {
     }
 }
 
-/// Which evaluation to use: the base alone, or the variant's own.
+/// Which evaluation to use: the base alone, the variant's own, or a
+/// network.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum EvalMode {
     /// The variant evaluator (the default).
@@ -125,6 +160,64 @@ pub enum EvalMode {
     Variant,
     /// The base evaluation with the win/draw/loss model only.
     Base,
+    /// The network of the board kind ([`crate::nnue`]) for chess and
+    /// extinction; the base evaluation where there is no net for the
+    /// variant (other variants, none loaded, a net for the other board).
+    Nnue,
+}
+
+impl EvalMode {
+    /// Every mode, in the order options list them.
+    pub const ALL: [EvalMode; 3] = [EvalMode::Variant, EvalMode::Base, EvalMode::Nnue];
+
+    /// The name options take: `variant`, `base` or `nnue`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            EvalMode::Variant => "variant",
+            EvalMode::Base => "base",
+            EvalMode::Nnue => "nnue",
+        }
+    }
+
+    /// The mode of a name (any case, surrounding blanks ignored).
+    pub fn parse(text: &str) -> Option<EvalMode> {
+        let t = text.trim();
+        EvalMode::ALL
+            .into_iter()
+            .find(|m| m.name().eq_ignore_ascii_case(t))
+    }
+}
+
+/// Whether nets evaluate `variant` (chess and extinction: the variants
+/// scored by the board result alone, whose scores the training data hold
+/// in the units a net learns).
+pub fn net_serves(variant: Variant) -> bool {
+    matches!(variant, Variant::Chess | Variant::Extinction)
+}
+
+/// Why [`EvalMode::Nnue`] finds no net for `variant` given the loaded net
+/// `net` (the one built into the binary for the board otherwise), or
+/// `None` when it has one.
+pub fn missing_net(variant: Variant, net: Option<&Network>) -> Option<String> {
+    let board = BoardKind::of(variant);
+    if !net_serves(variant) {
+        return Some(format!(
+            "EvalMode nnue: nets evaluate chess and extinction, {variant} uses the base evaluation"
+        ));
+    }
+    match net {
+        Some(n) if n.board() == board => None,
+        Some(n) if crate::nnue::embedded(board).is_none() => Some(format!(
+            "EvalMode nnue: the net {} is for the {} board, {variant} is played on the {} board; the base evaluation is used",
+            n.name(),
+            n.board().name(),
+            board.name()
+        )),
+        None if crate::nnue::embedded(board).is_none() => Some(format!(
+            "EvalMode nnue: no net is loaded for {variant} (set EvalFile); the base evaluation is used"
+        )),
+        _ => None,
+    }
 }
 
 /// The margins of the three board results for the side to move, in
@@ -146,22 +239,48 @@ pub struct Evaluator {
     scorer: Scorer,
     units: Units,
     mode: EvalMode,
+    /// The net [`EvalMode::Nnue`] evaluates with (only set in that mode,
+    /// for a variant nets serve, and of the variant's board kind).
+    net: Option<Arc<Network>>,
 }
 
 impl Evaluator {
-    /// The evaluator for a scorer's variant.
+    /// The evaluator for a scorer's variant (in [`EvalMode::Nnue`], with
+    /// the net built into the binary for the board, if any).
     pub fn new(scorer: &Scorer, mode: EvalMode) -> Evaluator {
+        Evaluator::with_net(scorer, mode, None)
+    }
+
+    /// The evaluator for a scorer's variant; in [`EvalMode::Nnue`] it
+    /// evaluates with `net` when the net is of the variant's board kind
+    /// (else with the net built into the binary for it, if any; else with
+    /// the base evaluation, see [`missing_net`]).
+    pub fn with_net(scorer: &Scorer, mode: EvalMode, net: Option<Arc<Network>>) -> Evaluator {
+        let variant = scorer.variant();
+        let board = BoardKind::of(variant);
+        let net = match mode {
+            EvalMode::Nnue if net_serves(variant) => net
+                .filter(|n| n.board() == board)
+                .or_else(|| crate::nnue::embedded(board)),
+            _ => None,
+        };
         Evaluator {
-            variant: scorer.variant(),
+            variant,
             scorer: scorer.clone(),
             units: Units::of(scorer),
             mode,
+            net,
         }
     }
 
     /// The evaluation mode.
     pub fn mode(&self) -> EvalMode {
         self.mode
+    }
+
+    /// The net the evaluator evaluates with, if any.
+    pub fn net(&self) -> Option<&Network> {
+        self.net.as_deref()
     }
 
     /// The units.
@@ -369,11 +488,46 @@ impl Evaluator {
 }
 
 impl<P: Pos> Evaluate<P> for Evaluator {
+    /// The net's accumulators (left at zero when no net evaluates).
+    type State = Accumulator;
+
+    fn root_state(&self, node: &Node<P>) -> Accumulator {
+        match &self.net {
+            Some(net) => Accumulator::refresh(net, node.pos.board()),
+            None => Accumulator::default(),
+        }
+    }
+
+    #[inline]
+    fn child_state(
+        &self,
+        before: &Node<P>,
+        parent: &Accumulator,
+        after: &Node<P>,
+        child: &mut Accumulator,
+    ) {
+        if let Some(net) = &self.net {
+            child.update(net, parent, before.pos.board(), after.pos.board());
+        }
+    }
+
+    #[inline]
+    fn evaluate_with(&self, node: &Node<P>, memo: &Memo, state: &Accumulator) -> i32 {
+        match &self.net {
+            Some(net) => {
+                let limit = self.units.limit();
+                net.output(state, node.pos.turn()).clamp(-limit, limit)
+            }
+            None => self.evaluate(node, memo),
+        }
+    }
+
     #[inline]
     fn evaluate(&self, node: &Node<P>, memo: &Memo) -> i32 {
-        let v = match self.mode {
-            EvalMode::Base => self.base_value(node, memo),
-            EvalMode::Variant => self.variant_value(node, memo),
+        let v = match (self.mode, &self.net) {
+            (EvalMode::Nnue, Some(net)) => net.evaluate(node.pos.board(), node.pos.turn()),
+            (EvalMode::Base | EvalMode::Nnue, _) => self.base_value(node, memo),
+            (EvalMode::Variant, _) => self.variant_value(node, memo),
         };
         let limit = self.units.limit();
         v.clamp(-limit, limit)
@@ -446,6 +600,73 @@ mod tests {
             stylish_draw_margin(&t.stylish, &b, Color::White),
             Points::whole(9)
         );
+    }
+
+    #[test]
+    fn the_nnue_mode_evaluates_with_a_net_of_the_board() {
+        use crate::nnue::tests::random_net;
+        use shakmaty::Position;
+        let chess_net = Arc::new(random_net(BoardKind::Standard, 21));
+        let ext_net = Arc::new(random_net(BoardKind::Extinction, 22));
+        let memo = Memo::default();
+        let rules = crate::rules::Rules::<shakmaty::Chess>::new(Variant::Chess);
+        let node = rules
+            .from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+            .unwrap();
+        let chess = Scorer::new(Variant::Chess);
+        let nnue = Evaluator::with_net(&chess, EvalMode::Nnue, Some(chess_net.clone()));
+        assert_eq!(nnue.net().map(Network::name), Some(chess_net.name()));
+        let want = chess_net.evaluate(node.pos.board(), Color::White);
+        assert_eq!(nnue.evaluate(&node, &memo), want);
+        let base = Evaluator::new(&chess, EvalMode::Base).evaluate(&node, &memo);
+        assert_ne!(want, base);
+        // The other modes ignore a net.
+        let variant = Evaluator::with_net(&chess, EvalMode::Variant, Some(chess_net.clone()));
+        assert!(variant.net().is_none());
+        // No net for the board, or a variant nets do not serve: the base
+        // evaluation, and a note saying so.
+        let wrong = Evaluator::with_net(&chess, EvalMode::Nnue, Some(ext_net.clone()));
+        assert!(wrong.net().is_none());
+        assert_eq!(wrong.evaluate(&node, &memo), base);
+        assert!(
+            missing_net(Variant::Chess, Some(&ext_net))
+                .unwrap()
+                .contains("extinction board")
+        );
+        assert!(
+            missing_net(Variant::Chess, None)
+                .unwrap()
+                .contains("no net is loaded")
+        );
+        assert_eq!(missing_net(Variant::Chess, Some(&chess_net)), None);
+        let sets = Scorer::new(Variant::Sets);
+        let e = Evaluator::with_net(&sets, EvalMode::Nnue, Some(chess_net.clone()));
+        assert!(e.net().is_none());
+        assert_eq!(
+            e.evaluate(&node, &memo),
+            Evaluator::new(&sets, EvalMode::Base).evaluate(&node, &memo)
+        );
+        assert!(
+            missing_net(Variant::Sets, Some(&chess_net))
+                .unwrap()
+                .contains("sets uses the base")
+        );
+        // Extinction: its own board's net replaces the whole evaluation.
+        let ext = Scorer::new(Variant::Extinction);
+        let rules = crate::rules::Rules::<crate::rules::Extinction>::new(Variant::Extinction);
+        let node = rules.start();
+        let e = Evaluator::with_net(&ext, EvalMode::Nnue, Some(ext_net.clone()));
+        assert_eq!(
+            e.evaluate(&node, &memo),
+            ext_net.evaluate(node.pos.board(), Color::White)
+        );
+        for m in EvalMode::ALL {
+            assert_eq!(
+                EvalMode::parse(&format!(" {} ", m.name().to_uppercase())),
+                Some(m)
+            );
+        }
+        assert_eq!(EvalMode::parse("neural"), None);
     }
 
     #[test]

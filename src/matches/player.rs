@@ -211,6 +211,7 @@ impl TallyPlayer {
         };
         if let PlayerKind::Tally {
             eval,
+            net,
             move_overhead,
             draw_advantage,
             strength,
@@ -219,6 +220,7 @@ impl TallyPlayer {
         {
             options.eval_mode = *eval;
             options.strength = *strength;
+            options.net.clone_from(net);
             if let Some(m) = move_overhead {
                 options.move_overhead = *m;
             }

@@ -12,18 +12,23 @@
 //!   into the program and its arguments.
 //! - `option.NAME=VALUE`: a UCI option; external engines get it as
 //!   `setoption`, Tally accepts `Hash`, `Threads`, `MultiPV`,
-//!   `Move Overhead`, `SpecialActions`, `EvalMode`, `DrawAdvantage`,
-//!   `UCI_LimitStrength`, `UCI_Elo` and `Skill Level`.
+//!   `Move Overhead`, `SpecialActions`, `EvalMode`, `EvalFile`,
+//!   `DrawAdvantage`, `UCI_LimitStrength`, `UCI_Elo` and `Skill Level`.
+//!   `option.EvalFile=FILE` loads a net when the spec is read (an
+//!   unreadable net is the spec's error) and selects `EvalMode nnue`
+//!   unless an evaluator is named.
 //! - `hash=MB`, `threads=N`: shorthands for `option.Hash` and
 //!   `option.Threads`.
-//! - `eval=variant|base`: Tally's evaluator.
+//! - `eval=variant|base|nnue`: Tally's evaluator.
 //! - `specials=on|off`: whether Tally may play special actions.
 //! - `depth=D`, `nodes=N`, `movetime=MS`: this player's own search limits,
 //!   in place of the match's (the clock, if any, still runs).
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::eval::EvalMode;
+use crate::nnue::Network;
 use crate::scoring::DrawAdvantage;
 use crate::search::Strength;
 use crate::search::skill::{FULL_LEVEL, MAX_ELO, MIN_ELO};
@@ -35,6 +40,8 @@ pub enum PlayerKind {
     Tally {
         /// Evaluator.
         eval: EvalMode,
+        /// The net of [`EvalMode::Nnue`] (`option.EvalFile`).
+        net: Option<Arc<Network>>,
         /// Whether it may play special actions (when the game allows them).
         specials: bool,
         /// Move overhead, if set.
@@ -120,7 +127,7 @@ impl PlayerSpec {
         match &self.kind {
             PlayerKind::Tally { eval, .. } => match eval {
                 EvalMode::Variant => "tally".to_owned(),
-                EvalMode::Base => "tally-base".to_owned(),
+                mode => format!("tally-{}", mode.name()),
             },
             PlayerKind::Uci { program, .. } => std::path::Path::new(program)
                 .file_name()
@@ -234,6 +241,7 @@ impl Settings {
         let mut move_overhead = None;
         let mut draw_advantage = None;
         let mut strength = Strength::default();
+        let mut net = None;
         for (n, v) in &self.options {
             match n.to_ascii_lowercase().as_str() {
                 "hash" => self.hash = Some(parse_num(n, v)?),
@@ -246,6 +254,11 @@ impl Settings {
                 }
                 "specialactions" => self.specials = Some(parse_bool(n, v)?),
                 "evalmode" => self.eval = Some(parse_eval(v)?),
+                "evalfile" => {
+                    let loaded = crate::nnue::format::load(std::path::Path::new(v.trim()))
+                        .map_err(|e| format!("option.{n}: {e}"))?;
+                    net = Some(Arc::new(loaded));
+                }
                 "drawadvantage" => draw_advantage = Some(DrawAdvantage::parse(v)?),
                 "uci_limitstrength" => strength.limit = parse_bool(n, v)?,
                 "uci_elo" => strength.elo = parse_in(n, v, MIN_ELO, MAX_ELO)?,
@@ -254,13 +267,19 @@ impl Settings {
                 }
                 _ => {
                     return Err(format!(
-                        "option.{n}: not an option Tally takes in a match (Hash, Threads, MultiPV, Move Overhead, SpecialActions, EvalMode, DrawAdvantage, UCI_LimitStrength, UCI_Elo, Skill Level)"
+                        "option.{n}: not an option Tally takes in a match (Hash, Threads, MultiPV, Move Overhead, SpecialActions, EvalMode, EvalFile, DrawAdvantage, UCI_LimitStrength, UCI_Elo, Skill Level)"
                     ));
                 }
             }
         }
+        let default_eval = if net.is_some() {
+            EvalMode::Nnue
+        } else {
+            EvalMode::default()
+        };
         Ok(PlayerKind::Tally {
-            eval: self.eval.unwrap_or_default(),
+            eval: self.eval.unwrap_or(default_eval),
+            net,
             specials: self.specials.unwrap_or(true),
             move_overhead,
             draw_advantage,
@@ -328,11 +347,7 @@ fn parse_bool(key: &str, v: &str) -> Result<bool, String> {
 }
 
 fn parse_eval(v: &str) -> Result<EvalMode, String> {
-    match v.trim().to_ascii_lowercase().as_str() {
-        "variant" => Ok(EvalMode::Variant),
-        "base" => Ok(EvalMode::Base),
-        _ => Err(format!("eval={v}: expected variant or base")),
-    }
+    EvalMode::parse(v).ok_or_else(|| format!("eval={v}: expected variant, base or nnue"))
 }
 
 #[cfg(test)]
@@ -390,5 +405,37 @@ mod tests {
         assert!(PlayerSpec::parse("option.UCI_LimitStrength=maybe").is_err());
         assert!(PlayerSpec::parse("cmd='unterminated").is_err());
         assert!(PlayerSpec::parse("depth=x").is_err());
+    }
+
+    #[test]
+    fn nets_in_specs() {
+        let s = PlayerSpec::parse("eval=nnue").unwrap();
+        assert_eq!(s.default_name(), "tally-nnue");
+        let dir = std::env::temp_dir().join(format!("tally-spec-net-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("a.tnn");
+        let net = crate::nnue::tests::random_net(crate::rules::BoardKind::Standard, 4);
+        crate::nnue::format::save(&net, &path).unwrap();
+        // EvalFile loads the net and implies nnue unless eval= says.
+        let s = PlayerSpec::parse(&format!("option.EvalFile={}", path.display())).unwrap();
+        let PlayerKind::Tally { eval, net: got, .. } = &s.kind else {
+            panic!("tally")
+        };
+        assert_eq!(*eval, EvalMode::Nnue);
+        assert_eq!(got.as_deref(), Some(&net));
+        let s = PlayerSpec::parse(&format!("eval=base option.EvalFile={}", path.display()));
+        assert!(matches!(
+            s.unwrap().kind,
+            PlayerKind::Tally {
+                eval: EvalMode::Base,
+                ..
+            }
+        ));
+        let e = PlayerSpec::parse("option.EvalFile=/no/such/net.tnn").unwrap_err();
+        assert!(
+            e.starts_with("option.EvalFile: cannot read /no/such/net.tnn"),
+            "{e}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

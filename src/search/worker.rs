@@ -29,8 +29,10 @@ struct RootMove {
     bound: Option<Bound>,
 }
 
-struct Frame<P> {
+struct Frame<P, T> {
     node: Node<P>,
+    /// The evaluator's state of the node (a net's accumulators).
+    state: T,
     memo: Memo,
     /// The action that led here (`None` at the root and after a null move).
     action: Option<Action>,
@@ -61,7 +63,7 @@ pub(super) struct Worker<'a, P: Pos, S: Scoring, E: Evaluate<P>> {
     reporter: &'a dyn Reporter,
     id: usize,
     time: TimeManager,
-    stack: Vec<Frame<P>>,
+    stack: Vec<Frame<P, E::State>>,
     history_keys: Vec<HistoryEntry>,
     pv: Vec<Vec<Action>>,
     history: History,
@@ -86,9 +88,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         reporter: &'a dyn Reporter,
     ) -> Self {
         let side = if job.root.pos.turn().is_white() { 0 } else { 1 };
+        let root_state = job.evaluator.root_state(&job.root);
         let stack = (0..MAX_PLY + 2)
             .map(|_| Frame {
                 node: job.root.clone(),
+                state: root_state.clone(),
                 memo: job.root_memo,
                 action: None,
                 piece_to: None,
@@ -425,6 +429,9 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let from = &parent[ply];
         let to = &mut child[0];
         to.node = rules.play(&from.node, action);
+        self.job
+            .evaluator
+            .child_state(&from.node, &from.state, &to.node, &mut to.state);
         to.action = Some(action);
         to.piece_to = piece_to(from.node.pos.turn(), action);
         let m = if self.awards {
@@ -485,7 +492,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
 
     fn static_eval(&self, ply: usize) -> i32 {
         let f = &self.stack[ply];
-        self.job.evaluator.evaluate(&f.node, &f.memo)
+        self.job.evaluator.evaluate_with(&f.node, &f.memo, &f.state)
     }
 
     /// The static estimate of the node at `ply`: the table's when it
@@ -531,6 +538,13 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             check: false,
             zeroing: true,
         });
+        let (parent, child) = self.stack.split_at_mut(ply + 1);
+        self.job.evaluator.child_state(
+            &parent[ply].node,
+            &parent[ply].state,
+            &child[0].node,
+            &mut child[0].state,
+        );
         let v = -self.search::<false>(depth - r, -beta, -beta + 1, ply + 1);
         self.history_keys.pop();
         if self.stopped {

@@ -154,11 +154,14 @@ pub(super) fn evaluation(engine: &Engine) -> Vec<String> {
         side(turn)
     ));
     out.push(format!(
-        "Expected margin: {} {} points for {} ({:?} evaluation, {} internal units)",
+        "Expected margin: {} {} points for {} ({} evaluation, {} internal units)",
         trace.margin.signed(),
         engine.variant(),
         side(turn),
-        trace.mode,
+        match &trace.net {
+            Some(net) => format!("{} {net}", trace.mode.name()),
+            None => trace.mode.name().to_owned(),
+        },
         trace.value
     ));
     if let Some(e) = engine.ending() {

@@ -418,15 +418,13 @@ impl<W: Write + Send + 'static> Session<W> {
                 }
             }
             (name::EVAL_MODE, Value::Choice(v)) => {
-                let mode = if v == "base" {
-                    EvalMode::Base
-                } else {
-                    EvalMode::Variant
-                };
+                let mode = EvalMode::parse(v).unwrap_or_default();
                 if mode != e.options().eval_mode {
                     e.set_eval_mode(mode);
                 }
+                self.note_eval();
             }
+            (name::EVAL_FILE, Value::Text(path)) => self.load_net(path),
             (name::RULES_FILE, Value::Text(path)) => self.load_rules(path),
             (name::LIMIT_STRENGTH, Value::Bool(b)) => {
                 let s = e.options().strength;
@@ -476,9 +474,43 @@ impl<W: Write + Send + 'static> Session<W> {
         let v = self.variants.variant();
         if v != self.engine.variant() {
             self.engine.set_variant(v);
+            self.note_eval();
         }
         if self.debug {
             self.out.info(&format!("debug: variant {v}"));
+        }
+    }
+
+    /// Loads the net of `EvalMode nnue` (empty: none, the one built into
+    /// the binary if any); a file that cannot be read is reported and the
+    /// net before it kept.
+    fn load_net(&mut self, path: String) {
+        if path.is_empty() {
+            self.engine.set_net(None);
+            self.note_eval();
+            return;
+        }
+        match crate::nnue::format::load(Path::new(&path)) {
+            Ok(net) => {
+                self.out
+                    .info(&format!("net {} loaded from {path}", net.describe()));
+                self.engine.set_net(Some(Arc::new(net)));
+                self.note_eval();
+            }
+            Err(err) => {
+                let kept = match self.engine.options().net.as_deref() {
+                    Some(n) => format!("kept {}", n.name()),
+                    None => "no net loaded".to_owned(),
+                };
+                self.out.error(&format!("option EvalFile: {err} ({kept})"));
+            }
+        }
+    }
+
+    /// Says why `EvalMode nnue` uses another evaluation, if it does.
+    fn note_eval(&mut self) {
+        if let Some(note) = self.engine.eval_note() {
+            self.out.info(&note);
         }
     }
 

@@ -75,8 +75,10 @@ pub(super) mod name {
     pub const SPECIAL_ACTIONS: &str = "SpecialActions";
     /// Who gets the 1/2 point of a plain draw in sets.
     pub const DRAW_ADVANTAGE: &str = "DrawAdvantage";
-    /// Variant or base evaluation.
+    /// Variant, base or network evaluation.
     pub const EVAL_MODE: &str = "EvalMode";
+    /// The net file of `EvalMode nnue`.
+    pub const EVAL_FILE: &str = "EvalFile";
     /// A TOML file of point tables.
     pub const RULES_FILE: &str = "RulesFile";
     /// Whether to play at `UCI_Elo`.
@@ -196,8 +198,12 @@ pub(super) const SPECS: &[Spec] = &[
         name: name::EVAL_MODE,
         kind: Kind::Combo {
             default: "variant",
-            vars: &["variant", "base"],
+            vars: &["variant", "base", "nnue"],
         },
+    },
+    Spec {
+        name: name::EVAL_FILE,
+        kind: Kind::Text,
     },
     Spec {
         name: name::RULES_FILE,

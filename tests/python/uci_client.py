@@ -27,7 +27,7 @@ def main():
         check(engine.id.get("name", "").startswith("Tally"), "engine name")
         for name in ("Hash", "Threads", "MultiPV", "Move Overhead", "Ponder",
                      "UCI_ShowWDL", "UCI_Variant", "Scoring", "SpecialActions",
-                     "DrawAdvantage", "EvalMode", "RulesFile", "Clear Hash"):
+                     "DrawAdvantage", "EvalMode", "EvalFile", "RulesFile", "Clear Hash"):
             check(name in engine.options, f"option {name} declared")
 
         # A short game on a clock: every move legal (python-chess refuses

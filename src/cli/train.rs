@@ -1,0 +1,313 @@
+//! `tally train`: fits a net to `tally datagen` files and writes it in the
+//! engine's net format. The training lives in [`crate::train`]; this
+//! module reads the arguments, keeps the checkpoints, reports progress,
+//! writes the net and checks the engine's integer inference against the
+//! float pass.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::{Args, ValueEnum};
+
+use super::CliError;
+use super::progress::Progress;
+use crate::nnue::format::{fnv64, load as load_net, save as save_net};
+use crate::rules::{BoardKind, Variant};
+use crate::train::data::{Dataset, Sample, load};
+use crate::train::{
+    ARITHMETIC_TOLERANCE, Schedule, Settings, Trainer, checkpoint, compare, fit_k, supports,
+};
+
+/// The learning-rate schedules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ScheduleKind {
+    /// Half a cosine from --lr down to --lr-final times it.
+    Cosine,
+    /// --lr times --gamma after every --step-epochs epochs.
+    Step,
+}
+
+/// Arguments of `tally train`.
+#[derive(Debug, Args)]
+pub struct TrainArgs {
+    /// Data files written by `tally datagen`.
+    #[arg(long, required = true, num_args = 1.., value_name = "FILE")]
+    pub data: Vec<PathBuf>,
+    /// The variant whose positions are used: chess or extinction (the net
+    /// is for its board).
+    #[arg(long, short = 'v', default_value = "chess")]
+    pub variant: String,
+    /// The net file to write.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub out: PathBuf,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 10)]
+    pub epochs: u32,
+    /// Positions per mini-batch.
+    #[arg(long, default_value_t = 16384)]
+    pub batch: usize,
+    /// AdamW's learning rate.
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f64,
+    /// How the learning rate falls.
+    #[arg(long, value_enum, default_value = "cosine")]
+    pub schedule: ScheduleKind,
+    /// Cosine: the last step's rate as a share of --lr.
+    #[arg(long, default_value_t = 0.05)]
+    pub lr_final: f64,
+    /// Step: epochs between drops.
+    #[arg(long, default_value_t = 4)]
+    pub step_epochs: u32,
+    /// Step: the factor of each drop.
+    #[arg(long, default_value_t = 0.3)]
+    pub gamma: f64,
+    /// AdamW's weight decay (weights, not biases).
+    #[arg(long, default_value_t = 0.01)]
+    pub wd: f64,
+    /// The weight of the game result in the target, 0 ..= 1 (the rest is
+    /// the search score through the sigmoid).
+    #[arg(long, default_value_t = 0.5)]
+    pub wdl: f64,
+    /// The sigmoid's scale per internal unit; fitted to the training
+    /// positions' scores and results when not given.
+    #[arg(long)]
+    pub k: Option<f64>,
+    /// The share of games set apart for validation, 0 ..= 0.5.
+    #[arg(long, default_value_t = 0.05)]
+    pub val: f64,
+    /// The seed of the initial weights, the validation games and the
+    /// batches.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// The checkpoint written after every epoch (default: the output file
+    /// with `.ckpt` added).
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Continue from the checkpoint (same data and settings; more
+    /// --epochs extend the run).
+    #[arg(long)]
+    pub resume: bool,
+    /// Positions on which the written net is checked against the float
+    /// pass.
+    #[arg(long, default_value_t = 2000)]
+    pub check: usize,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// Runs `tally train`.
+///
+/// # Errors
+///
+/// Bad options, unreadable data, no usable position, a checkpoint of
+/// another run, an unwritable output; exit code 1 if the written net does
+/// not compute what the trainer does.
+pub fn run(args: &TrainArgs) -> Result<i32, CliError> {
+    let variant: Variant = args.variant.parse()?;
+    if !supports(variant) {
+        return Err(CliError::bad_input(format!(
+            "train fits the nets of chess and extinction, not {variant}"
+        )));
+    }
+    if !(0.0..=1.0).contains(&args.wdl) {
+        return Err(CliError::bad_input("--wdl must lie between 0 and 1"));
+    }
+    if !(0.0..=0.5).contains(&args.val) {
+        return Err(CliError::bad_input("--val must lie between 0 and 0.5"));
+    }
+    let positive = |x: f64| x.is_finite() && x > 0.0;
+    if !positive(args.lr) {
+        return Err(CliError::bad_input("--lr must be a positive number"));
+    }
+    let share = |x: f64| x.is_finite() && (0.0..=1.0).contains(&x);
+    if !(share(args.lr_final) && share(args.gamma)) {
+        return Err(CliError::bad_input(
+            "--lr-final and --gamma must lie between 0 and 1",
+        ));
+    }
+    if !(args.wd.is_finite() && args.wd >= 0.0) {
+        return Err(CliError::bad_input("--wd must be 0 or more"));
+    }
+    if let Some(k) = args.k
+        && !positive(k)
+    {
+        return Err(CliError::bad_input("--k must be a positive number"));
+    }
+    if args.batch == 0 || args.step_epochs == 0 {
+        return Err(CliError::bad_input(
+            "--batch and --step-epochs must be at least 1",
+        ));
+    }
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = args.threads {
+        pool = pool.num_threads(n.max(1));
+    }
+    let pool = pool
+        .build()
+        .map_err(|e| CliError::bad_input(format!("threads: {e}")))?;
+    pool.install(|| train(args, variant))
+}
+
+/// What identifies a run for resuming: the variant, the data files (names
+/// and sizes), the seed, the validation share, the batch and `--wdl`.
+fn run_digest(args: &TrainArgs, variant: Variant) -> u64 {
+    let mut text = format!(
+        "variant={variant} seed={} val={} batch={} wdl={}",
+        args.seed, args.val, args.batch, args.wdl
+    );
+    for p in &args.data {
+        let len = std::fs::metadata(p).map_or(0, |m| m.len());
+        text.push_str(&format!(" data={}:{len}", p.display()));
+    }
+    fnv64(text.as_bytes())
+}
+
+fn checkpoint_path(args: &TrainArgs) -> PathBuf {
+    args.checkpoint.clone().unwrap_or_else(|| {
+        let mut p = args.out.as_os_str().to_owned();
+        p.push(".ckpt");
+        PathBuf::from(p)
+    })
+}
+
+/// A fresh trainer, or the checkpoint's with `--resume`.
+fn trainer(
+    args: &TrainArgs,
+    variant: Variant,
+    data: &Dataset,
+    digest: u64,
+    ckpt: &Path,
+) -> Result<Trainer, CliError> {
+    let mut settings = Settings {
+        epochs: args.epochs,
+        batch: args.batch,
+        lr: args.lr,
+        schedule: match args.schedule {
+            ScheduleKind::Cosine => Schedule::Cosine {
+                final_fraction: args.lr_final,
+            },
+            ScheduleKind::Step => Schedule::Step {
+                every: args.step_epochs,
+                gamma: args.gamma,
+            },
+        },
+        weight_decay: args.wd,
+        lambda: args.wdl,
+        k: 0.0,
+        seed: args.seed,
+    };
+    let board = BoardKind::of(variant);
+    if args.resume {
+        let state = checkpoint::load(ckpt).map_err(CliError::bad_input)?;
+        if state.digest != digest || state.board != board {
+            return Err(CliError::bad_input(format!(
+                "{}: the checkpoint is of another run (variant, data, --seed, --val, --batch or --wdl differ)",
+                ckpt.display()
+            )));
+        }
+        settings.k = args.k.unwrap_or(state.k);
+        println!(
+            "resuming from {} after epoch {}",
+            ckpt.display(),
+            state.epoch
+        );
+        return Trainer::restore(board, settings, state).map_err(CliError::bad_input);
+    }
+    settings.k = match args.k {
+        Some(k) => k,
+        None => fit_k(&data.train),
+    };
+    Ok(Trainer::new(board, settings))
+}
+
+fn train(args: &TrainArgs, variant: Variant) -> Result<i32, CliError> {
+    let data = load(&args.data, variant, args.val, args.seed).map_err(CliError::bad_input)?;
+    println!(
+        "{} training and {} validation positions (quiet) of {} in {} {variant} games read ({} games of other variants skipped)",
+        data.train.len(),
+        data.validation.len(),
+        data.positions,
+        data.games,
+        data.other_games
+    );
+    if data.train.is_empty() {
+        return Err(CliError::bad_input(format!(
+            "no quiet {variant} position to train on in the data"
+        )));
+    }
+    let digest = run_digest(args, variant);
+    let ckpt = checkpoint_path(args);
+    let mut t = trainer(args, variant, &data, digest, &ckpt)?;
+    println!(
+        "K = {:.6} per internal unit, {} hidden neurons per side",
+        t.settings.k,
+        crate::nnue::HIDDEN
+    );
+    let n = data.train.len();
+    let start_epoch = t.epoch;
+    let todo = u64::from(args.epochs.saturating_sub(start_epoch)) * n as u64;
+    let bar = Progress::new(Some(todo), !args.quiet, "positions");
+    let started = Instant::now();
+    while t.epoch < args.epochs {
+        let e = t.epoch + 1;
+        let before = u64::from(t.epoch - start_epoch) * n as u64;
+        let lr = t.current_lr(n);
+        let t0 = Instant::now();
+        let train_loss = t.epoch(&data.train, |done, loss| {
+            bar.set(before + done as u64);
+            bar.message(format!("epoch {e} loss {loss:.6}"));
+        });
+        let speed = n as f64 / t0.elapsed().as_secs_f64().max(1e-9);
+        let val = if data.validation.is_empty() {
+            "no validation".to_owned()
+        } else {
+            format!("validation loss {:.6}", t.loss(&data.validation))
+        };
+        bar.println(&format!(
+            "epoch {e}/{}: train loss {train_loss:.6}, {val}, lr {lr:.6}, {speed:.0} positions/s",
+            args.epochs
+        ));
+        checkpoint::save(&t, digest, &ckpt).map_err(CliError::bad_input)?;
+    }
+    bar.finish();
+    if t.epoch > start_epoch {
+        let secs = started.elapsed().as_secs_f64().max(1e-9);
+        let done = f64::from(t.epoch - start_epoch) * n as f64;
+        println!(
+            "trained {done:.0} positions in {secs:.1} s: {:.0} positions/s on {} threads",
+            done / secs,
+            rayon::current_num_threads()
+        );
+    }
+    let net = t.network().map_err(CliError::bad_input)?;
+    save_net(&net, &args.out).map_err(CliError::bad_input)?;
+    // What the engine will load, checked against the float pass.
+    let loaded = load_net(&args.out).map_err(CliError::bad_input)?;
+    println!("wrote {} to {}", loaded.describe(), args.out.display());
+    let sample: Vec<Sample> = data
+        .validation
+        .iter()
+        .chain(&data.train)
+        .take(args.check)
+        .copied()
+        .collect();
+    let a = compare(&t, &loaded, &sample);
+    println!(
+        "integer inference against the float pass on {} positions: largest difference {:.1} internal units (mean {:.2}); against the quantised weights in float: {:.2}",
+        a.positions, a.max, a.mean, a.arithmetic
+    );
+    if a.arithmetic > ARITHMETIC_TOLERANCE {
+        return Err(CliError {
+            message: format!(
+                "the engine's inference differs from the trainer's by {:.2} internal units on the same weights (at most {ARITHMETIC_TOLERANCE} expected)",
+                a.arithmetic
+            ),
+            code: 1,
+        });
+    }
+    Ok(0)
+}

@@ -1,0 +1,253 @@
+//! The net file: a 24-byte header, then the quantised weights, all
+//! little-endian. The layout is documented in `docs/train.md`; this module
+//! is its only reader and writer.
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 8 | magic `TALLYNNU` |
+//! | 8 | 2 | format version (1) |
+//! | 10 | 2 | hidden neurons per perspective `H` |
+//! | 12 | 1 | output heads `n` (1 ..= 8; head 0 the score) |
+//! | 13 | 1 | board: 0 standard, 1 extinction |
+//! | 14 | 2 | reserved (0) |
+//! | 16 | 8 | content hash: FNV-1a (64 bits) of every byte after the header |
+//! | 24 | 1536 H | hidden weights, `i16`, feature by feature (768 rows of `H`) |
+//! | | 2 H | hidden biases, `i16` |
+//! | | n (4 H + 4) | per head: `2 H` output weights `i16` (side to move first), bias `i32` |
+//!
+//! The hash names the net (`nn-` and its first 12 hex digits) and catches
+//! a damaged file.
+
+use std::fmt;
+use std::path::Path;
+
+use super::{FEATURES, HIDDEN, Head, MAX_HEADS, Network};
+use crate::rules::BoardKind;
+
+/// The file's first eight bytes.
+pub const MAGIC: [u8; 8] = *b"TALLYNNU";
+/// The format version this module reads and writes.
+pub const VERSION: u16 = 1;
+/// Bytes of the header.
+pub const HEADER_LEN: usize = 24;
+
+/// Why a net could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetError {
+    /// Not a net file (too short, wrong magic).
+    NotNet(String),
+    /// Another format version.
+    Version(u16),
+    /// Another hidden size than this build's.
+    Hidden(u16),
+    /// The file's length disagrees with its header.
+    Size {
+        /// Bytes in the file.
+        got: usize,
+        /// Bytes the header promises.
+        expected: usize,
+    },
+    /// The header's fields are impossible.
+    Shape(String),
+    /// Weights beyond the bounds that keep the integer sums exact.
+    Range(String),
+    /// The content hash does not match the weights.
+    Hash,
+}
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetError::NotNet(s) => write!(f, "not a Tally net: {s}"),
+            NetError::Version(v) => write!(
+                f,
+                "net format version {v} (this Tally reads version {VERSION})"
+            ),
+            NetError::Hidden(h) => write!(
+                f,
+                "the net has {h} hidden neurons (this Tally is built for {HIDDEN})"
+            ),
+            NetError::Size { got, expected } => write!(
+                f,
+                "wrong size: {got} bytes, the header describes {expected} (a damaged or cut file)"
+            ),
+            NetError::Shape(s) => write!(f, "bad net header: {s}"),
+            NetError::Range(s) => write!(f, "the net's weights are out of range: {s}"),
+            NetError::Hash => write!(f, "content hash mismatch (the file is damaged)"),
+        }
+    }
+}
+
+impl std::error::Error for NetError {}
+
+/// FNV-1a (64 bits).
+pub fn fnv64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The file's length for `heads` output heads.
+pub const fn file_len(heads: usize) -> usize {
+    HEADER_LEN + 2 * FEATURES * HIDDEN + 2 * HIDDEN + heads * (4 * HIDDEN + 4)
+}
+
+/// The bytes after the header: the weights.
+pub(super) fn payload(net: &Network) -> Vec<u8> {
+    let mut out = Vec::with_capacity(file_len(net.heads.len()) - HEADER_LEN);
+    for row in &net.feature_weights {
+        for w in row {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+    }
+    for b in &net.feature_bias {
+        out.extend_from_slice(&b.to_le_bytes());
+    }
+    for h in &net.heads {
+        for w in h.weights.iter().flatten() {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&h.bias.to_le_bytes());
+    }
+    out
+}
+
+fn board_byte(b: BoardKind) -> u8 {
+    match b {
+        BoardKind::Standard => 0,
+        BoardKind::Extinction => 1,
+    }
+}
+
+/// The file's bytes.
+pub fn write(net: &Network) -> Vec<u8> {
+    let body = payload(net);
+    let mut out = Vec::with_capacity(HEADER_LEN + body.len());
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&(HIDDEN as u16).to_le_bytes());
+    out.push(net.heads.len() as u8);
+    out.push(board_byte(net.board));
+    out.extend_from_slice(&[0, 0]);
+    out.extend_from_slice(&fnv64(&body).to_le_bytes());
+    out.extend_from_slice(&body);
+    out
+}
+
+/// Little-endian `i16`s from `bytes` (an even length).
+fn i16s(bytes: &[u8]) -> impl Iterator<Item = i16> + '_ {
+    bytes
+        .chunks_exact(2)
+        .map(|c| i16::from_le_bytes([c[0], c[1]]))
+}
+
+/// Reads a net from the file's bytes.
+///
+/// # Errors
+///
+/// [`NetError`]: not a net, another version or hidden size, a length that
+/// disagrees with the header, a hash mismatch, weights out of range.
+pub fn read(bytes: &[u8]) -> Result<Network, NetError> {
+    if bytes.len() < HEADER_LEN {
+        return Err(NetError::NotNet(format!(
+            "{} bytes, shorter than the header",
+            bytes.len()
+        )));
+    }
+    if bytes[0..8] != MAGIC {
+        return Err(NetError::NotNet("wrong magic".to_owned()));
+    }
+    let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+    if version != VERSION {
+        return Err(NetError::Version(version));
+    }
+    let hidden = u16::from_le_bytes([bytes[10], bytes[11]]);
+    if usize::from(hidden) != HIDDEN {
+        return Err(NetError::Hidden(hidden));
+    }
+    let heads = usize::from(bytes[12]);
+    if heads == 0 || heads > MAX_HEADS {
+        return Err(NetError::Shape(format!("{heads} heads (1 to {MAX_HEADS})")));
+    }
+    let board = match bytes[13] {
+        0 => BoardKind::Standard,
+        1 => BoardKind::Extinction,
+        b => return Err(NetError::Shape(format!("board byte {b}"))),
+    };
+    let expected = file_len(heads);
+    if bytes.len() != expected {
+        return Err(NetError::Size {
+            got: bytes.len(),
+            expected,
+        });
+    }
+    let mut hash = [0u8; 8];
+    hash.copy_from_slice(&bytes[16..24]);
+    let body = &bytes[HEADER_LEN..];
+    if fnv64(body) != u64::from_le_bytes(hash) {
+        return Err(NetError::Hash);
+    }
+    let (rows, rest) = body.split_at(2 * FEATURES * HIDDEN);
+    let (bias, rest) = rest.split_at(2 * HIDDEN);
+    let feature_weights = rows
+        .chunks_exact(2 * HIDDEN)
+        .map(|r| {
+            let mut row = [0i16; HIDDEN];
+            for (w, v) in row.iter_mut().zip(i16s(r)) {
+                *w = v;
+            }
+            row
+        })
+        .collect();
+    let mut feature_bias = [0i16; HIDDEN];
+    for (w, v) in feature_bias.iter_mut().zip(i16s(bias)) {
+        *w = v;
+    }
+    let heads = rest
+        .chunks_exact(4 * HIDDEN + 4)
+        .map(|h| {
+            let mut weights = [[0i16; HIDDEN]; 2];
+            for (w, v) in weights.iter_mut().flatten().zip(i16s(&h[..4 * HIDDEN])) {
+                *w = v;
+            }
+            let b = &h[4 * HIDDEN..];
+            Head {
+                weights,
+                bias: i32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+            }
+        })
+        .collect();
+    Network::new(board, feature_weights, feature_bias, heads)
+}
+
+/// Reads a net file.
+///
+/// # Errors
+///
+/// A one-line message naming the file: it cannot be read, is larger than
+/// any net, or [`read`] refuses it.
+pub fn load(path: &Path) -> Result<Network, String> {
+    let name = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("cannot read {name}: not a regular file"));
+    }
+    let largest = file_len(MAX_HEADS) as u64;
+    if meta.len() > largest {
+        return Err(format!(
+            "{name}: not a Tally net of this build ({} bytes, a net has at most {largest})",
+            meta.len()
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    read(&bytes).map_err(|e| format!("{name}: {e}"))
+}
+
+/// Writes a net file.
+///
+/// # Errors
+///
+/// A one-line message naming the file when it cannot be written.
+pub fn save(net: &Network, path: &Path) -> Result<(), String> {
+    std::fs::write(path, write(net)).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}

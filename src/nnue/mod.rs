@@ -1,0 +1,309 @@
+//! Tally's efficiently updatable neural network (NNUE): the board
+//! evaluation of chess and extinction, in integers.
+//!
+//! # The network
+//!
+//! - **Inputs**: 768 features, one per piece type × colour × square, seen
+//!   from each side: for the perspective of `colour`, a piece is "ours" or
+//!   "theirs" and its square is flipped vertically for Black, so both
+//!   perspectives read the board as White reads it ([`feature`]).
+//!   Extinction needs no special case: its extra or missing kings are
+//!   king features like any other.
+//! - **Hidden layer**: [`HIDDEN`] neurons per perspective, sharing one
+//!   weight matrix (768 × [`HIDDEN`] plus biases). The sum over a side's
+//!   active features is its **accumulator** ([`Accumulator`]), kept from
+//!   move to move by adding and removing the rows of the pieces that
+//!   moved, instead of summing every piece again.
+//! - **Activation**: SCReLU, `clamp(x, 0, 1)²`.
+//! - **Output**: one or more heads, each a weighted sum of the side to
+//!   move's activated accumulator followed by the other side's, plus a
+//!   bias. Head 0 is the score: [`OUTPUT_SCALE`] times it is the value in
+//!   the search's internal units (100 per pawn), the same scale the
+//!   search's scores in the training data have, so the win/draw/loss model
+//!   reads it as it reads the base evaluation. The file format counts its
+//!   heads, so a second head (the scoring variants' remaining point margin)
+//!   can be added later without a new format.
+//!
+//! # Integers
+//!
+//! The float weights of the trainer are quantised: the hidden layer's
+//! weights and biases times [`QA`] (255) in `i16`, so an accumulator holds
+//! `QA` times the float sum; the output weights times [`QB`] (64) in `i16`,
+//! the output bias times `QA · QB` in `i32`. The output sums
+//! `clamp(acc, 0, QA)² · w` in `i32` lanes, divides by `QA`, adds the bias
+//! and scales by `OUTPUT_SCALE / (QA · QB)`. The loader refuses weights
+//! beyond [`MAX_FEATURE_WEIGHT`] and [`MAX_OUTPUT_WEIGHT`] (the trainer clips
+//! to them), which bounds every sum: an accumulator of even 64 pieces stays
+//! inside `i16`, and no output lane can overflow. The loops are plain
+//! indexed loops over fixed-size arrays, which the compiler vectorises; no
+//! `unsafe`.
+//!
+//! # Files
+//!
+//! [`mod@format`] reads and writes the net file (a small header with the
+//! content hash that names the net, then little-endian weights). Nets are
+//! built by `tally train` (`docs/train.md`); [`embedded`] is the hook for
+//! nets shipped inside the binary (none yet).
+//!
+//! What does not live here: choosing the evaluation ([`crate::eval`]), the
+//! trainer (`train`).
+
+pub mod accumulator;
+pub mod format;
+
+use std::sync::Arc;
+
+use shakmaty::{Color, Piece, Square};
+
+use crate::rules::BoardKind;
+
+pub use accumulator::Accumulator;
+pub use format::NetError;
+
+/// Neurons of the hidden layer per perspective (a multiple of
+/// [`LANES`]; 128 now, 256 a one-line change that needs new nets).
+pub const HIDDEN: usize = 128;
+/// Input features per perspective: 2 sides × 6 piece types × 64 squares.
+pub const FEATURES: usize = 768;
+/// The quantisation of the hidden layer (its weights, biases, and the
+/// activation's range `0 ..= QA`).
+pub const QA: i32 = 255;
+/// The quantisation of the output weights.
+pub const QB: i32 = 64;
+/// Internal units per unit of the float output.
+pub const OUTPUT_SCALE: i32 = 400;
+/// The largest magnitude of a quantised hidden weight or bias (1.96 in
+/// float): 65 of them (64 pieces and the bias) still fit an `i16`.
+pub const MAX_FEATURE_WEIGHT: i16 = 500;
+/// The largest magnitude of a quantised output weight (1.98 in float).
+pub const MAX_OUTPUT_WEIGHT: i16 = 127;
+/// The largest output heads a file may have.
+pub const MAX_HEADS: usize = 8;
+/// The `i32` lanes of the output sum.
+pub const LANES: usize = 16;
+
+const _: () = assert!(HIDDEN.is_multiple_of(LANES) && HIDDEN > 0);
+// Each lane sums 2 · HIDDEN / LANES terms of at most QA² · 127: that must
+// fit an i32 (it does up to HIDDEN = 1024).
+const _: () = assert!(
+    (2 * HIDDEN / LANES) as i64 * (QA as i64) * (QA as i64) * (MAX_OUTPUT_WEIGHT as i64)
+        <= i32::MAX as i64
+);
+
+/// The feature of `piece` on `sq` for the perspective of `persp`: its
+/// side (0 ours, 1 theirs), its type and its square, flipped vertically
+/// for Black.
+#[inline]
+pub fn feature(persp: Color, piece: Piece, sq: Square) -> usize {
+    let sq = if persp.is_white() {
+        sq
+    } else {
+        sq.flip_vertical()
+    };
+    let side = usize::from(piece.color != persp);
+    side * 384 + (piece.role as usize - 1) * 64 + usize::from(sq)
+}
+
+/// An output head: weights for the side to move's activated accumulator,
+/// then the other side's, and a bias.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Head {
+    /// Weights times [`QB`]: `[side to move, other side]`.
+    pub weights: [[i16; HIDDEN]; 2],
+    /// The bias times `QA · QB`.
+    pub bias: i32,
+}
+
+/// A quantised network (see the module documentation).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Network {
+    board: BoardKind,
+    feature_weights: Vec<[i16; HIDDEN]>,
+    feature_bias: [i16; HIDDEN],
+    heads: Vec<Head>,
+    /// The content hash (FNV-1a, 64 bits, of the weights' bytes): the
+    /// net's name.
+    hash: u64,
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.describe())
+    }
+}
+
+impl Network {
+    /// A network of the given weights (its hash computed).
+    ///
+    /// # Errors
+    ///
+    /// [`NetError`] when the weights are out of the loader's bounds, there
+    /// are not [`FEATURES`] rows or the heads are none or too many.
+    pub fn new(
+        board: BoardKind,
+        feature_weights: Vec<[i16; HIDDEN]>,
+        feature_bias: [i16; HIDDEN],
+        heads: Vec<Head>,
+    ) -> Result<Network, NetError> {
+        let mut net = Network {
+            board,
+            feature_weights,
+            feature_bias,
+            heads,
+            hash: 0,
+        };
+        net.check()?;
+        net.hash = format::fnv64(&format::payload(&net));
+        Ok(net)
+    }
+
+    /// Checks the shape and the bounds of the weights.
+    fn check(&self) -> Result<(), NetError> {
+        if self.feature_weights.len() != FEATURES {
+            return Err(NetError::Shape(format!(
+                "{} feature rows, expected {FEATURES}",
+                self.feature_weights.len()
+            )));
+        }
+        if self.heads.is_empty() || self.heads.len() > MAX_HEADS {
+            return Err(NetError::Shape(format!(
+                "{} heads (1 to {MAX_HEADS})",
+                self.heads.len()
+            )));
+        }
+        let hidden_ok = self
+            .feature_weights
+            .iter()
+            .chain(std::iter::once(&self.feature_bias))
+            .flatten()
+            .all(|w| w.unsigned_abs() <= MAX_FEATURE_WEIGHT.unsigned_abs());
+        if !hidden_ok {
+            return Err(NetError::Range(format!(
+                "a hidden weight beyond ±{MAX_FEATURE_WEIGHT}"
+            )));
+        }
+        let out_ok = self
+            .heads
+            .iter()
+            .flat_map(|h| h.weights.iter().flatten())
+            .all(|w| w.unsigned_abs() <= MAX_OUTPUT_WEIGHT.unsigned_abs());
+        if !out_ok {
+            return Err(NetError::Range(format!(
+                "an output weight beyond ±{MAX_OUTPUT_WEIGHT}"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The board kind it was trained for.
+    pub fn board(&self) -> BoardKind {
+        self.board
+    }
+
+    /// Hidden weights times [`QA`]: one row of [`HIDDEN`] per feature
+    /// ([`FEATURES`] rows).
+    pub fn feature_weights(&self) -> &[[i16; HIDDEN]] {
+        &self.feature_weights
+    }
+
+    /// Hidden biases times [`QA`].
+    pub fn feature_bias(&self) -> &[i16; HIDDEN] {
+        &self.feature_bias
+    }
+
+    /// The output heads (at least one; head 0 is the score).
+    pub fn heads(&self) -> &[Head] {
+        &self.heads
+    }
+
+    /// The content hash.
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The net's name: `nn-` and the first 12 hex digits of its hash.
+    pub fn name(&self) -> String {
+        format!("nn-{:012x}", self.hash >> 16)
+    }
+
+    /// One line on the net: name, board, size.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} ({} board, {} hidden, {} head{})",
+            self.name(),
+            self.board.name(),
+            HIDDEN,
+            self.heads.len(),
+            if self.heads.len() == 1 { "" } else { "s" }
+        )
+    }
+
+    /// The value of head `head` (internal units, for the side to move
+    /// `stm`) from accumulators that hold the position. Head 0 for a head
+    /// the net lacks.
+    #[inline]
+    pub fn output_head(&self, acc: &Accumulator, stm: Color, head: usize) -> i32 {
+        let h = self.heads.get(head).unwrap_or(&self.heads[0]);
+        let mut lanes = [0i32; LANES];
+        for (side, weights) in [stm, !stm].into_iter().zip(&h.weights) {
+            let a = acc.side(side);
+            for chunk in 0..HIDDEN / LANES {
+                for (l, lane) in lanes.iter_mut().enumerate() {
+                    let i = chunk * LANES + l;
+                    let x = i32::from(a[i]).clamp(0, QA);
+                    *lane += x * x * i32::from(weights[i]);
+                }
+            }
+        }
+        let sum: i64 = lanes.iter().map(|&l| i64::from(l)).sum();
+        let raw = sum / i64::from(QA) + i64::from(h.bias);
+        let v = raw * i64::from(OUTPUT_SCALE) / i64::from(QA * QB);
+        v.clamp(-(1 << 20), 1 << 20) as i32
+    }
+
+    /// The score (head 0) in internal units for `stm`.
+    #[inline]
+    pub fn output(&self, acc: &Accumulator, stm: Color) -> i32 {
+        self.output_head(acc, stm, 0)
+    }
+
+    /// The score of a board for `stm`, summing every piece afresh.
+    pub fn evaluate(&self, board: &shakmaty::Board, stm: Color) -> i32 {
+        self.output(&Accumulator::refresh(self, board), stm)
+    }
+}
+
+/// Nets built into the binary, one per board kind (none yet).
+///
+/// When a trained net has won its match, it is shipped by putting the file
+/// under `nets/` and replacing `None` below with
+/// `Some(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/chess.tnn")))`
+/// (and `extinction.tnn`); `EvalMode nnue` then works without `EvalFile`.
+/// See `docs/train.md`.
+pub fn embedded_bytes(board: BoardKind) -> Option<&'static [u8]> {
+    match board {
+        BoardKind::Standard => None,
+        BoardKind::Extinction => None,
+    }
+}
+
+/// The nets built into the binary, parsed once.
+static EMBEDDED: once_cell::sync::Lazy<[Option<Arc<Network>>; 2]> =
+    once_cell::sync::Lazy::new(|| {
+        BoardKind::ALL.map(|board| {
+            embedded_bytes(board)
+                .and_then(|b| format::read(b).ok())
+                .filter(|n| n.board == board)
+                .map(Arc::new)
+        })
+    });
+
+/// The net built into the binary for `board`, if there is one (a damaged
+/// one is `None`; a test checks that every shipped net loads).
+pub fn embedded(board: BoardKind) -> Option<Arc<Network>> {
+    let i = BoardKind::ALL.iter().position(|b| *b == board)?;
+    EMBEDDED[i].clone()
+}
+
+#[cfg(test)]
+pub(crate) mod tests;

@@ -1,0 +1,311 @@
+//! The net file round-trips and refuses bad files with one line; the
+//! integer output is the formula of the module docs; incremental updates
+//! equal a refresh for every kind of move.
+
+use super::*;
+use crate::rules::{Extinction, Node, Pos, Rules, Variant};
+use shakmaty::{Chess, Move};
+
+/// xorshift64*: the tests' generator.
+pub(crate) struct Rng(u64);
+
+impl Rng {
+    pub(crate) fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+    }
+
+    pub(crate) fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    /// Uniform in `-m ..= m`.
+    fn within(&mut self, m: i16) -> i16 {
+        let span = 2 * i64::from(m) + 1;
+        ((self.next() % span as u64) as i64 - i64::from(m)) as i16
+    }
+}
+
+/// A net of random weights within the loader's bounds.
+pub(crate) fn random_net(board: BoardKind, seed: u64) -> Network {
+    let mut r = Rng::new(seed);
+    let rows = (0..FEATURES)
+        .map(|_| std::array::from_fn(|_| r.within(80)))
+        .collect();
+    let bias = std::array::from_fn(|_| r.within(200));
+    let heads = (0..2)
+        .map(|_| Head {
+            weights: std::array::from_fn(|_| std::array::from_fn(|_| r.within(MAX_OUTPUT_WEIGHT))),
+            bias: i32::from(r.within(20_000)),
+        })
+        .collect();
+    Network::new(board, rows, bias, heads).unwrap()
+}
+
+#[test]
+fn the_file_round_trips() {
+    for board in BoardKind::ALL {
+        let net = random_net(board, 7);
+        let bytes = format::write(&net);
+        assert_eq!(bytes.len(), format::file_len(2));
+        assert_eq!(&bytes[0..8], b"TALLYNNU");
+        let back = format::read(&bytes).unwrap();
+        assert_eq!(back, net);
+        assert_eq!(back.hash(), format::fnv64(&bytes[format::HEADER_LEN..]));
+        assert_eq!(back.board(), board);
+        assert!(back.name().starts_with("nn-") && back.name().len() == 15);
+        // The name is the content's: another net, another name.
+        assert_ne!(random_net(board, 8).name(), net.name());
+    }
+    let dir = std::env::temp_dir().join(format!("tally-nnue-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("net.tnn");
+    let net = random_net(BoardKind::Standard, 1);
+    format::save(&net, &path).unwrap();
+    assert_eq!(format::load(&path).unwrap(), net);
+}
+
+/// Rewrites the hash after a change to the weights.
+fn rehash(bytes: &mut [u8]) {
+    let h = format::fnv64(&bytes[format::HEADER_LEN..]);
+    bytes[16..24].copy_from_slice(&h.to_le_bytes());
+}
+
+#[test]
+fn bad_files_are_refused_with_one_line() {
+    let good = format::write(&random_net(BoardKind::Standard, 3));
+    let refuse = |bytes: &[u8]| -> String {
+        let e = format::read(bytes).expect_err("refused").to_string();
+        assert!(!e.contains('\n'), "{e}");
+        e
+    };
+    assert!(refuse(&[]).contains("shorter than the header"));
+    assert!(refuse(b"TALLYDAT").contains("not a Tally net"));
+    let mut b = good.clone();
+    b[0] = b'X';
+    assert!(refuse(&b).contains("wrong magic"));
+    let mut b = good.clone();
+    b[8] = 9;
+    assert_eq!(
+        refuse(&b),
+        "net format version 9 (this Tally reads version 1)"
+    );
+    let mut b = good.clone();
+    b[10..12].copy_from_slice(&256u16.to_le_bytes());
+    assert!(refuse(&b).contains("256 hidden neurons"));
+    let mut b = good.clone();
+    b[12] = 0;
+    assert!(refuse(&b).contains("0 heads"));
+    let mut b = good.clone();
+    b[13] = 7;
+    assert!(refuse(&b).contains("board byte 7"));
+    // Cut short, or longer than the header says, or told of fewer heads.
+    assert!(refuse(&good[..good.len() - 1]).contains("wrong size"));
+    let mut b = good.clone();
+    b.push(0);
+    assert!(refuse(&b).contains("wrong size"));
+    let mut b = good.clone();
+    b[12] = 1;
+    assert!(refuse(&b).contains("wrong size"));
+    // One flipped bit in the weights.
+    let mut b = good.clone();
+    b[1000] ^= 4;
+    assert_eq!(refuse(&b), "content hash mismatch (the file is damaged)");
+    // Weights that would overflow the integer sums, hash and all correct.
+    let mut b = good.clone();
+    b[format::HEADER_LEN..format::HEADER_LEN + 2].copy_from_slice(&2000i16.to_le_bytes());
+    rehash(&mut b);
+    assert!(refuse(&b).contains("hidden weight beyond"));
+    let mut b = good.clone();
+    let out = format::HEADER_LEN + 2 * FEATURES * HIDDEN + 2 * HIDDEN;
+    b[out..out + 2].copy_from_slice(&(-200i16).to_le_bytes());
+    rehash(&mut b);
+    assert!(refuse(&b).contains("output weight beyond"));
+    // Every cut of the file is refused, none panics.
+    for len in (0..good.len()).step_by(997) {
+        assert!(format::read(&good[..len]).is_err());
+    }
+    // Files: missing, a directory, too large to be a net.
+    let dir = std::env::temp_dir().join(format!("tally-nnue-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let e = format::load(&dir.join("missing.tnn")).unwrap_err();
+    assert!(e.starts_with("cannot read"), "{e}");
+    let e = format::load(&dir).unwrap_err();
+    assert!(e.contains("not a regular file"), "{e}");
+    let big = dir.join("big.tnn");
+    let f = std::fs::File::create(&big).unwrap();
+    f.set_len(1 << 30).unwrap();
+    let e = format::load(&big).unwrap_err();
+    assert!(e.contains("a net has at most"), "{e}");
+    let _ = std::fs::remove_file(&big);
+}
+
+#[test]
+fn the_output_is_the_quantised_formula() {
+    let net = random_net(BoardKind::Standard, 11);
+    let board = shakmaty::Board::new();
+    let acc = Accumulator::refresh(&net, &board);
+    for stm in Color::ALL {
+        for head in 0..2 {
+            // The same sums in wide integers, straight from the docs.
+            let h = &net.heads()[head];
+            let mut sum: i64 = 0;
+            for (side, w) in [stm, !stm].into_iter().zip(&h.weights) {
+                let mut a: Vec<i64> = net.feature_bias().iter().map(|&b| i64::from(b)).collect();
+                for (sq, piece) in board.iter() {
+                    let row = &net.feature_weights()[feature(side, piece, sq)];
+                    for (x, r) in a.iter_mut().zip(row) {
+                        *x += i64::from(*r);
+                    }
+                }
+                for (x, w) in a.iter().zip(w) {
+                    let c = x.clamp(&0, &255);
+                    sum += c * c * i64::from(*w);
+                }
+            }
+            let want = (sum / 255 + i64::from(h.bias)) * 400 / (255 * 64);
+            assert_eq!(i64::from(net.output_head(&acc, stm, head)), want);
+        }
+    }
+    // A net of biases only: the output bias alone, scaled.
+    let zero = Network::new(
+        BoardKind::Standard,
+        vec![[0; HIDDEN]; FEATURES],
+        [0; HIDDEN],
+        vec![Head {
+            weights: [[0; HIDDEN]; 2],
+            bias: 255 * 64 / 4,
+        }],
+    )
+    .unwrap();
+    assert_eq!(zero.evaluate(&board, Color::White), 100);
+    // The start position is symmetric: both sides see the same sums.
+    assert_eq!(acc.side(Color::White), acc.side(Color::Black));
+}
+
+/// The kinds of move a game exercised.
+#[derive(Default, Debug)]
+struct Kinds {
+    quiet: u32,
+    capture: u32,
+    promotion: u32,
+    castle: u32,
+    en_passant: u32,
+    king_capture: u32,
+}
+
+/// Random games from `fens`: after every move the updated accumulators
+/// equal a refresh (and a null move changes nothing).
+fn incremental_matches_refresh<P: Pos>(
+    variant: Variant,
+    fens: &[&str],
+    games: usize,
+    seed: u64,
+) -> Kinds {
+    let rules = Rules::<P>::new(variant);
+    let net = random_net(BoardKind::of(variant), seed);
+    let mut r = Rng::new(seed);
+    let mut kinds = Kinds::default();
+    for g in 0..games {
+        let mut node: Node<P> = rules.from_fen(fens[g % fens.len()]).unwrap();
+        let mut acc = Accumulator::refresh(&net, node.pos.board());
+        for _ in 0..120 {
+            let moves = rules.legal_moves(&node);
+            if moves.is_empty() || node.pos.extinct(node.pos.turn()) {
+                break;
+            }
+            // Prefer the rarer kinds so that every game shows them.
+            let special: Vec<&Move> = moves
+                .iter()
+                .filter(|m| m.is_castle() || m.is_en_passant() || m.is_promotion())
+                .collect();
+            let m = if special.is_empty() || r.below(3) != 0 {
+                moves[r.below(moves.len())]
+            } else {
+                *special[r.below(special.len())]
+            };
+            match m {
+                Move::Castle { .. } => kinds.castle += 1,
+                Move::EnPassant { .. } => kinds.en_passant += 1,
+                Move::Normal {
+                    promotion: Some(_), ..
+                } => kinds.promotion += 1,
+                Move::Normal {
+                    capture: Some(shakmaty::Role::King),
+                    ..
+                } => {
+                    kinds.king_capture += 1;
+                }
+                Move::Normal {
+                    capture: Some(_), ..
+                } => kinds.capture += 1,
+                _ => kinds.quiet += 1,
+            }
+            let child = rules.play_move(&node, m);
+            let mut next = Accumulator::default();
+            next.update(&net, &acc, node.pos.board(), child.pos.board());
+            assert_eq!(
+                next,
+                Accumulator::refresh(&net, child.pos.board()),
+                "{} after {m:?}",
+                node.fen()
+            );
+            if let Some(null) = rules.play_null(&child) {
+                let mut same = Accumulator::default();
+                same.update(&net, &next, child.pos.board(), null.pos.board());
+                assert_eq!(same, next);
+            }
+            node = child;
+            acc = next;
+        }
+    }
+    kinds
+}
+
+#[test]
+fn incremental_updates_equal_a_refresh_in_chess() {
+    let fens = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        // Castling both ways, en passant at once, promotions a move away.
+        "r3k2r/pPp3pp/8/3pP3/8/8/PpP3PP/R3K2R w KQkq d6 0 1",
+        "r3k2r/1P4p1/8/8/4p3/8/5P2/R3K2R w KQkq - 3 40",
+    ];
+    let k = incremental_matches_refresh::<Chess>(Variant::Chess, &fens, 24, 5);
+    assert!(
+        k.quiet > 0 && k.capture > 0 && k.promotion > 0 && k.castle > 0 && k.en_passant > 0,
+        "{k:?}"
+    );
+}
+
+#[test]
+fn incremental_updates_equal_a_refresh_in_extinction() {
+    let fens = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        // Two white kings, castling, pawns about to promote (to a king too).
+        "2bqk1nr/1P5p/8/8/8/8/P6p/RNBQK2R w KQk - 0 1",
+        "r3k2r/pPp3pp/8/3pP3/8/8/PpP3PP/R3K2R w KQkq d6 0 1",
+        "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3",
+    ];
+    let k = incremental_matches_refresh::<Extinction>(Variant::Extinction, &fens, 24, 9);
+    assert!(
+        k.king_capture > 0 && k.promotion > 0 && k.castle > 0 && k.en_passant > 0,
+        "{k:?}"
+    );
+}
+
+#[test]
+fn no_net_is_embedded_yet_and_the_hook_answers() {
+    for board in BoardKind::ALL {
+        // When nets are shipped, each must load as its board's net.
+        match embedded_bytes(board) {
+            Some(bytes) => assert_eq!(format::read(bytes).unwrap().board(), board),
+            None => assert!(embedded(board).is_none()),
+        }
+    }
+}

@@ -1,0 +1,207 @@
+//! Training positions: read from `tally datagen` files with the tuner's
+//! quiet filter ([`crate::tune::SKIP_FLAGS`]), kept compactly (the pieces
+//! as 16-bit codes, the labels from the side to move's view), and split
+//! into training and validation sets game by game (a game's positions are
+//! alike, so a position-wise split would flatter the validation loss).
+
+use std::fs::File;
+use std::io::BufReader;
+use std::path::Path;
+
+use shakmaty::{Board, Color, Piece, Role, Square};
+
+use crate::datagen::format::{Reader, Wdl};
+use crate::nnue::FEATURES;
+use crate::rules::Variant;
+use crate::tune::SKIP_FLAGS;
+
+/// One position with its labels, from the side to move's view.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    /// The pieces: White's view, `(colour · 6 + type) · 64 + square`
+    /// (colour 0 White, 1 Black; type 0 pawn ..= 5 king).
+    pieces: [u16; 32],
+    /// How many of `pieces` are used.
+    len: u8,
+    /// Whether White is to move.
+    white: bool,
+    /// The game's result for the side to move: 1, 0.5 or 0.
+    pub result: f32,
+    /// The search's score for the side to move, internal units.
+    pub score: f32,
+}
+
+impl Sample {
+    /// A sample of `board` with `turn` to move (pieces beyond 32 are
+    /// dropped: no data record holds more).
+    pub fn new(board: &Board, turn: Color, result: f32, score: f32) -> Sample {
+        let mut pieces = [0u16; 32];
+        let mut len = 0;
+        for (sq, p) in board.iter().take(32) {
+            let colour = u16::from(p.color.is_black());
+            pieces[len] = ((colour * 6 + (p.role as u16 - 1)) << 6) | u16::from(sq);
+            len += 1;
+        }
+        Sample {
+            pieces,
+            len: len as u8,
+            white: turn.is_white(),
+            result,
+            score,
+        }
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> Color {
+        Color::from_white(self.white)
+    }
+
+    /// The features of the side to move's perspective (`us = true`) or
+    /// the other side's, as [`crate::nnue::feature`] numbers them.
+    #[inline]
+    pub fn features(&self, us: bool) -> impl Iterator<Item = usize> + '_ {
+        // The perspective is White's when White moves and we look from
+        // the side to move, or Black moves and we look from the other.
+        let white_view = self.white == us;
+        self.pieces[..usize::from(self.len)].iter().map(move |&c| {
+            let (piece, sq) = (usize::from(c >> 6), usize::from(c & 63));
+            let (black, role) = (piece / 6, piece % 6);
+            let (side, sq) = if white_view {
+                (black, sq)
+            } else {
+                (1 - black, sq ^ 56)
+            };
+            (side * 384 + role * 64 + sq) % FEATURES
+        })
+    }
+
+    /// The board the sample holds.
+    pub fn board(&self) -> Board {
+        let mut b = Board::empty();
+        for &c in &self.pieces[..usize::from(self.len)] {
+            let piece = usize::from(c >> 6);
+            let color = Color::from_white(piece < 6);
+            let role = Role::ALL[piece % 6];
+            if let Ok(sq) = Square::try_from(u32::from(c & 63)) {
+                b.set_piece_at(sq, Piece { color, role });
+            }
+        }
+        b
+    }
+}
+
+/// What [`load`] read.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Dataset {
+    /// The training positions.
+    pub train: Vec<Sample>,
+    /// The validation positions (whole games set apart).
+    pub validation: Vec<Sample>,
+    /// Positions read in games of the variant (before the quiet filter).
+    pub positions: u64,
+    /// Games of the variant.
+    pub games: u64,
+    /// Games of other variants, skipped.
+    pub other_games: u64,
+}
+
+/// splitmix64: one step of the trainer's generator.
+pub fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Whether game `ordinal` of file `file` goes to validation: a draw
+/// seeded by `(seed, file, ordinal)` below `fraction`.
+fn to_validation(seed: u64, file: usize, ordinal: u64, fraction: f64) -> bool {
+    let mut s = seed ^ (file as u64).wrapping_mul(0xd6e8_feb8_6659_fd93) ^ ordinal.rotate_left(32);
+    let draw = splitmix(&mut s) >> 11;
+    (draw as f64 / (1u64 << 53) as f64) < fraction
+}
+
+/// Reads the quiet positions of `variant` from data files (not in check,
+/// not forced, not decided, a quiet best action, not a start record),
+/// setting `validation` (a fraction, 0 ..= 1) of the games apart, drawn
+/// with `seed`.
+///
+/// # Errors
+///
+/// A file that cannot be opened or read (one line, naming it).
+pub fn load(
+    files: &[impl AsRef<Path>],
+    variant: Variant,
+    validation: f64,
+    seed: u64,
+) -> Result<Dataset, String> {
+    let mut out = Dataset::default();
+    for (fi, path) in files.iter().enumerate() {
+        let path = path.as_ref();
+        let name = path.display();
+        let f = File::open(path).map_err(|e| format!("{name}: {e}"))?;
+        let reader = Reader::new(BufReader::new(f)).map_err(|e| format!("{name}: {e}"))?;
+        for (ordinal, game) in reader.enumerate() {
+            let game = game.map_err(|e| format!("{name}: {e}"))?;
+            if game.variant != variant {
+                out.other_games += 1;
+                continue;
+            }
+            out.games += 1;
+            let into = if to_validation(seed, fi, ordinal as u64, validation) {
+                &mut out.validation
+            } else {
+                &mut out.train
+            };
+            for r in &game.positions {
+                out.positions += 1;
+                if r.flags & SKIP_FLAGS != 0 {
+                    continue;
+                }
+                let turn = r.setup.turn;
+                let white = match r.result {
+                    Wdl::Win => 1.0,
+                    Wdl::Draw => 0.5,
+                    Wdl::Loss => 0.0,
+                };
+                let (result, score) = if turn.is_white() {
+                    (white, f32::from(r.score))
+                } else {
+                    (1.0 - white, -f32::from(r.score))
+                };
+                into.push(Sample::new(&r.setup.board, turn, result, score));
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::feature;
+    use shakmaty::fen::Fen;
+
+    #[test]
+    fn features_are_the_engines() {
+        let fen = "r3k2r/pPp3pp/8/3pP3/8/8/PpP3PP/R3K2R b KQkq - 0 1";
+        let setup = fen.parse::<Fen>().unwrap().into_setup();
+        for turn in Color::ALL {
+            let s = Sample::new(&setup.board, turn, 1.0, 0.0);
+            assert_eq!(s.board(), setup.board);
+            assert_eq!(s.turn(), turn);
+            for (us, persp) in [(true, turn), (false, !turn)] {
+                let mut got: Vec<usize> = s.features(us).collect();
+                let mut want: Vec<usize> = setup
+                    .board
+                    .iter()
+                    .map(|(sq, p)| feature(persp, p, sq))
+                    .collect();
+                got.sort_unstable();
+                want.sort_unstable();
+                assert_eq!(got, want);
+            }
+        }
+    }
+}

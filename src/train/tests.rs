@@ -1,0 +1,181 @@
+//! The trainer on a synthetic task: positions labelled by a known linear
+//! function of material. The loss falls, the quantised net agrees with
+//! the float pass, threads do not change the result, and a checkpoint
+//! continues a run exactly.
+
+use super::*;
+use shakmaty::{Chess, Position};
+
+/// Material for the side to move: 100, 300, 300, 500, 900 per piece.
+fn material(board: &shakmaty::Board, turn: shakmaty::Color) -> f32 {
+    let value = [100.0, 300.0, 300.0, 500.0, 900.0, 0.0];
+    board
+        .iter()
+        .map(|(_, p)| {
+            let v = value[p.role as usize - 1];
+            if p.color == turn { v } else { -v }
+        })
+        .sum()
+}
+
+/// Positions from seeded random playouts, labelled by material.
+fn samples(n: usize, seed: u64) -> Vec<Sample> {
+    let mut out = Vec::new();
+    let mut s = seed;
+    while out.len() < n {
+        let mut pos = Chess::default();
+        for ply in 0..120 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            // Captures twice as likely, so material varies.
+            let caps: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
+            let r = splitmix(&mut s);
+            let m = if !caps.is_empty() && r.is_multiple_of(2) {
+                *caps[(r / 2) as usize % caps.len()]
+            } else {
+                moves[(r / 2) as usize % moves.len()]
+            };
+            pos.play_unchecked(m);
+            if ply % 9 == 8 {
+                let score = material(pos.board(), pos.turn());
+                out.push(Sample::new(pos.board(), pos.turn(), 0.5, score));
+            }
+        }
+    }
+    out.truncate(n);
+    out
+}
+
+fn settings(epochs: u32) -> Settings {
+    Settings {
+        epochs,
+        batch: 128,
+        lr: 0.01,
+        schedule: Schedule::Cosine {
+            final_fraction: 0.1,
+        },
+        weight_decay: 0.0,
+        lambda: 0.0,
+        k: 1.0 / 300.0,
+        seed: 3,
+    }
+}
+
+fn pool(n: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn the_trainer_learns_material_and_the_net_agrees() {
+    let data = samples(8000, 1);
+    let held = samples(500, 2);
+    assert!(data.iter().any(|s| s.score.abs() >= 300.0));
+    let mut t = Trainer::new(BoardKind::Standard, settings(12));
+    let before = t.loss(&held);
+    for _ in 0..12 {
+        t.epoch(&data, |_, _| {});
+    }
+    let after = t.loss(&held);
+    assert!(after < before / 5.0, "{before} -> {after}");
+    // The values are material: a queen up is far ahead, equal is level.
+    let errors: Vec<f32> = held
+        .iter()
+        .map(|s| (t.evaluate(s) - s.score).abs())
+        .collect();
+    let mean = errors.iter().sum::<f32>() / errors.len() as f32;
+    assert!(mean < 120.0, "mean error {mean}");
+    // The engine's integers agree with the float pass.
+    let net = t.network().unwrap();
+    let a = compare(&t, &net, &held);
+    assert_eq!(a.positions, held.len());
+    assert!(a.arithmetic <= ARITHMETIC_TOLERANCE, "{a:?}");
+    assert!(a.mean <= 10.0 && a.max <= 60.0, "{a:?}");
+    // The weights stay within the loader's bounds.
+    assert!(t.params[FT_W..OUT_W].iter().all(|w| w.abs() <= CLIP_HIDDEN));
+    assert!(
+        t.params[OUT_W..OUT_B]
+            .iter()
+            .all(|w| w.abs() <= CLIP_OUTPUT)
+    );
+    assert!(net.heads()[0].weights.iter().flatten().any(|&w| w != 0));
+}
+
+#[test]
+fn threads_do_not_change_the_net() {
+    let data = samples(1500, 5);
+    let run = |threads: usize| {
+        pool(threads).install(|| {
+            let mut t = Trainer::new(BoardKind::Standard, settings(2));
+            t.epoch(&data, |_, _| {});
+            t.epoch(&data, |_, _| {});
+            t.params
+        })
+    };
+    assert_eq!(run(1), run(2));
+}
+
+#[test]
+fn a_checkpoint_continues_the_run_exactly() {
+    let data = samples(1000, 7);
+    let mut straight = Trainer::new(BoardKind::Extinction, settings(2));
+    straight.epoch(&data, |_, _| {});
+    let dir = std::env::temp_dir().join(format!("tally-train-ckpt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("run.ckpt");
+    checkpoint::save(&straight, 42, &path).unwrap();
+    straight.epoch(&data, |_, _| {});
+    let state = checkpoint::load(&path).unwrap();
+    assert_eq!(state.epoch, 1);
+    assert_eq!(state.digest, 42);
+    assert_eq!(state.board, BoardKind::Extinction);
+    let mut resumed = Trainer::restore(state.board, settings(2), state).unwrap();
+    resumed.epoch(&data, |_, _| {});
+    assert_eq!(resumed.params, straight.params);
+    assert_eq!(resumed.step, straight.step);
+    // A damaged or foreign checkpoint is one line.
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[100] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let e = checkpoint::load(&path).unwrap_err();
+    assert!(
+        e.ends_with("the checkpoint is damaged (hash mismatch)"),
+        "{e}"
+    );
+    std::fs::write(&path, b"short").unwrap();
+    assert!(
+        checkpoint::load(&path)
+            .unwrap_err()
+            .contains("not a checkpoint")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn schedules() {
+    let mut s = settings(10);
+    assert!((learning_rate(&s, 0, 10, 100) - 0.01).abs() < 1e-12);
+    assert!((learning_rate(&s, 50, 10, 100) - 0.0055).abs() < 1e-12);
+    assert!((learning_rate(&s, 100, 10, 100) - 0.001).abs() < 1e-12);
+    s.schedule = Schedule::Step {
+        every: 3,
+        gamma: 0.5,
+    };
+    assert_eq!(learning_rate(&s, 29, 10, 100), 0.01);
+    assert_eq!(learning_rate(&s, 30, 10, 100), 0.005);
+    assert_eq!(learning_rate(&s, 65, 10, 100), 0.0025);
+    // K fitted to results that follow a sigmoid of the score.
+    let data: Vec<Sample> = samples(800, 9)
+        .into_iter()
+        .map(|mut s| {
+            s.result = sigmoid(0.004 * f64::from(s.score)) as f32;
+            s
+        })
+        .collect();
+    let k = fit_k(&data);
+    assert!((k - 0.004).abs() < 2e-4, "{k}");
+}

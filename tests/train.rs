@@ -1,0 +1,241 @@
+//! `tally train` end to end: a tiny seeded `tally datagen` file, trained
+//! for two epochs, written as a net the engine loads; the same run on
+//! other threads, and one interrupted and resumed, write the same bytes;
+//! the net plays legal moves over UCI (chess and extinction) and drives
+//! `bench --net` and `analyse --net`; bad options are one line.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use tally::engine::{Engine, EngineOptions};
+use tally::rules::{BoardKind, Variant};
+
+fn tally() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tally"))
+}
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tally-train-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn datagen(variant: &str, games: &str, out: &Path) {
+    let run = tally()
+        .args(["datagen", "-v", variant, "--games", games, "--nodes", "200"])
+        .args(["--seed", "3", "--threads", "1", "--quiet", "-o"])
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{run:?}");
+}
+
+fn train(data: &Path, out: &Path, extra: &[&str]) -> Output {
+    tally()
+        .args(["train", "--batch", "64", "--val", "0.5", "-q"])
+        .args(extra)
+        .arg("--data")
+        .arg(data)
+        .arg("-o")
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
+/// Runs a UCI script through the binary; returns its output.
+fn uci(script: &str) -> String {
+    let mut child = tally()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn bestmove(out: &str) -> String {
+    let line = out
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("bestmove"))
+        .unwrap_or_else(|| panic!("no bestmove: {out}"));
+    line.split_whitespace().nth(1).unwrap().to_owned()
+}
+
+fn legal(variant: Variant, moves: &[&str], action: &str) -> bool {
+    let mut e = Engine::with_options(
+        variant,
+        EngineOptions {
+            specials: false,
+            ..EngineOptions::default()
+        },
+    );
+    e.set_position(None, moves).unwrap();
+    e.legal_actions().iter().any(|a| a.to_string() == action)
+}
+
+#[test]
+fn trains_a_tiny_generated_file_into_a_net_that_plays() {
+    let d = dir("e2e");
+    let data = d.join("tiny.tdat");
+    datagen("chess", "4", &data);
+    let net = d.join("net.tnn");
+    let run = train(&data, &net, &["--epochs", "2", "--threads", "2"]);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{run:?}");
+    assert!(stdout.contains("training and"), "{stdout}");
+    assert!(stdout.contains("K = "), "{stdout}");
+    assert!(stdout.contains("epoch 2/2: train loss"), "{stdout}");
+    assert!(stdout.contains("validation loss"), "{stdout}");
+    assert!(stdout.contains("positions/s on 2 threads"), "{stdout}");
+    assert!(
+        stdout.contains("integer inference against the float pass on"),
+        "{stdout}"
+    );
+    let loaded = tally::nnue::format::load(&net).unwrap();
+    assert_eq!(loaded.board(), BoardKind::Standard);
+    assert!(stdout.contains(&format!("wrote {}", loaded.describe())));
+    assert!(d.join("net.tnn.ckpt").exists());
+
+    // Threads change nothing.
+    let net1 = d.join("net1.tnn");
+    let again = train(&data, &net1, &["--epochs", "2", "--threads", "1"]);
+    assert!(again.status.success(), "{again:?}");
+    assert_eq!(std::fs::read(&net1).unwrap(), std::fs::read(&net).unwrap());
+
+    // The net plays over UCI.
+    let moves = ["e2e4", "e7e5"];
+    let out = uci(&format!(
+        "setoption name EvalFile value {}\nsetoption name EvalMode value nnue\nposition startpos moves {}\ngo depth 4\nquit\n",
+        net.display(),
+        moves.join(" ")
+    ));
+    assert!(
+        out.contains(&format!("info string net {}", loaded.name())),
+        "{out}"
+    );
+    assert!(!out.contains("error"), "{out}");
+    assert!(legal(Variant::Chess, &moves, &bestmove(&out)), "{out}");
+
+    // bench and analyse take it.
+    let bench = tally()
+        .args(["bench", "2", "--net"])
+        .arg(&net)
+        .output()
+        .unwrap();
+    assert!(bench.status.success(), "{bench:?}");
+    assert!(String::from_utf8_lossy(&bench.stdout).contains(" nodes "));
+    let analyse = tally()
+        .args(["analyse", "--depth", "3", "--net"])
+        .arg(&net)
+        .output()
+        .unwrap();
+    assert!(analyse.status.success(), "{analyse:?}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn a_resumed_run_writes_the_same_net() {
+    let d = dir("resume");
+    let data = d.join("tiny.tdat");
+    datagen("chess", "2", &data);
+    let step = ["--schedule", "step", "--step-epochs", "1", "--threads", "1"];
+    let straight = d.join("straight.tnn");
+    let run = train(&data, &straight, &[&["--epochs", "2"][..], &step].concat());
+    assert!(run.status.success(), "{run:?}");
+    let resumed = d.join("resumed.tnn");
+    let first = train(&data, &resumed, &[&["--epochs", "1"][..], &step].concat());
+    assert!(first.status.success(), "{first:?}");
+    let second = train(
+        &data,
+        &resumed,
+        &[&["--epochs", "2", "--resume"][..], &step].concat(),
+    );
+    let stdout = String::from_utf8_lossy(&second.stdout);
+    assert!(second.status.success(), "{second:?}");
+    assert!(stdout.contains("resuming from"), "{stdout}");
+    assert!(!stdout.contains("epoch 1/2"), "{stdout}");
+    assert!(stdout.contains("epoch 2/2"), "{stdout}");
+    assert_eq!(
+        std::fs::read(&resumed).unwrap(),
+        std::fs::read(&straight).unwrap()
+    );
+    // A checkpoint of another run is refused.
+    let other = train(
+        &data,
+        &resumed,
+        &[&["--epochs", "3", "--resume", "--seed", "9"][..], &step].concat(),
+    );
+    assert_eq!(other.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&other.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("the checkpoint is of another run"), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn an_extinction_net_plays_extinction() {
+    let d = dir("extinction");
+    let data = d.join("ext.tdat");
+    datagen("extinction", "2", &data);
+    let net = d.join("ext.tnn");
+    let run = train(&data, &net, &["-v", "extinction", "--epochs", "1"]);
+    assert!(run.status.success(), "{run:?}");
+    assert_eq!(
+        tally::nnue::format::load(&net).unwrap().board(),
+        BoardKind::Extinction
+    );
+    let out = uci(&format!(
+        "setoption name UCI_Variant value extinction\nsetoption name EvalFile value {}\nsetoption name EvalMode value nnue\nposition startpos\ngo depth 3\nquit\n",
+        net.display()
+    ));
+    assert!(
+        !out.contains("error") && !out.contains("EvalMode nnue:"),
+        "{out}"
+    );
+    assert!(legal(Variant::Extinction, &[], &bestmove(&out)), "{out}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn refuses_bad_options_in_one_line() {
+    for args in [
+        vec!["train", "-v", "wacky", "--data", "x", "-o", "y"],
+        vec!["train", "--wdl", "2", "--data", "x", "-o", "y"],
+        vec!["train", "--val", "0.9", "--data", "x", "-o", "y"],
+        vec!["train", "--lr", "0", "--data", "x", "-o", "y"],
+        vec!["train", "--data", "/nonexistent/tally.tdat", "-o", "y"],
+        vec![
+            "train",
+            "--resume",
+            "--data",
+            "/nonexistent/tally.tdat",
+            "-o",
+            "/nonexistent/y",
+        ],
+    ] {
+        let out = tally().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+    // --resume without a checkpoint.
+    let d = dir("nockpt");
+    let data = d.join("tiny.tdat");
+    datagen("chess", "1", &data);
+    let out = train(&data, &d.join("n.tnn"), &["--resume"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot read") && err.contains("n.tnn.ckpt"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
