@@ -260,6 +260,23 @@ pub struct Record {
 }
 
 impl Record {
+    /// The game's result (1 won, 0.5 drawn, 0 lost) and the search's
+    /// score, both from the side to move's view: what the tuner and the
+    /// trainer fit.
+    pub fn mover_view(&self) -> (f64, f64) {
+        let white = match self.result {
+            Wdl::Win => 1.0,
+            Wdl::Draw => 0.5,
+            Wdl::Loss => 0.0,
+        };
+        let score = f64::from(self.score);
+        if self.setup.turn.is_white() {
+            (white, score)
+        } else {
+            (1.0 - white, -score)
+        }
+    }
+
     /// A record of `node` with `memo` and the given labels.
     ///
     /// # Errors

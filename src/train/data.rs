@@ -10,7 +10,7 @@ use std::path::Path;
 
 use shakmaty::{Board, Color, Piece, Role, Square};
 
-use crate::datagen::format::{Reader, Wdl};
+use crate::datagen::format::Reader;
 use crate::nnue::FEATURES;
 use crate::rules::Variant;
 use crate::tune::SKIP_FLAGS;
@@ -159,18 +159,13 @@ pub fn load(
                 if r.flags & SKIP_FLAGS != 0 {
                     continue;
                 }
-                let turn = r.setup.turn;
-                let white = match r.result {
-                    Wdl::Win => 1.0,
-                    Wdl::Draw => 0.5,
-                    Wdl::Loss => 0.0,
-                };
-                let (result, score) = if turn.is_white() {
-                    (white, f32::from(r.score))
-                } else {
-                    (1.0 - white, -f32::from(r.score))
-                };
-                into.push(Sample::new(&r.setup.board, turn, result, score));
+                let (result, score) = r.mover_view();
+                into.push(Sample::new(
+                    &r.setup.board,
+                    r.setup.turn,
+                    result as f32,
+                    score as f32,
+                ));
             }
         }
     }

@@ -22,7 +22,7 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use crate::datagen::format::{
-    FLAG_DECIDED, FLAG_FORCED, FLAG_IN_CHECK, FLAG_SPECIAL, FLAG_START, FLAG_TACTICAL, Reader, Wdl,
+    FLAG_DECIDED, FLAG_FORCED, FLAG_IN_CHECK, FLAG_SPECIAL, FLAG_START, FLAG_TACTICAL, Reader,
 };
 use crate::eval::params::{EvalParams, ix};
 use crate::eval::score::Score;
@@ -88,17 +88,11 @@ pub fn load(files: &[impl AsRef<Path>], variant: Variant) -> Result<Loaded, Stri
                 if r.flags & SKIP_FLAGS != 0 {
                     continue;
                 }
-                let turn = r.setup.turn;
-                let white = match r.result {
-                    Wdl::Win => 1.0,
-                    Wdl::Draw => 0.5,
-                    Wdl::Loss => 0.0,
-                };
-                let sign = if turn.is_white() { 1.0 } else { -1.0 };
+                let (result, score) = r.mover_view();
                 out.samples.push(Sample {
-                    trace: Trace::of(&r.setup.board, turn, extinction),
-                    result: if turn.is_white() { white } else { 1.0 - white },
-                    score: sign * f64::from(r.score),
+                    trace: Trace::of(&r.setup.board, r.setup.turn, extinction),
+                    result,
+                    score,
                 });
             }
         }
