@@ -22,6 +22,19 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// Whether a stored value `v` with this bound settles a search of the
+    /// window (`alpha`, `beta`).
+    #[inline]
+    pub fn cuts(self, v: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => v >= beta,
+            Bound::Upper => v <= alpha,
+        }
+    }
+}
+
 /// A probe's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TtHit {

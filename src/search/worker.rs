@@ -674,15 +674,8 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         if let Some(hit) = tt {
             tt_action = hit.action;
             let v = from_tt(hit.value, ply);
-            if !PV && hit.depth >= depth {
-                let cut = match hit.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => v >= beta,
-                    Bound::Upper => v <= alpha,
-                };
-                if cut {
-                    return v;
-                }
+            if !PV && hit.depth >= depth && hit.bound.cuts(v, alpha, beta) {
+                return v;
             }
         }
 
@@ -954,12 +947,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             && hit.depth >= tt_depth
         {
             let v = from_tt(hit.value, ply);
-            let cut = match hit.bound {
-                Bound::Exact => true,
-                Bound::Lower => v >= beta,
-                Bound::Upper => v <= alpha,
-            };
-            if cut {
+            if hit.bound.cuts(v, alpha, beta) {
                 return v;
             }
         }
