@@ -684,7 +684,7 @@ impl Engine {
         let value = with_game!(&self.game, |g| evaluator
             .evaluate(g.current(), &Self::memo_of(g)));
         EvalTrace {
-            base: base::breakdown(self.game.board()),
+            base: evaluator.breakdown(self.game.board()),
             turn: self.game.turn(),
             value,
             margin: Points::from_f64(Units::of(&scorer).to_points(value)).unwrap_or_default(),

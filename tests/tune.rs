@@ -72,6 +72,24 @@ fn tunes_a_tiny_generated_file() {
         .unwrap();
     assert!(again.status.success());
     assert_eq!(std::fs::read_to_string(&out1).unwrap(), text);
+    // Every second game held out: a validation loss per epoch, and the
+    // weights of the best epoch are the ones written.
+    let held = tally()
+        .args(["tune", "--epochs", "3", "--batch", "32", "--holdout", "2"])
+        .args(["--l2", "1e-6", "-q", "--data"])
+        .arg(&data)
+        .arg("-o")
+        .arg(d.join("held.rs"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&held.stdout);
+    assert!(held.status.success(), "{held:?}");
+    assert!(stdout.contains("of them held out"), "{stdout}");
+    assert!(stdout.contains("epoch 3: loss"), "{stdout}");
+    assert!(stdout.contains(", validation "), "{stdout}");
+    assert!(stdout.contains("kept epoch "), "{stdout}");
+    let text = std::fs::read_to_string(d.join("held.rs")).unwrap();
+    assert!(text.contains("--holdout 2 --l2 0.000001"), "{text}");
     // Extinction games are skipped when tuning chess; no quiet position is
     // an error.
     let bad = tally()
@@ -93,6 +111,7 @@ fn refuses_bad_options_in_one_line() {
     for args in [
         vec!["tune", "-v", "wacky", "--data", "x"],
         vec!["tune", "--lambda", "2", "--data", "x"],
+        vec!["tune", "--l2=-1", "--data", "x"],
         vec!["tune", "--data", "/nonexistent/tally.tdat"],
     ] {
         let out = tally().args(&args).output().unwrap();

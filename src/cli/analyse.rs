@@ -84,7 +84,7 @@ pub struct AnalyseArgs {
     /// Hash table size in MiB.
     #[arg(long, default_value_t = 64, value_name = "MB")]
     pub hash: usize,
-    /// Evaluator: variant, base or nnue (default: nnue with --net, else
+    /// Evaluator: variant, untuned, base or nnue (default: nnue with --net, else
     /// variant).
     #[arg(long)]
     pub eval: Option<String>,
@@ -208,7 +208,7 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CliError> {
     let eval_mode = match &args.eval {
         Some(text) => EvalMode::parse(text).ok_or_else(|| {
             CliError::bad_input(format!(
-                "--eval '{}': expected variant, base or nnue",
+                "--eval '{}': expected variant, untuned, base or nnue",
                 text.trim()
             ))
         })?,

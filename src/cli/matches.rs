@@ -90,7 +90,7 @@ pub struct RunArgs {
     /// tiebraker.
     #[arg(long, short = 'v', default_value = "chess")]
     pub variant: String,
-    /// A player, twice: key=value words. Tally: name=, eval=variant|base,
+    /// A player, twice: key=value words. Tally: name=, eval=variant|untuned|base|nnue,
     /// hash=, threads=, specials=on|off, depth=, nodes=, movetime=,
     /// option.NAME=VALUE. An external UCI engine: cmd=PROGRAM (arg=...
     /// repeatable), name=, option.NAME=VALUE (sent as setoption), threads=,

@@ -1,6 +1,6 @@
 //! `tally tune`: fits the evaluation's weights to `tally datagen` files
 //! and writes them as a Rust source file the build includes
-//! (`src/eval/tuned.rs`). The fitting lives in [`crate::tune`]; this
+//! (`src/eval/tuned/<variant>.rs`). The fitting lives in [`crate::tune`]; this
 //! module reads the arguments, reports progress and writes the file.
 
 use std::path::PathBuf;
@@ -11,6 +11,10 @@ use super::CliError;
 use super::progress::Progress;
 use crate::eval::params::EvalParams;
 use crate::rules::Variant;
+use rayon::prelude::*;
+
+/// The default weight of the L2 penalty.
+const L2: f64 = 0.0;
 use crate::tune::{Settings, Tuner, fit_k, load, render, supports};
 
 /// Arguments of `tally tune`.
@@ -42,12 +46,22 @@ pub struct TuneArgs {
     /// The shuffling seed.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Hold out every N-th game for the validation loss (0: none); the
+    /// weights written are those of the epoch with the lowest validation
+    /// loss.
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub holdout: u32,
+    /// The weight of the L2 penalty on each weight's distance from its
+    /// starting value.
+    #[arg(long, default_value_t = L2)]
+    pub l2: f64,
     /// Worker threads (default: one per core).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// The generated source file to write.
-    #[arg(long, short = 'o', default_value = "src/eval/tuned.rs")]
-    pub out: PathBuf,
+    /// The generated source file to write (default:
+    /// `src/eval/tuned/<variant>.rs`).
+    #[arg(long, short = 'o')]
+    pub out: Option<PathBuf>,
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -76,6 +90,9 @@ pub fn run(args: &TuneArgs) -> Result<i32, CliError> {
     {
         return Err(CliError::bad_input("--k must be a positive number"));
     }
+    if !(args.l2.is_finite() && args.l2 >= 0.0) {
+        return Err(CliError::bad_input("--l2 must be a number of at least 0"));
+    }
     if args.batch == 0 {
         return Err(CliError::bad_input("--batch must be at least 1"));
     }
@@ -90,12 +107,13 @@ pub fn run(args: &TuneArgs) -> Result<i32, CliError> {
 }
 
 fn tune(args: &TuneArgs, variant: Variant) -> Result<i32, CliError> {
-    let loaded = load(&args.data, variant).map_err(CliError::bad_input)?;
-    let samples = loaded.samples;
+    let loaded = load(&args.data, variant, args.holdout).map_err(CliError::bad_input)?;
+    let (samples, validation) = (loaded.samples, loaded.validation);
     println!(
-        "{} quiet positions of {} in {variant} games read ({} games of other variants skipped)",
-        samples.len(),
+        "{} quiet positions of {} in {variant} games read, {} of them held out ({} games of other variants skipped)",
+        samples.len() + validation.len(),
         loaded.positions,
+        validation.len(),
         loaded.other_games
     );
     if samples.is_empty() {
@@ -103,12 +121,15 @@ fn tune(args: &TuneArgs, variant: Variant) -> Result<i32, CliError> {
             "no quiet {variant} position in the data"
         )));
     }
-    let start = EvalParams::DEFAULT;
+    // The fit starts from the hand-set weights, whatever the build ships,
+    // so that the same data and options always give the same file.
+    let start = &EvalParams::UNTUNED;
     let settings = Settings {
         batch: args.batch,
         lr: args.lr,
         lambda: args.lambda,
         seed: args.seed,
+        l2: args.l2,
     };
     let mut tuner = Tuner::new(start, &samples, 0.0, settings);
     tuner.k = match args.k {
@@ -116,20 +137,38 @@ fn tune(args: &TuneArgs, variant: Variant) -> Result<i32, CliError> {
         None => fit_k(&samples, tuner.linear(), &tuner.w),
     };
     println!("K = {:.6} per centipawn", tuner.k);
-    println!("epoch 0: loss {:.6}", tuner.loss(&samples));
+    let val_lin: Vec<_> = validation.par_iter().map(|s| s.trace.linear()).collect();
+    let report = |tuner: &Tuner| {
+        let l = tuner.loss(&samples);
+        if validation.is_empty() {
+            (format!("loss {l:.6}"), l)
+        } else {
+            let v = tuner.loss_on(&validation, &val_lin);
+            (format!("loss {l:.6}, validation {v:.6}"), v)
+        }
+    };
+    let (text, mut best_loss) = report(&tuner);
+    println!("epoch 0: {text}");
+    let (mut best, mut best_epoch) = (tuner.params(), 0);
     let total = samples.len() as u64 * u64::from(args.epochs);
     let bar = Progress::new(Some(total), !args.quiet, "positions");
     for e in 1..=args.epochs {
         let before = u64::from(e - 1) * samples.len() as u64;
         tuner.epoch(&samples, |done| bar.set(before + done as u64));
-        let l = tuner.loss(&samples);
-        bar.message(format!("loss {l:.6}"));
-        bar.println(&format!("epoch {e}: loss {l:.6}"));
+        let (text, l) = report(&tuner);
+        bar.message(text.clone());
+        bar.println(&format!("epoch {e}: {text}"));
+        if l < best_loss || validation.is_empty() {
+            (best, best_epoch, best_loss) = (tuner.params(), e, l);
+        }
     }
     bar.finish();
+    if !validation.is_empty() {
+        println!("kept epoch {best_epoch}: validation loss {best_loss:.6}");
+    }
     let files: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
     let origin = format!(
-        "From {} quiet {variant} positions of {}: --epochs {} --batch {} --lr {} --lambda {} --seed {}, K {:.6}.",
+        "From {} quiet {variant} positions of {}: --epochs {} --batch {} --lr {} --lambda {} --seed {} --holdout {} --l2 {}, K {:.6}, epoch {best_epoch}.",
         samples.len(),
         files.join(" "),
         args.epochs,
@@ -137,11 +176,17 @@ fn tune(args: &TuneArgs, variant: Variant) -> Result<i32, CliError> {
         args.lr,
         args.lambda,
         args.seed,
+        args.holdout,
+        args.l2,
         tuner.k
     );
-    let text = render(&tuner.params(), &origin);
-    std::fs::write(&args.out, text)
-        .map_err(|e| CliError::bad_input(format!("{}: {e}", args.out.display())))?;
-    println!("wrote {}", args.out.display());
+    let text = render(&best, &origin);
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("src/eval/tuned/{variant}.rs")));
+    std::fs::write(&out, text)
+        .map_err(|e| CliError::bad_input(format!("{}: {e}", out.display())))?;
+    println!("wrote {}", out.display());
     Ok(0)
 }

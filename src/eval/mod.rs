@@ -27,7 +27,7 @@ use shakmaty::Color;
 use crate::nnue::{Accumulator, Network};
 use crate::rules::{BoardKind, Disk, Node, Pos, Variant};
 use crate::scoring::{Memo, Points, Scorer, stylish, wacky};
-use params::{MOVE_RULE_DRIFT, WACKY_MOVES_TO_MATE};
+use params::{EvalParams, MOVE_RULE_DRIFT, WACKY_MOVES_TO_MATE};
 
 pub use wdl::Wdl;
 
@@ -158,6 +158,9 @@ pub enum EvalMode {
     /// The variant evaluator (the default).
     #[default]
     Variant,
+    /// The variant evaluator with the hand-set weights of the base
+    /// evaluation instead of the tuned ones (for comparison).
+    Untuned,
     /// The base evaluation with the win/draw/loss model only.
     Base,
     /// The network of the board kind ([`crate::nnue`]) for chess and
@@ -168,12 +171,18 @@ pub enum EvalMode {
 
 impl EvalMode {
     /// Every mode, in the order options list them.
-    pub const ALL: [EvalMode; 3] = [EvalMode::Variant, EvalMode::Base, EvalMode::Nnue];
+    pub const ALL: [EvalMode; 4] = [
+        EvalMode::Variant,
+        EvalMode::Untuned,
+        EvalMode::Base,
+        EvalMode::Nnue,
+    ];
 
-    /// The name options take: `variant`, `base` or `nnue`.
+    /// The name options take: `variant`, `untuned`, `base` or `nnue`.
     pub const fn name(self) -> &'static str {
         match self {
             EvalMode::Variant => "variant",
+            EvalMode::Untuned => "untuned",
             EvalMode::Base => "base",
             EvalMode::Nnue => "nnue",
         }
@@ -239,6 +248,8 @@ pub struct Evaluator {
     scorer: Scorer,
     units: Units,
     mode: EvalMode,
+    /// The weights of the base evaluation.
+    params: &'static EvalParams,
     /// The net [`EvalMode::Nnue`] evaluates with (only set in that mode,
     /// for a variant nets serve, and of the variant's board kind).
     net: Option<Arc<Network>>,
@@ -269,6 +280,7 @@ impl Evaluator {
             scorer: scorer.clone(),
             units: Units::of(scorer),
             mode,
+            params: EvalParams::of(variant, mode != EvalMode::Untuned),
             net,
         }
     }
@@ -281,6 +293,12 @@ impl Evaluator {
     /// The net the evaluator evaluates with, if any.
     pub fn net(&self) -> Option<&Network> {
         self.net.as_deref()
+    }
+
+    /// The base evaluation of `board`, term by term, under the evaluator's
+    /// weights.
+    pub fn breakdown(&self, board: &shakmaty::Board) -> base::Breakdown {
+        base::breakdown_with(board, self.params)
     }
 
     /// The units.
@@ -420,7 +438,7 @@ impl Evaluator {
     /// plus a small share of the centipawns so that a won position still
     /// shows progress.
     pub fn base_value<P: Pos>(&self, node: &Node<P>, memo: &Memo) -> i32 {
-        let cp = base::evaluate(node.pos.board(), node.pos.turn());
+        let cp = self.breakdown(node.pos.board()).cp_for(node.pos.turn());
         if matches!(self.variant, Variant::Chess | Variant::Extinction) {
             return cp;
         }
@@ -437,7 +455,7 @@ impl Evaluator {
     pub fn variant_value<P: Pos>(&self, node: &Node<P>, memo: &Memo) -> i32 {
         let board = node.pos.board();
         let stm = node.pos.turn();
-        let bd = base::breakdown(board);
+        let bd = self.breakdown(board);
         let ctx = variants::Ctx {
             board,
             stm,
@@ -447,6 +465,7 @@ impl Evaluator {
             rule_plies: self.variant.move_rule_plies(),
             memo,
             cp: bd.cp_for(stm),
+            params: self.params,
             phase: bd.phase,
             units: self.units,
             tables: self.scorer.tables(),
@@ -527,7 +546,7 @@ impl<P: Pos> Evaluate<P> for Evaluator {
         let v = match (self.mode, &self.net) {
             (EvalMode::Nnue, Some(net)) => net.evaluate(node.pos.board(), node.pos.turn()),
             (EvalMode::Base | EvalMode::Nnue, _) => self.base_value(node, memo),
-            (EvalMode::Variant, _) => self.variant_value(node, memo),
+            (EvalMode::Variant | EvalMode::Untuned, _) => self.variant_value(node, memo),
         };
         let limit = self.units.limit();
         v.clamp(-limit, limit)

@@ -1,6 +1,7 @@
 //! Every weight of the base evaluation, in centipawns (middlegame, endgame).
 
 use super::score::Score;
+use crate::rules::Variant;
 
 const fn s(mg: i32, eg: i32) -> Score {
     Score::new(mg, eg)
@@ -188,10 +189,21 @@ eval_params! {
 
 impl EvalParams {
     /// The hand-set weights (the piece-square tables from a centre-distance
-    /// formula).
+    /// formula), kept for comparison (`EvalMode untuned`).
     pub const UNTUNED: EvalParams = untuned();
-    /// The weights the evaluation uses.
-    pub const DEFAULT: &'static EvalParams = &EvalParams::UNTUNED;
+    /// The weights chess and the scoring variants evaluate with.
+    pub const DEFAULT: &'static EvalParams = &super::tuned::chess::TUNED;
+
+    /// The weights `variant` evaluates with: the tuned set of its board
+    /// (extinction's own, chess's for every other variant), or the hand-set
+    /// weights when `tuned` is false.
+    pub fn of(variant: Variant, tuned: bool) -> &'static EvalParams {
+        match (tuned, variant) {
+            (false, _) => &EvalParams::UNTUNED,
+            (true, Variant::Extinction) => &super::tuned::extinction::TUNED,
+            (true, _) => EvalParams::DEFAULT,
+        }
+    }
 }
 
 const fn untuned() -> EvalParams {

@@ -172,14 +172,15 @@ mod tests {
 
     #[test]
     fn the_trace_is_the_extinction_evaluation() {
-        let pairs = EvalParams::DEFAULT.to_pairs();
+        let p = EvalParams::of(crate::rules::Variant::Extinction, true);
+        let pairs = p.to_pairs();
         let mut with_terms = 0;
         for (board, turn) in positions() {
             let t = Trace::of(&board, turn, true);
             let phase = base::phase(&board);
-            let real = base::evaluate(&board, turn)
-                + extinction::terms(&board, turn, phase)
-                + extinction::threats(&board, turn, phase);
+            let real = base::breakdown_with(&board, p).cp_for(turn)
+                + extinction::terms(&board, turn, phase, p)
+                + extinction::threats(&board, turn, phase, p);
             assert!((t.evaluate(&pairs) - real).abs() <= 2, "{board:?}");
             if t.plain.len() > 1 {
                 with_terms += 1;

@@ -19,7 +19,7 @@
 //!   unless an evaluator is named.
 //! - `hash=MB`, `threads=N`: shorthands for `option.Hash` and
 //!   `option.Threads`.
-//! - `eval=variant|base|nnue`: Tally's evaluator.
+//! - `eval=variant|untuned|base|nnue`: Tally's evaluator.
 //! - `specials=on|off`: whether Tally may play special actions.
 //! - `depth=D`, `nodes=N`, `movetime=MS`: this player's own search limits,
 //!   in place of the match's (the clock, if any, still runs).
@@ -347,7 +347,7 @@ fn parse_bool(key: &str, v: &str) -> Result<bool, String> {
 }
 
 fn parse_eval(v: &str) -> Result<EvalMode, String> {
-    EvalMode::parse(v).ok_or_else(|| format!("eval={v}: expected variant, base or nnue"))
+    EvalMode::parse(v).ok_or_else(|| format!("eval={v}: expected variant, untuned, base or nnue"))
 }
 
 #[cfg(test)]

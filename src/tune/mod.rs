@@ -50,8 +50,10 @@ pub struct Sample {
 /// What [`load`] read.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Loaded {
-    /// The quiet positions.
+    /// The quiet positions for the fit.
     pub samples: Vec<Sample>,
+    /// The quiet positions of the held-out games (for the validation loss).
+    pub validation: Vec<Sample>,
     /// Positions read in games of the variant.
     pub positions: u64,
     /// Games of other variants, skipped.
@@ -65,13 +67,18 @@ pub fn supports(variant: Variant) -> bool {
 
 /// Reads the quiet positions of `variant` from data files: not in check,
 /// not forced, not decided, a quiet best action, not a start record.
+/// With `holdout` N above 0, every N-th game of the variant (counted
+/// across the files in order) goes to [`Loaded::validation`] instead: whole
+/// games, so that the validation loss does not see positions of the games
+/// it is fitted on.
 ///
 /// # Errors
 ///
 /// A file that cannot be opened or read (one line, naming it).
-pub fn load(files: &[impl AsRef<Path>], variant: Variant) -> Result<Loaded, String> {
+pub fn load(files: &[impl AsRef<Path>], variant: Variant, holdout: u32) -> Result<Loaded, String> {
     let extinction = variant == Variant::Extinction;
     let mut out = Loaded::default();
+    let mut games = 0u64;
     for path in files {
         let path = path.as_ref();
         let name = path.display();
@@ -83,13 +90,20 @@ pub fn load(files: &[impl AsRef<Path>], variant: Variant) -> Result<Loaded, Stri
                 out.other_games += 1;
                 continue;
             }
+            games += 1;
+            let held_out = holdout > 0 && games % u64::from(holdout) == 0;
             for r in &game.positions {
                 out.positions += 1;
                 if r.flags & SKIP_FLAGS != 0 {
                     continue;
                 }
                 let (result, score) = r.mover_view();
-                out.samples.push(Sample {
+                let into = if held_out {
+                    &mut out.validation
+                } else {
+                    &mut out.samples
+                };
+                into.push(Sample {
                     trace: Trace::of(&r.setup.board, r.setup.turn, extinction),
                     result,
                     score,
@@ -196,6 +210,10 @@ pub struct Settings {
     pub lambda: f64,
     /// The shuffling seed.
     pub seed: u64,
+    /// The weight of an L2 penalty on each weight's distance from its
+    /// starting value (0 for none): it keeps the weights that few
+    /// positions see (a knight on h8) near their start.
+    pub l2: f64,
 }
 
 /// Adam over shuffled mini-batches.
@@ -203,6 +221,8 @@ pub struct Settings {
 pub struct Tuner {
     /// The current flat weights.
     pub w: Vec<f64>,
+    /// The starting weights (the L2 penalty's centre).
+    w0: Vec<f64>,
     /// The fitted scale of the sigmoid.
     pub k: f64,
     settings: Settings,
@@ -219,6 +239,7 @@ impl Tuner {
         let w = weights_of(start);
         let n = w.len();
         Tuner {
+            w0: w.clone(),
             w,
             k,
             rng: settings.seed ^ 0x9e37_79b9_7f4a_7c15,
@@ -241,10 +262,17 @@ impl Tuner {
         l * s.result + (1.0 - l) * sigmoid(self.k * s.score)
     }
 
-    /// The loss over `samples` under the current weights.
+    /// The loss over `samples` (the samples the tuner was made with)
+    /// under the current weights.
     pub fn loss(&self, samples: &[Sample]) -> f64 {
+        self.loss_on(samples, &self.lin)
+    }
+
+    /// The loss over other samples (the validation set), given their
+    /// linear coefficients ([`Trace::linear`]).
+    pub fn loss_on(&self, samples: &[Sample], lin: &[Vec<(usize, f64)>]) -> f64 {
         let (l, k) = (self.settings.lambda, self.k);
-        loss(samples, &self.lin, &self.w, k, |s| {
+        loss(samples, lin, &self.w, k, |s| {
             l * s.result + (1.0 - l) * sigmoid(k * s.score)
         })
     }
@@ -305,10 +333,11 @@ impl Tuner {
         self.t += 1;
         let c1 = 1.0 - b1.powi(self.t);
         let c2 = 1.0 - b2.powi(self.t);
-        let lr = self.settings.lr;
+        let (lr, l2) = (self.settings.lr, self.settings.l2);
         let moments = self.m.iter_mut().zip(self.v.iter_mut());
-        for ((w, g), (m, v)) in self.w.iter_mut().zip(&grad).zip(moments) {
-            let g = g * scale;
+        let grads = grad.iter().zip(&self.w0);
+        for ((w, (g, w0)), (m, v)) in self.w.iter_mut().zip(grads).zip(moments) {
+            let g = g * scale + l2 * (*w - w0);
             *m = b1 * *m + (1.0 - b1) * g;
             *v = b2 * *v + (1.0 - b2) * g * g;
             *w -= lr * (*m / c1) / ((*v / c2).sqrt() + eps);
@@ -321,8 +350,8 @@ impl Tuner {
     }
 }
 
-/// The generated source file of `p`: `src/eval/tuned.rs`, holding
-/// `pub const TUNED: EvalParams`. `origin` says how it was made (one
+/// The generated source file of `p`: `src/eval/tuned/<variant>.rs`,
+/// holding `pub const TUNED: EvalParams`. `origin` says how it was made (one
 /// line, written in its header).
 pub fn render(p: &EvalParams, origin: &str) -> String {
     let pairs = p.to_pairs();
@@ -330,7 +359,7 @@ pub fn render(p: &EvalParams, origin: &str) -> String {
     out.push_str("//! Tuned evaluation weights, generated by `tally tune` (see\n");
     out.push_str("//! `docs/tune.md`); do not edit by hand.\n//!\n");
     out.push_str(&format!("//! {}\n\n", origin.replace('\n', " ")));
-    out.push_str("use super::params::EvalParams;\nuse super::score::Score;\n\n");
+    out.push_str("use crate::eval::params::EvalParams;\nuse crate::eval::score::Score;\n\n");
     out.push_str("const fn s(mg: i32, eg: i32) -> Score {\n    Score::new(mg, eg)\n}\n\n");
     out.push_str("/// The weights `tally tune` fitted.\n");
     out.push_str("#[rustfmt::skip]\npub const TUNED: EvalParams = EvalParams {\n");
@@ -425,6 +454,7 @@ mod tests {
             lr: 2.0,
             lambda: 1.0,
             seed: 7,
+            l2: 0.0,
         };
         let mut tuner = Tuner::new(&start, &samples, k, settings);
         let before = tuner.loss(&samples);
@@ -445,10 +475,61 @@ mod tests {
     }
 
     #[test]
+    fn the_l2_penalty_holds_weights_at_their_start() {
+        // The same fit as above, with a penalty far above the data's
+        // gradients: the material stays where it started.
+        let truth = EvalParams::UNTUNED;
+        let tw = weights_of(&truth);
+        let k = 0.004;
+        let samples: Vec<Sample> = traces(2000)
+            .into_iter()
+            .map(|trace| {
+                let e = eval_linear(&trace.linear(), &tw);
+                Sample {
+                    trace,
+                    result: sigmoid(k * e),
+                    score: e,
+                }
+            })
+            .collect();
+        let mut start = truth.clone();
+        start.material[1] += Score::new(60, -60);
+        let fit = |l2: f64| {
+            let settings = Settings {
+                batch: 256,
+                lr: 2.0,
+                lambda: 1.0,
+                seed: 7,
+                l2,
+            };
+            let mut tuner = Tuner::new(&start, &samples, k, settings);
+            for _ in 0..20 {
+                tuner.epoch(&samples, |_| {});
+            }
+            tuner.params().material[1]
+        };
+        let (free, held) = (fit(0.0), fit(1.0));
+        assert!((free.mg - truth.material[1].mg).abs() < 30, "{free:?}");
+        assert!((held.mg - start.material[1].mg).abs() <= 3, "{held:?}");
+        assert!((held.eg - start.material[1].eg).abs() <= 3, "{held:?}");
+    }
+
+    #[test]
     fn the_generated_file_is_the_writer_of_its_weights() {
-        let text = include_str!("../eval/tuned.rs");
-        let origin = text.lines().nth(3).unwrap().trim_start_matches("//! ");
-        assert_eq!(render(&crate::eval::tuned::TUNED, origin), text);
+        let files = [
+            (
+                include_str!("../eval/tuned/chess.rs"),
+                &crate::eval::tuned::chess::TUNED,
+            ),
+            (
+                include_str!("../eval/tuned/extinction.rs"),
+                &crate::eval::tuned::extinction::TUNED,
+            ),
+        ];
+        for (text, weights) in files {
+            let origin = text.lines().nth(3).unwrap().trim_start_matches("//! ");
+            assert_eq!(render(weights, origin), text);
+        }
         // Every weight survives the trip through the flat weights.
         let p = EvalParams::UNTUNED;
         assert_eq!(params_of(&weights_of(&p)), p);

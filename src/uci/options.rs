@@ -198,7 +198,7 @@ pub(super) const SPECS: &[Spec] = &[
         name: name::EVAL_MODE,
         kind: Kind::Combo {
             default: "variant",
-            vars: &["variant", "base", "nnue"],
+            vars: &["variant", "untuned", "base", "nnue"],
         },
     },
     Spec {

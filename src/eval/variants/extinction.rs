@@ -55,9 +55,8 @@ pub fn side_terms(
 }
 
 /// The type terms in centipawns for `stm`.
-pub fn terms(board: &Board, stm: Color, phase: i32) -> i32 {
+pub fn terms(board: &Board, stm: Color, phase: i32, p: &EvalParams) -> i32 {
     let mut s = Score::default();
-    let p = EvalParams::DEFAULT;
     let mut add = |_: usize, w: Score, n: i32| s += w * n;
     side_terms(board, stm, p, 1, &mut add);
     side_terms(board, !stm, p, -1, &mut add);
@@ -117,9 +116,9 @@ pub fn forks(board: &Board, color: Color, targets: Bitboard, guarded: Bitboard) 
 /// side to move can take now (the game), its own last pieces under attack
 /// (two at once are hard to save), and forks on last pieces each side has
 /// next.
-pub fn threats(board: &Board, stm: Color, phase: i32) -> i32 {
+pub fn threats(board: &Board, stm: Color, phase: i32, p: &EvalParams) -> i32 {
     let mut s = Score::default();
-    threat_terms(board, stm, EvalParams::DEFAULT, &mut |_, w, n| s += w * n);
+    threat_terms(board, stm, p, &mut |_, w, n| s += w * n);
     s.taper(phase)
 }
 
@@ -158,13 +157,16 @@ pub fn threat_terms(
 /// the threats on last pieces (extinction is scored 1 / 1/2 / 0, so
 /// centipawns are its units).
 pub fn value(c: &Ctx) -> i32 {
-    c.cp + terms(c.board, c.stm, c.phase) + threats(c.board, c.stm, c.phase)
+    c.cp + terms(c.board, c.stm, c.phase, c.params) + threats(c.board, c.stm, c.phase, c.params)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use shakmaty::fen::Fen;
+
+    /// The hand-set weights: the signs these tests expect are theirs.
+    const P: &EvalParams = &EvalParams::UNTUNED;
 
     fn board(fen: &str) -> Board {
         fen.parse::<Fen>().unwrap().into_setup().board
@@ -174,11 +176,11 @@ mod tests {
     fn type_terms() {
         // White has lost a knight (one left), Black has both: Black better.
         let b = board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR w KQkq - 0 1");
-        assert!(terms(&b, Color::White, 24) < 0);
-        assert_eq!(terms(&Board::new(), Color::White, 24), 0);
+        assert!(terms(&b, Color::White, 24, P) < 0);
+        assert_eq!(terms(&Board::new(), Color::White, 24, P), 0);
         // A spare king is insurance.
         let b = board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNK w kq - 0 1");
-        assert!(terms(&b, Color::White, 24) > 0);
+        assert!(terms(&b, Color::White, 24, P) > 0);
     }
 
     #[test]
@@ -187,21 +189,21 @@ mod tests {
         let kq = board("3qk3/8/8/8/8/8/8/3QK3 w - - 0 1");
         assert_eq!(last_pieces(&start, Color::White).count(), 2);
         assert_eq!(last_pieces(&kq, Color::Black).count(), 2);
-        assert_eq!(threats(&start, Color::White, 24), 0);
+        assert_eq!(threats(&start, Color::White, 24, P), 0);
         // Nf7 forks the queen on d8 and the king on h8; Black's queen has
         // a fork back (Qd4 hits the king on a1 and the knight).
         let b = board("3q3k/8/8/4N3/8/8/8/K7 w - - 0 1");
         let targets = last_pieces(&b, Color::Black);
         assert_eq!(forks(&b, Color::White, targets, Bitboard::EMPTY), 1);
-        let p = EvalParams::DEFAULT;
+        let p = P;
         let fork = (p.ext_fork - p.ext_fork_threat).mg;
-        assert_eq!(threats(&b, Color::White, 3), fork);
+        assert_eq!(threats(&b, Color::White, 3, P), fork);
         // A last piece en prise: the side to move takes it and wins.
         let b = board("3qk3/8/8/8/8/8/8/3RK2Q w - - 0 1");
-        assert_eq!(threats(&b, Color::White, 20), p.ext_take_last.mg);
+        assert_eq!(threats(&b, Color::White, 20, P), p.ext_take_last.mg);
         // The knight on f6 attacks both of Black's last pieces.
         let b = board("4k3/8/5N2/3q4/8/8/8/4K3 b - - 0 1");
         let twice = (p.ext_last_attacked_twice + p.ext_fork).mg;
-        assert!(threats(&b, Color::Black, 0) <= twice);
+        assert!(threats(&b, Color::Black, 0, P) <= twice);
     }
 }

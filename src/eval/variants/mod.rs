@@ -33,7 +33,7 @@ pub mod wacky;
 use shakmaty::attacks;
 use shakmaty::{Bitboard, Board, Color, Role};
 
-use super::params::{PERPETUAL_CHECKS, PERPETUAL_PER_CHECK};
+use super::params::{EvalParams, PERPETUAL_CHECKS, PERPETUAL_PER_CHECK};
 use super::wdl::Wdl;
 use super::{ResultMargins, Units};
 use crate::rules::Extra;
@@ -59,6 +59,9 @@ pub struct Ctx<'a> {
     pub memo: &'a Memo,
     /// The base evaluation in centipawns for the side to move.
     pub cp: i32,
+    /// The weights of the base evaluation (extinction's terms read theirs
+    /// there too).
+    pub params: &'static EvalParams,
     /// The game phase, 0 (bare) ..= 24.
     pub phase: i32,
     /// The variant's internal units.
@@ -237,6 +240,7 @@ pub(super) mod tests {
             rule_plies: 100,
             memo,
             cp: bd.cp_for(setup.turn),
+            params: EvalParams::DEFAULT,
             phase: bd.phase,
             units: Units::of(&crate::scoring::Scorer::new(crate::rules::Variant::Wacky)),
             tables,

@@ -3,8 +3,8 @@
 //!
 //! From 361 quiet chess positions of tiny.tdat: --epochs 0 --batch 16384 --lr 1 --lambda 0.5 --seed 0, K 0.004265.
 
-use super::params::EvalParams;
-use super::score::Score;
+use crate::eval::params::EvalParams;
+use crate::eval::score::Score;
 
 const fn s(mg: i32, eg: i32) -> Score {
     Score::new(mg, eg)

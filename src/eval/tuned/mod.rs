@@ -1,0 +1,6 @@
+//! The weights `tally tune` fitted, one generated file per variant whose
+//! centipawn evaluation it fits (see `docs/tune.md`): `chess.rs` (also
+//! the scoring variants' board evaluation) and `extinction.rs`.
+
+pub mod chess;
+pub mod extinction;
