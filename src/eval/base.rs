@@ -449,8 +449,8 @@ mod tests {
 
     #[test]
     fn passed_pawn_bonus_grows() {
-        let (b5, _) = board("4k3/8/8/4P3/8/8/8/4K3 w - - 0 1");
-        let (b7, _) = board("4k3/4P3/8/8/8/8/8/4K3 w - - 0 1");
+        let (b5, _) = board("k7/8/8/4P3/8/8/8/4K3 w - - 0 1");
+        let (b7, _) = board("k7/4P3/8/8/8/8/8/4K3 w - - 0 1");
         assert!(evaluate(&b7, Color::White) > evaluate(&b5, Color::White));
     }
 }

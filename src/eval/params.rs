@@ -191,17 +191,20 @@ impl EvalParams {
     /// The hand-set weights (the piece-square tables from a centre-distance
     /// formula), kept for comparison (`EvalMode untuned`).
     pub const UNTUNED: EvalParams = untuned();
-    /// The weights chess and the scoring variants evaluate with.
+    /// The weights chess evaluates with.
     pub const DEFAULT: &'static EvalParams = &super::tuned::chess::TUNED;
 
-    /// The weights `variant` evaluates with: the tuned set of its board
-    /// (extinction's own, chess's for every other variant), or the hand-set
-    /// weights when `tuned` is false.
+    /// The weights `variant` evaluates with: chess and extinction their
+    /// tuned sets, or the hand-set weights when `tuned` is false. The
+    /// scoring variants keep the hand-set weights: their evaluators'
+    /// coefficients were fitted over them, and tuned chess weights put
+    /// positional terms above the points of their awards (two suite
+    /// positions lose their award moves).
     pub fn of(variant: Variant, tuned: bool) -> &'static EvalParams {
         match (tuned, variant) {
-            (false, _) => &EvalParams::UNTUNED,
+            (true, Variant::Chess) => EvalParams::DEFAULT,
             (true, Variant::Extinction) => &super::tuned::extinction::TUNED,
-            (true, _) => EvalParams::DEFAULT,
+            _ => &EvalParams::UNTUNED,
         }
     }
 }

@@ -91,7 +91,7 @@ pub fn load(files: &[impl AsRef<Path>], variant: Variant, holdout: u32) -> Resul
                 continue;
             }
             games += 1;
-            let held_out = holdout > 0 && games % u64::from(holdout) == 0;
+            let held_out = holdout > 0 && games.is_multiple_of(u64::from(holdout));
             for r in &game.positions {
                 out.positions += 1;
                 if r.flags & SKIP_FLAGS != 0 {
