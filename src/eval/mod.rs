@@ -622,6 +622,42 @@ mod tests {
     }
 
     #[test]
+    fn the_untuned_mode_evaluates_with_the_hand_set_weights() {
+        use shakmaty::Position;
+        let memo = Memo::default();
+        let rules = crate::rules::Rules::<shakmaty::Chess>::new(Variant::Chess);
+        let node = rules
+            .from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+            .unwrap();
+        let board = node.pos.board();
+        let chess = Scorer::new(Variant::Chess);
+        let tuned = Evaluator::new(&chess, EvalMode::Variant);
+        let untuned = Evaluator::new(&chess, EvalMode::Untuned);
+        let with = |p: &EvalParams| base::breakdown_with(board, p).cp_for(Color::White);
+        assert_eq!(tuned.evaluate(&node, &memo), with(EvalParams::DEFAULT));
+        assert_eq!(untuned.evaluate(&node, &memo), with(&EvalParams::UNTUNED));
+        assert_eq!(
+            untuned.breakdown(board),
+            base::breakdown_with(board, &EvalParams::UNTUNED)
+        );
+        assert_ne!(EvalParams::DEFAULT, &EvalParams::UNTUNED);
+        // Extinction reads its own set; the scoring variants the hand-set
+        // one (see `EvalParams::of`).
+        assert!(std::ptr::eq(
+            EvalParams::of(Variant::Extinction, true),
+            &tuned::extinction::TUNED
+        ));
+        for v in [
+            Variant::Stylish,
+            Variant::Wacky,
+            Variant::Sets,
+            Variant::Dynamic,
+        ] {
+            assert_eq!(EvalParams::of(v, true), &EvalParams::UNTUNED);
+        }
+    }
+
+    #[test]
     fn the_nnue_mode_evaluates_with_a_net_of_the_board() {
         use crate::nnue::tests::random_net;
         use shakmaty::Position;
