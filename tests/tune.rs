@@ -90,6 +90,27 @@ fn tunes_a_tiny_generated_file() {
     assert!(stdout.contains("kept epoch "), "{stdout}");
     let text = std::fs::read_to_string(d.join("held.rs")).unwrap();
     assert!(text.contains("--holdout 2 --l2 0.000001"), "{text}");
+    // The win/draw/loss model: both log-losses, the curves, a file that
+    // builds on `Curve`; fitted on chess games only.
+    let wdl = tally()
+        .args(["tune", "--wdl", "--data"])
+        .arg(&data)
+        .arg("-o")
+        .arg(d.join("wdl.rs"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&wdl.stdout);
+    assert!(wdl.status.success(), "{wdl:?}");
+    assert!(stdout.contains("hand-set: log-loss"), "{stdout}");
+    assert!(stdout.contains("bare board:    centre"), "{stdout}");
+    let text = std::fs::read_to_string(d.join("wdl.rs")).unwrap();
+    assert!(text.contains("pub const MG: Curve = Curve {"), "{text}");
+    let ext = tally()
+        .args(["tune", "--wdl", "-v", "extinction", "--data"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert_eq!(ext.status.code(), Some(2));
     // Extinction games are skipped when tuning chess; no quiet position is
     // an error.
     let bad = tally()

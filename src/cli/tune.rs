@@ -15,6 +15,8 @@ use rayon::prelude::*;
 
 /// The default weight of the L2 penalty.
 const L2: f64 = 0.0;
+use crate::eval::wdl;
+use crate::tune::wdl::{WdlFit, fit as fit_wdl, load_wdl, render_wdl};
 use crate::tune::{Settings, Tuner, fit_k, load, render, supports};
 
 /// Arguments of `tally tune`.
@@ -65,6 +67,10 @@ pub struct TuneArgs {
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Fit the win/draw/loss model's two curves to the chess games instead
+    /// of the weights, and write them (default: `src/eval/tuned/wdl.rs`).
+    #[arg(long)]
+    pub wdl: bool,
 }
 
 /// Runs `tally tune`.
@@ -103,7 +109,49 @@ pub fn run(args: &TuneArgs) -> Result<i32, CliError> {
     let pool = pool
         .build()
         .map_err(|e| CliError::bad_input(format!("threads: {e}")))?;
+    if args.wdl {
+        if variant != Variant::Chess {
+            return Err(CliError::bad_input(
+                "--wdl fits the model on chess games (the board the scoring variants share)",
+            ));
+        }
+        return pool.install(|| tune_wdl(args));
+    }
     pool.install(|| tune(args, variant))
+}
+
+fn tune_wdl(args: &TuneArgs) -> Result<i32, CliError> {
+    let samples = load_wdl(&args.data, Variant::Chess).map_err(CliError::bad_input)?;
+    if samples.is_empty() {
+        return Err(CliError::bad_input("no quiet chess position in the data"));
+    }
+    println!("{} quiet chess positions read", samples.len());
+    let start = WdlFit {
+        mg: wdl::UNTUNED[0],
+        eg: wdl::UNTUNED[1],
+    };
+    let before = start.loss(&samples);
+    let fitted = fit_wdl(&samples, start);
+    let after = fitted.loss(&samples);
+    let show = |c: wdl::Curve| format!("centre {:.1} cp, width {:.1} cp", c.centre, c.width);
+    println!("hand-set: log-loss {before:.6}");
+    println!("fitted:   log-loss {after:.6}");
+    println!("full material: {}", show(fitted.mg));
+    println!("bare board:    {}", show(fitted.eg));
+    let files: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
+    let origin = format!(
+        "From {} quiet chess positions of {}: log-loss {before:.6} -> {after:.6}.",
+        samples.len(),
+        files.join(" ")
+    );
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("src/eval/tuned/wdl.rs"));
+    std::fs::write(&out, render_wdl(&fitted, &origin))
+        .map_err(|e| CliError::bad_input(format!("{}: {e}", out.display())))?;
+    println!("wrote {}", out.display());
+    Ok(0)
 }
 
 fn tune(args: &TuneArgs, variant: Variant) -> Result<i32, CliError> {

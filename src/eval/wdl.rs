@@ -19,20 +19,42 @@ pub struct Wdl {
 /// Centipawns covered by the lookup table on each side of zero.
 const RANGE: i32 = 2000;
 
+/// One logistic curve of the model: the win chance of a margin of `cp`
+/// centipawns is `1 / (1 + exp((centre - cp) / width))`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Curve {
+    /// The margin at which a win is as likely as not.
+    pub centre: f64,
+    /// The curve's width: larger, more draws at the same margin.
+    pub width: f64,
+}
+
+/// The hand-set curves, full material and bare board (endgames are drawn
+/// more often at the same margin); `tally tune --wdl` fits others
+/// (`super::tuned::wdl`).
+pub const UNTUNED: [Curve; 2] = [
+    Curve {
+        centre: 230.0,
+        width: 85.0,
+    },
+    Curve {
+        centre: 300.0,
+        width: 95.0,
+    },
+];
+
 /// Win probability per mille by centipawns, for the middlegame (index 0)
-/// and a bare endgame (index 1).
+/// and a bare endgame (index 1), from the curves of `super::tuned::wdl`.
 static WIN: Lazy<[Vec<i32>; 2]> = Lazy::new(|| {
-    let table = |a: f64, b: f64| -> Vec<i32> {
+    let table = |c: Curve| -> Vec<i32> {
         (-RANGE..=RANGE)
             .map(|cp| {
-                let x = (a - f64::from(cp)) / b;
+                let x = (c.centre - f64::from(cp)) / c.width;
                 (1000.0 / (1.0 + x.exp())).round() as i32
             })
             .collect()
     };
-    // The curve's midpoint `a` (where a win is as likely as not) and its
-    // width `b`; endgames are drawn more often at the same margin.
-    [table(230.0, 85.0), table(300.0, 95.0)]
+    [table(super::tuned::wdl::MG), table(super::tuned::wdl::EG)]
 });
 
 impl Wdl {

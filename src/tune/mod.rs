@@ -15,6 +15,8 @@
 //! same data and options give the same weights whatever the number of
 //! threads.
 
+pub mod wdl;
+
 use std::fs::File;
 use std::io::BufReader;
 use std::path::Path;
