@@ -643,10 +643,11 @@ mod tests {
         assert_ne!(EvalParams::DEFAULT, &EvalParams::UNTUNED);
         // Extinction reads its own set; the scoring variants the hand-set
         // one (see `EvalParams::of`).
-        assert!(std::ptr::eq(
+        assert_eq!(
             EvalParams::of(Variant::Extinction, true),
             &tuned::extinction::TUNED
-        ));
+        );
+        assert_ne!(&tuned::extinction::TUNED, &EvalParams::UNTUNED);
         for v in [
             Variant::Stylish,
             Variant::Wacky,
