@@ -24,7 +24,8 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use crate::datagen::format::{
-    FLAG_DECIDED, FLAG_FORCED, FLAG_IN_CHECK, FLAG_SPECIAL, FLAG_START, FLAG_TACTICAL, Reader,
+    DataGame, FLAG_DECIDED, FLAG_FORCED, FLAG_IN_CHECK, FLAG_SPECIAL, FLAG_START, FLAG_TACTICAL,
+    Reader,
 };
 use crate::eval::params::{EvalParams, ix};
 use crate::eval::score::Score;
@@ -80,40 +81,57 @@ pub fn supports(variant: Variant) -> bool {
 pub fn load(files: &[impl AsRef<Path>], variant: Variant, holdout: u32) -> Result<Loaded, String> {
     let extinction = variant == Variant::Extinction;
     let mut out = Loaded::default();
-    let mut games = 0u64;
+    let (mut games, mut held_out) = (0u64, false);
+    let counts = each_game(files, variant, |game| {
+        games += 1;
+        held_out = holdout > 0 && games.is_multiple_of(u64::from(holdout));
+        for r in game.positions.iter().filter(|r| r.flags & SKIP_FLAGS == 0) {
+            let (result, score) = r.mover_view();
+            let into = if held_out {
+                &mut out.validation
+            } else {
+                &mut out.samples
+            };
+            into.push(Sample {
+                trace: Trace::of(&r.setup.board, r.setup.turn, extinction),
+                result,
+                score,
+            });
+        }
+    })?;
+    (out.positions, out.other_games) = counts;
+    Ok(out)
+}
+
+/// Calls `f` with each game of `variant` in the data files, in order;
+/// returns the positions in those games and the games of other variants
+/// skipped.
+///
+/// # Errors
+///
+/// A file that cannot be opened or read (one line, naming it).
+pub fn each_game(
+    files: &[impl AsRef<Path>],
+    variant: Variant,
+    mut f: impl FnMut(&DataGame),
+) -> Result<(u64, u64), String> {
+    let (mut positions, mut other) = (0u64, 0u64);
     for path in files {
         let path = path.as_ref();
         let name = path.display();
-        let f = File::open(path).map_err(|e| format!("{name}: {e}"))?;
-        let reader = Reader::new(BufReader::new(f)).map_err(|e| format!("{name}: {e}"))?;
+        let file = File::open(path).map_err(|e| format!("{name}: {e}"))?;
+        let reader = Reader::new(BufReader::new(file)).map_err(|e| format!("{name}: {e}"))?;
         for game in reader {
             let game = game.map_err(|e| format!("{name}: {e}"))?;
             if game.variant != variant {
-                out.other_games += 1;
+                other += 1;
                 continue;
             }
-            games += 1;
-            let held_out = holdout > 0 && games.is_multiple_of(u64::from(holdout));
-            for r in &game.positions {
-                out.positions += 1;
-                if r.flags & SKIP_FLAGS != 0 {
-                    continue;
-                }
-                let (result, score) = r.mover_view();
-                let into = if held_out {
-                    &mut out.validation
-                } else {
-                    &mut out.samples
-                };
-                into.push(Sample {
-                    trace: Trace::of(&r.setup.board, r.setup.turn, extinction),
-                    result,
-                    score,
-                });
-            }
+            positions += game.positions.len() as u64;
+            f(&game);
         }
     }
-    Ok(out)
+    Ok((positions, other))
 }
 
 /// The logistic function.

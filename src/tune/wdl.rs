@@ -11,14 +11,11 @@
 //! the step halved when none helps), so the same data gives the same
 //! curves.
 
-use std::fs::File;
-use std::io::BufReader;
 use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::SKIP_FLAGS;
-use crate::datagen::format::Reader;
+use super::{SKIP_FLAGS, each_game, sigmoid};
 use crate::eval::base;
 use crate::eval::params::MAX_PHASE;
 use crate::eval::wdl::Curve;
@@ -46,11 +43,6 @@ pub struct WdlFit {
     pub mg: Curve,
     /// The curve of a bare board.
     pub eg: Curve,
-}
-
-/// The logistic function.
-fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
 }
 
 impl WdlFit {
@@ -146,27 +138,17 @@ pub fn fit(samples: &[WdlSample], start: WdlFit) -> WdlFit {
 /// A file that cannot be opened or read (one line, naming it).
 pub fn load_wdl(files: &[impl AsRef<Path>], variant: Variant) -> Result<Vec<WdlSample>, String> {
     let mut out = Vec::new();
-    for path in files {
-        let path = path.as_ref();
-        let name = path.display();
-        let f = File::open(path).map_err(|e| format!("{name}: {e}"))?;
-        let reader = Reader::new(BufReader::new(f)).map_err(|e| format!("{name}: {e}"))?;
-        for game in reader {
-            let game = game.map_err(|e| format!("{name}: {e}"))?;
-            if game.variant != variant {
-                continue;
-            }
-            for r in game.positions.iter().filter(|r| r.flags & SKIP_FLAGS == 0) {
-                let (result, score) = r.mover_view();
-                let phase = base::phase(&r.setup.board).clamp(0, MAX_PHASE);
-                out.push(WdlSample {
-                    cp: score.clamp(-CP_LIMIT, CP_LIMIT),
-                    phase: f64::from(phase) / f64::from(MAX_PHASE),
-                    result,
-                });
-            }
+    each_game(files, variant, |game| {
+        for r in game.positions.iter().filter(|r| r.flags & SKIP_FLAGS == 0) {
+            let (result, score) = r.mover_view();
+            let phase = base::phase(&r.setup.board).clamp(0, MAX_PHASE);
+            out.push(WdlSample {
+                cp: score.clamp(-CP_LIMIT, CP_LIMIT),
+                phase: f64::from(phase) / f64::from(MAX_PHASE),
+                result,
+            });
         }
-    }
+    })?;
     Ok(out)
 }
 
