@@ -446,6 +446,22 @@ mod tests {
         out
     }
 
+    /// `n` positions labelled by the weights `w` through the sigmoid of
+    /// scale `k` (result and score alike).
+    fn labelled(n: usize, w: &[f64], k: f64) -> Vec<Sample> {
+        traces(n)
+            .into_iter()
+            .map(|trace| {
+                let e = eval_linear(&trace.linear(), w);
+                Sample {
+                    trace,
+                    result: sigmoid(k * e),
+                    score: e,
+                }
+            })
+            .collect()
+    }
+
     #[test]
     fn the_tuner_recovers_known_weights() {
         // Label positions with a known weight vector through the sigmoid,
@@ -453,17 +469,7 @@ mod tests {
         let truth = EvalParams::UNTUNED;
         let tw = weights_of(&truth);
         let k = 0.004;
-        let samples: Vec<Sample> = traces(6000)
-            .into_iter()
-            .map(|trace| {
-                let e = eval_linear(&trace.linear(), &tw);
-                Sample {
-                    trace,
-                    result: sigmoid(k * e),
-                    score: e,
-                }
-            })
-            .collect();
+        let samples = labelled(6000, &tw, k);
         let mut start = truth.clone();
         for (i, m) in start.material.iter_mut().take(5).enumerate() {
             let d = if i % 2 == 0 { 60 } else { -60 };
@@ -501,17 +507,7 @@ mod tests {
         let truth = EvalParams::UNTUNED;
         let tw = weights_of(&truth);
         let k = 0.004;
-        let samples: Vec<Sample> = traces(2000)
-            .into_iter()
-            .map(|trace| {
-                let e = eval_linear(&trace.linear(), &tw);
-                Sample {
-                    trace,
-                    result: sigmoid(k * e),
-                    score: e,
-                }
-            })
-            .collect();
+        let samples = labelled(2000, &tw, k);
         let mut start = truth.clone();
         start.material[1] += Score::new(60, -60);
         let fit = |l2: f64| {
