@@ -166,8 +166,8 @@ fn the_evaluator_predicts_twice_as_much() {
                 _ => {
                     for moves in [0, 7, 30] {
                         assert_eq!(
-                            wacky_win_estimate(&t2.wacky, board, color, moves),
-                            wacky_win_estimate(&t1.wacky, board, color, moves) * 2,
+                            wacky_win_estimate(&t2.wacky, board, color, moves, 10),
+                            wacky_win_estimate(&t1.wacky, board, color, moves, 10) * 2,
                             "{fen}"
                         );
                     }

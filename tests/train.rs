@@ -2,7 +2,8 @@
 //! for two epochs, written as a net the engine loads; the same run on
 //! other threads, and one interrupted and resumed, write the same bytes;
 //! the net plays legal moves over UCI (chess and extinction) and drives
-//! `bench --net` and `analyse --net`; bad options are one line.
+//! `bench --net`, `analyse --net` and `datagen --net`; bad options are one
+//! line.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -138,6 +139,46 @@ fn trains_a_tiny_generated_file_into_a_net_that_plays() {
         .output()
         .unwrap();
     assert!(analyse.status.success(), "{analyse:?}");
+
+    // A stylish margin head over the net's body.
+    let sty = d.join("sty.tdat");
+    datagen("stylish", "2", &sty);
+    let with_head = d.join("sty.tnn");
+    let run = tally()
+        .args([
+            "train", "--head", "-v", "stylish", "--val", "0.5", "-q", "--net",
+        ])
+        .arg(&net)
+        .arg("--data")
+        .arg(&sty)
+        .arg("-o")
+        .arg(&with_head)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{run:?}");
+    assert!(stdout.contains("training: mean squared error"), "{stdout}");
+    assert!(stdout.contains("margin head (head 1)"), "{stdout}");
+    let two = tally::nnue::format::load(&with_head).unwrap();
+    assert_eq!(two.heads().len(), 2);
+    assert_eq!(two.heads()[0], loaded.heads()[0]);
+    // It plays stylish over UCI.
+    let out = uci(&format!(
+        "setoption name UCI_Variant value stylish\nsetoption name EvalFile value {}\nsetoption name EvalMode value nnue\nposition startpos\ngo depth 3\nquit\n",
+        with_head.display()
+    ));
+    assert!(!out.contains("error"), "{out}");
+    assert!(legal(Variant::Stylish, &[], &bestmove(&out)), "{out}");
+    // Sets has no margin head; --head needs --net.
+    for args in [
+        vec![
+            "train", "--head", "-v", "sets", "--net", "x", "--data", "x", "-o", "y",
+        ],
+        vec!["train", "--head", "-v", "stylish", "--data", "x", "-o", "y"],
+    ] {
+        let bad = tally().args(&args).output().unwrap();
+        assert_eq!(bad.status.code(), Some(2), "{args:?}");
+    }
     let _ = std::fs::remove_dir_all(&d);
 }
 
@@ -201,6 +242,48 @@ fn an_extinction_net_plays_extinction() {
         "{out}"
     );
     assert!(legal(Variant::Extinction, &[], &bestmove(&out)), "{out}");
+    // The net plays the data of its next generation (`datagen --net`); its
+    // name joins the run's settings.
+    let next = d.join("next.tdat");
+    let run = tally()
+        .args([
+            "datagen",
+            "-v",
+            "extinction",
+            "--games",
+            "1",
+            "--nodes",
+            "200",
+        ])
+        .args(["--seed", "4", "--threads", "1", "--quiet", "--net"])
+        .arg(&net)
+        .arg("-o")
+        .arg(&next)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{run:?}");
+    let name = tally::nnue::format::load(&net).unwrap().name();
+    let stats = tally()
+        .args(["datagen", "stats"])
+        .arg(&next)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&stats.stdout);
+    assert!(text.contains(&format!("net={name}")), "{text}");
+    // A net of another board: one line, exit code 2.
+    for variant in ["chess", "stylish"] {
+        let bad = tally()
+            .args(["datagen", "-v", variant, "--games", "1", "--net"])
+            .arg(&net)
+            .arg("-o")
+            .arg(d.join("bad.tdat"))
+            .output()
+            .unwrap();
+        assert_eq!(bad.status.code(), Some(2), "{variant}");
+        let err = String::from_utf8_lossy(&bad.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("--net"), "{err}");
+    }
     let _ = std::fs::remove_dir_all(&d);
 }
 

@@ -1,5 +1,6 @@
 //! `tally tune` end to end: a tiny seeded `tally datagen` file, loaded,
-//! fitted for an epoch and written as a generated source file.
+//! fitted for an epoch and written as a generated source file; the same
+//! for a scoring variant's evaluator weights.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -140,4 +141,61 @@ fn refuses_bad_options_in_one_line() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     }
+}
+
+#[test]
+fn fits_a_scoring_variants_evaluator() {
+    let d = dir("points");
+    let data = d.join("sets.tdat");
+    let gen_ = tally()
+        .args(["datagen", "-v", "sets", "--games", "4", "--nodes", "200"])
+        .args(["--seed", "5", "--threads", "1", "--quiet", "-o"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(gen_.status.success(), "{gen_:?}");
+    let fit = |threads: &str, out: &PathBuf| {
+        tally()
+            .args(["tune", "-v", "sets", "--holdout", "2", "-q"])
+            .args(["--threads", threads, "--data"])
+            .arg(&data)
+            .arg("-o")
+            .arg(out)
+            .output()
+            .unwrap()
+    };
+    let out = d.join("sets.rs");
+    let run = fit("2", &out);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{run:?}");
+    assert!(stdout.contains("of them held out"), "{stdout}");
+    assert!(stdout.contains("hand-set: loss "), "{stdout}");
+    assert!(stdout.contains("fitted:   loss "), "{stdout}");
+    assert!(stdout.contains("perpetual_per_check"), "{stdout}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.contains("pub const TUNED: VariantWeights = VariantWeights {"),
+        "{text}"
+    );
+    assert!(text.contains("    wdl_mg_centre: "), "{text}");
+    assert!(text.contains("..VariantWeights::UNTUNED"), "{text}");
+    // Sets reads no stylish weight, so its file sets none.
+    assert!(!text.contains("sty_"), "{text}");
+    // The same data gives the same file, whatever the threads.
+    let out1 = d.join("sets1.rs");
+    assert!(fit("1", &out1).status.success());
+    assert_eq!(std::fs::read_to_string(&out1).unwrap(), text);
+    // No stylish game in a file of sets games: one line, exit code 2.
+    let none = tally()
+        .args(["tune", "-v", "stylish", "--data"])
+        .arg(&data)
+        .arg("-o")
+        .arg(d.join("x.rs"))
+        .output()
+        .unwrap();
+    assert_eq!(none.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&none.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("no quiet stylish position"), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
 }

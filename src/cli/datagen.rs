@@ -97,6 +97,11 @@ pub struct RunArgs {
     /// Nodes per move.
     #[arg(long, default_value_t = crate::datagen::DEFAULT_NODES)]
     pub nodes: u64,
+    /// Play with this net (from `tally train`; EvalMode nnue) instead of
+    /// the built-in evaluation: the data of the net's next generation. A
+    /// net of the variant's board (the scoring variants: a chess net).
+    #[arg(long, value_name = "FILE")]
+    pub net: Option<PathBuf>,
     /// Random plies (chess moves) before the searches start.
     #[arg(long, default_value_t = crate::datagen::DEFAULT_RANDOM_PLIES, value_name = "N")]
     pub random_plies: u32,
@@ -245,6 +250,19 @@ pub fn config_of(a: &RunArgs) -> Result<(Config, Target), CliError> {
     c.shard = resolve(a.shard.as_deref(), a.shards)?;
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     c.threads = a.threads.unwrap_or(cores).max(1);
+    if let Some(path) = &a.net {
+        let net = crate::nnue::format::load(path).map_err(bad)?;
+        let board = crate::rules::BoardKind::of(variant);
+        if net.board() != board {
+            return Err(bad(format!(
+                "--net: {} is a net for the {} board; {variant} is played on the {} board",
+                net.name(),
+                net.board().name(),
+                board.name()
+            )));
+        }
+        c.net = Some(std::sync::Arc::new(net));
+    }
     let target = match (a.games, a.positions) {
         (Some(g), _) => Target::Games(g),
         (None, Some(p)) => Target::Positions(p),

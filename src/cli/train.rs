@@ -12,8 +12,10 @@ use clap::{Args, ValueEnum};
 use super::CliError;
 use super::progress::Progress;
 use crate::nnue::format::{fnv64, load as load_net, save as save_net};
+use crate::nnue::margin_head;
 use crate::rules::{BoardKind, Variant};
 use crate::train::data::{Dataset, Sample, load};
+use crate::train::head::{body_params, fit_head, load_margins, mse, with_head};
 use crate::train::{
     ARITHMETIC_TOLERANCE, Schedule, Settings, Trainer, checkpoint, compare, fit_k, supports,
 };
@@ -97,6 +99,18 @@ pub struct TrainArgs {
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Fit the margin head of a scoring variant (stylish or wacky) over the
+    /// body of the chess net given by --net, to the points the variant's
+    /// games (-v) went on to earn, and write the net with it; only --data,
+    /// --val, --seed, --l2, --threads, --out and --quiet apply.
+    #[arg(long, requires = "net")]
+    pub head: bool,
+    /// The chess net whose body the margin head reads (--head).
+    #[arg(long, value_name = "FILE")]
+    pub net: Option<PathBuf>,
+    /// --head: the ridge penalty per position on each head weight.
+    #[arg(long, default_value_t = 1e-4)]
+    pub l2: f64,
 }
 
 /// Runs `tally train`.
@@ -108,6 +122,27 @@ pub struct TrainArgs {
 /// not compute what the trainer does.
 pub fn run(args: &TrainArgs) -> Result<i32, CliError> {
     let variant: Variant = args.variant.parse()?;
+    if args.head {
+        if margin_head(variant).is_none() {
+            return Err(CliError::bad_input(format!(
+                "--head fits the margin head of stylish or wacky, not {variant}"
+            )));
+        }
+        if !(args.l2.is_finite() && args.l2 >= 0.0) {
+            return Err(CliError::bad_input("--l2 must be 0 or more"));
+        }
+        if !(0.0..=0.5).contains(&args.val) {
+            return Err(CliError::bad_input("--val must lie between 0 and 0.5"));
+        }
+        let mut pool = rayon::ThreadPoolBuilder::new();
+        if let Some(n) = args.threads {
+            pool = pool.num_threads(n.max(1));
+        }
+        let pool = pool
+            .build()
+            .map_err(|e| CliError::bad_input(format!("threads: {e}")))?;
+        return pool.install(|| train_head(args, variant));
+    }
     if !supports(variant) {
         return Err(CliError::bad_input(format!(
             "train fits the nets of chess and extinction, not {variant}"
@@ -150,6 +185,80 @@ pub fn run(args: &TrainArgs) -> Result<i32, CliError> {
         .build()
         .map_err(|e| CliError::bad_input(format!("threads: {e}")))?;
     pool.install(|| train(args, variant))
+}
+
+/// `tally train --head`: the margin head of a scoring variant over a chess
+/// net's body.
+fn train_head(args: &TrainArgs, variant: Variant) -> Result<i32, CliError> {
+    let Some(body_path) = &args.net else {
+        return Err(CliError::bad_input(
+            "--head needs the chess net: --net FILE",
+        ));
+    };
+    let body = load_net(body_path).map_err(CliError::bad_input)?;
+    if body.board() != BoardKind::Standard {
+        return Err(CliError::bad_input(format!(
+            "--net: {} is a net for the {} board; {variant} is played on the standard board",
+            body.name(),
+            body.board().name()
+        )));
+    }
+    let data =
+        load_margins(&args.data, variant, args.val, args.seed).map_err(CliError::bad_input)?;
+    println!(
+        "{} training and {} validation positions (quiet) of {} in {} {variant} games read",
+        data.train.len(),
+        data.validation.len(),
+        data.positions,
+        data.games
+    );
+    if data.train.is_empty() {
+        return Err(CliError::bad_input(format!(
+            "no quiet {variant} position in the data"
+        )));
+    }
+    let p = body_params(&body);
+    let started = Instant::now();
+    let head = fit_head(&p, &data.train, args.l2).map_err(CliError::bad_input)?;
+    let secs = started.elapsed().as_secs_f64();
+    let report = |name: &str, samples: &[Sample]| {
+        if samples.is_empty() {
+            return;
+        }
+        let none = mse(samples, |_| 0.0);
+        let fitted = mse(samples, |s| head.value(&p, s));
+        println!(
+            "{name}: mean squared error {fitted:.4} pawns² (predicting no points to come: {none:.4})"
+        );
+    };
+    report("training", &data.train);
+    report("validation", &data.validation);
+    let net = with_head(&body, variant, head.quantised()).map_err(CliError::bad_input)?;
+    let index = margin_head(variant).unwrap_or(0);
+    let check = if data.validation.is_empty() {
+        &data.train
+    } else {
+        &data.validation
+    };
+    let worst = check
+        .iter()
+        .take(args.check)
+        .map(|s| {
+            let acc = crate::nnue::Accumulator::refresh(&net, &s.board());
+            let int = f64::from(net.output_head(&acc, s.turn(), index));
+            (int - head.value(&p, s)).abs()
+        })
+        .fold(0.0, f64::max);
+    save_net(&net, &args.out).map_err(CliError::bad_input)?;
+    println!(
+        "fitted in {secs:.1} s; wrote {} with {variant}'s margin head (head {index}) to {}",
+        net.describe(),
+        args.out.display()
+    );
+    println!(
+        "integer inference of the head against the float fit: largest difference {worst:.1} internal units"
+    );
+    Ok(0)
 }
 
 /// What identifies a run for resuming: the variant, the data files (names

@@ -15,9 +15,11 @@ use rayon::prelude::*;
 
 /// The default weight of the L2 penalty.
 const L2: f64 = 0.0;
+use crate::eval::variant_weights::VariantWeights;
 use crate::eval::wdl;
+use crate::tune::evaluator::{evaluator, fit_points, load_points, point_loss, render_weights};
 use crate::tune::wdl::{WdlFit, fit as fit_wdl, load_wdl, render_wdl};
-use crate::tune::{Settings, Tuner, fit_k, load, render, supports};
+use crate::tune::{Settings, Tuner, fit_k, load, render};
 
 /// Arguments of `tally tune`.
 #[derive(Debug, Args)]
@@ -25,7 +27,11 @@ pub struct TuneArgs {
     /// Data files written by `tally datagen`.
     #[arg(long, required = true, num_args = 1.., value_name = "FILE")]
     pub data: Vec<PathBuf>,
-    /// The variant whose positions are used: chess or extinction.
+    /// The variant whose positions are used: chess or extinction (their
+    /// centipawn weights, by gradient descent), or a scoring variant (its
+    /// evaluator's weights and win/draw/loss curves, fitted to the points
+    /// the games went on to earn; only --data, --holdout, --threads, --out
+    /// and --quiet apply).
     #[arg(long, short = 'v', default_value = "chess")]
     pub variant: String,
     /// Passes over the data.
@@ -80,11 +86,6 @@ pub struct TuneArgs {
 /// Bad options, unreadable data, no usable position, an unwritable output.
 pub fn run(args: &TuneArgs) -> Result<i32, CliError> {
     let variant: Variant = args.variant.parse()?;
-    if !supports(variant) {
-        return Err(CliError::bad_input(format!(
-            "tune fits the centipawn evaluation of chess and extinction, not {variant}"
-        )));
-    }
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(CliError::bad_input("--lambda must lie between 0 and 1"));
     }
@@ -117,7 +118,89 @@ pub fn run(args: &TuneArgs) -> Result<i32, CliError> {
         }
         return pool.install(|| tune_wdl(args));
     }
+    if crate::tune::evaluator::supports(variant) {
+        return pool.install(|| tune_points(args, variant));
+    }
     pool.install(|| tune(args, variant))
+}
+
+/// The fit of a scoring variant's evaluator weights.
+fn tune_points(args: &TuneArgs, variant: Variant) -> Result<i32, CliError> {
+    let data = load_points(&args.data, variant, args.holdout).map_err(CliError::bad_input)?;
+    println!(
+        "{} quiet positions of {} in {variant} games read, {} of them held out{}",
+        data.samples.len() + data.validation.len(),
+        data.positions,
+        data.validation.len(),
+        if data.bad > 0 {
+            format!(" ({} records that are no legal position skipped)", data.bad)
+        } else {
+            String::new()
+        }
+    );
+    if data.samples.is_empty() {
+        return Err(CliError::bad_input(format!(
+            "no quiet {variant} position in the data"
+        )));
+    }
+    let ev = evaluator(variant);
+    // From the hand-set weights, whatever the build ships: the same data
+    // gives the same file.
+    let start = VariantWeights::UNTUNED;
+    let knobs = VariantWeights::fitted(variant);
+    let losses = |w: &VariantWeights| {
+        let fit = point_loss(&ev, &data.samples, w);
+        if data.validation.is_empty() {
+            (fit, None)
+        } else {
+            (fit, Some(point_loss(&ev, &data.validation, w)))
+        }
+    };
+    let show = |(fit, val): (f64, Option<f64>)| match val {
+        Some(v) => format!("loss {fit:.6}, validation {v:.6}"),
+        None => format!("loss {fit:.6}"),
+    };
+    let before = losses(&start);
+    println!("hand-set: {} (pawns of the scale, squared)", show(before));
+    let bar = Progress::new(None, !args.quiet, "steps");
+    let mut steps = 0u64;
+    let fitted = fit_points(&ev, &data.samples, start, &knobs, |_, l| {
+        steps += 1;
+        bar.set(steps);
+        bar.message(format!("loss {l:.6}"));
+    });
+    bar.finish();
+    let after = losses(&fitted);
+    println!("fitted:   {}", show(after));
+    for &i in &knobs {
+        let name = VariantWeights::KNOBS[i].name;
+        let (was, now) = (start.source(i), fitted.source(i));
+        if was == now {
+            println!("  {name:<26} {now}");
+        } else {
+            println!("  {name:<26} {was} -> {now}");
+        }
+    }
+    let files: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
+    let val = |v: Option<f64>| v.map_or_else(|| "none".to_owned(), |v| format!("{v:.6}"));
+    let origin = format!(
+        "From {} quiet {variant} positions of {}: --holdout {}, loss {:.6} -> {:.6}, validation {} -> {}.",
+        data.samples.len(),
+        files.join(" "),
+        args.holdout,
+        before.0,
+        after.0,
+        val(before.1),
+        val(after.1)
+    );
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("src/eval/tuned/{variant}.rs")));
+    std::fs::write(&out, render_weights(variant, &fitted, &origin))
+        .map_err(|e| CliError::bad_input(format!("{}: {e}", out.display())))?;
+    println!("wrote {}", out.display());
+    Ok(0)
 }
 
 fn tune_wdl(args: &TuneArgs) -> Result<i32, CliError> {

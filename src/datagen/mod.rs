@@ -25,10 +25,12 @@ pub mod stats;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 
 use crate::engine::{Engine, EngineOptions};
+use crate::eval::EvalMode;
 use crate::matches::Shard;
+use crate::nnue::Network;
 use crate::rules::Variant;
 use crate::scoring::{DrawAdvantage, Scorer, Tables};
 
@@ -99,6 +101,9 @@ pub struct Config {
     pub shard: Option<Shard>,
     /// Games played at once.
     pub threads: usize,
+    /// The net the games are played with (`EvalMode nnue`: the data of a
+    /// net's next generation); the built-in evaluation without one.
+    pub net: Option<Arc<Network>>,
 }
 
 /// Default nodes per move.
@@ -149,6 +154,7 @@ impl Config {
             draw_advantage: DrawAdvantage::Black,
             shard: None,
             threads: 1,
+            net: None,
         }
     }
 
@@ -184,10 +190,16 @@ impl Config {
         let shard = self
             .shard
             .map_or_else(|| "all".to_owned(), |s| s.to_string());
+        // Named only when given, so the runs of the built-in evaluation
+        // keep the settings text they always had.
+        let net = self
+            .net
+            .as_ref()
+            .map_or_else(String::new, |n| format!(" net={}", n.name()));
         format!(
             "variant={} nodes={} random-plies={} openings={openings} verify={verify} \
              win={win} draw={draw} hash={} seed={} tables={tables:016x} draw-advantage={} \
-             shard={shard}",
+             shard={shard}{net}",
             self.variant,
             self.nodes,
             self.random_plies,
@@ -223,6 +235,12 @@ impl Config {
             specials: true,
             draw_advantage: self.draw_advantage,
             tables: self.tables.clone(),
+            eval_mode: if self.net.is_some() {
+                EvalMode::Nnue
+            } else {
+                EvalMode::Variant
+            },
+            net: self.net.clone(),
             ..EngineOptions::default()
         }
     }

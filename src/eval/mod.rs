@@ -17,6 +17,7 @@ pub mod params;
 pub mod score;
 pub mod trace;
 pub mod tuned;
+pub mod variant_weights;
 pub mod variants;
 pub mod wdl;
 
@@ -27,7 +28,9 @@ use shakmaty::Color;
 use crate::nnue::{Accumulator, Network};
 use crate::rules::{BoardKind, Disk, Node, Pos, Variant};
 use crate::scoring::{Memo, Points, Scorer, stylish, wacky};
-use params::{EvalParams, MOVE_RULE_DRIFT, WACKY_MOVES_TO_MATE};
+use params::EvalParams;
+use variant_weights::VariantWeights;
+use wdl::WdlModel;
 
 pub use wdl::Wdl;
 
@@ -158,8 +161,9 @@ pub enum EvalMode {
     /// The variant evaluator (the default).
     #[default]
     Variant,
-    /// The variant evaluator with the hand-set weights of the base
-    /// evaluation instead of the tuned ones (for comparison).
+    /// The variant evaluator with the hand-set weights, of the base
+    /// evaluation and of the variant evaluator, instead of the tuned ones
+    /// (for comparison).
     Untuned,
     /// The base evaluation with the win/draw/loss model only.
     Base,
@@ -197,10 +201,13 @@ impl EvalMode {
     }
 }
 
-/// Whether nets evaluate `variant` (chess and extinction: the variants
-/// scored by the board result alone, whose scores the training data hold
-/// in the units a net learns).
-pub fn net_serves(variant: Variant) -> bool {
+/// Whether a net's score is the whole evaluation of `variant`: chess and
+/// extinction, the variants scored by the board result alone (whose
+/// scores the training data hold in the units a net learns). The scoring
+/// variants play on the standard board and read the net's score in place
+/// of the base evaluation's centipawns, under their evaluators' own terms
+/// ([`variants`]).
+pub fn net_alone(variant: Variant) -> bool {
     matches!(variant, Variant::Chess | Variant::Extinction)
 }
 
@@ -209,11 +216,6 @@ pub fn net_serves(variant: Variant) -> bool {
 /// `None` when it has one.
 pub fn missing_net(variant: Variant, net: Option<&Network>) -> Option<String> {
     let board = BoardKind::of(variant);
-    if !net_serves(variant) {
-        return Some(format!(
-            "EvalMode nnue: nets evaluate chess and extinction, {variant} uses the base evaluation"
-        ));
-    }
     match net {
         Some(n) if n.board() == board => None,
         Some(n) if crate::nnue::embedded(board).is_none() => Some(format!(
@@ -250,9 +252,18 @@ pub struct Evaluator {
     mode: EvalMode,
     /// The weights of the base evaluation.
     params: &'static EvalParams,
+    /// The variant evaluator's weights (fitted in [`EvalMode::Variant`],
+    /// hand-set otherwise).
+    weights: &'static VariantWeights,
+    /// The win/draw/loss model of the weights' curves.
+    model: &'static WdlModel,
     /// The net [`EvalMode::Nnue`] evaluates with (only set in that mode,
-    /// for a variant nets serve, and of the variant's board kind).
+    /// and of the variant's board kind).
     net: Option<Arc<Network>>,
+    /// The net's head that predicts the variant's remaining point margin,
+    /// when it has one ([`crate::nnue::margin_head`]): then that head is
+    /// the evaluation.
+    head: Option<usize>,
 }
 
 impl Evaluator {
@@ -270,7 +281,7 @@ impl Evaluator {
         let variant = scorer.variant();
         let board = BoardKind::of(variant);
         let net = match mode {
-            EvalMode::Nnue if net_serves(variant) => net
+            EvalMode::Nnue => net
                 .filter(|n| n.board() == board)
                 .or_else(|| crate::nnue::embedded(board)),
             _ => None,
@@ -281,6 +292,11 @@ impl Evaluator {
             units: Units::of(scorer),
             mode,
             params: EvalParams::of(variant, mode != EvalMode::Untuned),
+            weights: VariantWeights::of(variant, tuned_weights(mode)),
+            model: VariantWeights::model(variant, tuned_weights(mode)),
+            head: net
+                .as_ref()
+                .and_then(|n| crate::nnue::margin_head(variant).filter(|&h| h < n.heads().len())),
             net,
         }
     }
@@ -360,8 +376,9 @@ impl Evaluator {
             }
             Variant::Wacky => {
                 let (w, board) = (&t.wacky, node.pos.board());
-                let ours = wacky_win_estimate(w, board, stm, memo.moves_of(stm));
-                let theirs = wacky_win_estimate(w, board, !stm, memo.moves_of(!stm));
+                let to_mate = self.weights.wacky_moves_to_mate;
+                let ours = wacky_win_estimate(w, board, stm, memo.moves_of(stm), to_mate);
+                let theirs = wacky_win_estimate(w, board, !stm, memo.moves_of(!stm), to_mate);
                 ResultMargins {
                     win: u.from_points(ours),
                     draw: 0,
@@ -453,9 +470,25 @@ impl Evaluator {
     /// still to come (see [`variants`]), drifting to the draw's points near
     /// the move-count rule.
     pub fn variant_value<P: Pos>(&self, node: &Node<P>, memo: &Memo) -> i32 {
+        let bd = self.breakdown(node.pos.board());
+        let cp = bd.cp_for(node.pos.turn());
+        self.variant_value_at(node, memo, (cp, bd.phase), self.weights, self.model)
+    }
+
+    /// [`Evaluator::variant_value`] of a node whose base evaluation is
+    /// known (`cp` for the side to move, and the phase), under the given
+    /// weights and their model: what the fit of the weights tries its
+    /// candidates with.
+    pub fn variant_value_at<P: Pos>(
+        &self,
+        node: &Node<P>,
+        memo: &Memo,
+        (cp, phase): (i32, i32),
+        weights: &VariantWeights,
+        model: &WdlModel,
+    ) -> i32 {
         let board = node.pos.board();
         let stm = node.pos.turn();
-        let bd = self.breakdown(board);
         let ctx = variants::Ctx {
             board,
             stm,
@@ -464,9 +497,11 @@ impl Evaluator {
             halfmoves: node.pos.halfmoves(),
             rule_plies: self.variant.move_rule_plies(),
             memo,
-            cp: bd.cp_for(stm),
+            cp,
             params: self.params,
-            phase: bd.phase,
+            phase,
+            weights,
+            model,
             units: self.units,
             tables: self.scorer.tables(),
         };
@@ -496,14 +531,37 @@ impl Evaluator {
         // Near the move-count rule the expected result drifts to the draw.
         let rule = self.variant.move_rule_plies() as i32;
         let h = node.pos.halfmoves() as i32;
-        let near = rule - MOVE_RULE_DRIFT;
+        let drift = weights.move_rule_drift.max(1);
+        let near = rule - drift;
         if h > near {
-            let f = (h - near).min(MOVE_RULE_DRIFT);
-            (v * (MOVE_RULE_DRIFT - f) + draw * f) / MOVE_RULE_DRIFT
+            let f = (h - near).min(drift);
+            ((i64::from(v) * i64::from(drift - f) + i64::from(draw) * i64::from(f))
+                / i64::from(drift)) as i32
         } else {
             v
         }
     }
+}
+
+impl Evaluator {
+    /// The evaluation of `node` whose net score is `score`: the score
+    /// itself in chess and extinction ([`net_alone`]); in the scoring
+    /// variants, the variant evaluation with the score in place of the
+    /// base evaluation's centipawns.
+    #[inline]
+    fn over_net_score<P: Pos>(&self, node: &Node<P>, memo: &Memo, score: i32) -> i32 {
+        if net_alone(self.variant) {
+            return score;
+        }
+        let phase = base::phase(node.pos.board());
+        self.variant_value_at(node, memo, (score, phase), self.weights, self.model)
+    }
+}
+
+/// Whether `mode` evaluates with the fitted weights of the variant
+/// evaluators (every mode but `untuned` and `base`, the yardsticks).
+fn tuned_weights(mode: EvalMode) -> bool {
+    !matches!(mode, EvalMode::Untuned | EvalMode::Base)
 }
 
 impl<P: Pos> Evaluate<P> for Evaluator {
@@ -535,7 +593,14 @@ impl<P: Pos> Evaluate<P> for Evaluator {
         match &self.net {
             Some(net) => {
                 let limit = self.units.limit();
-                net.output(state, node.pos.turn()).clamp(-limit, limit)
+                let v = match self.head {
+                    Some(h) => net.output_head(state, node.pos.turn(), h),
+                    None => {
+                        let score = net.output(state, node.pos.turn());
+                        self.over_net_score(node, memo, score)
+                    }
+                };
+                v.clamp(-limit, limit)
             }
             None => self.evaluate(node, memo),
         }
@@ -544,7 +609,16 @@ impl<P: Pos> Evaluate<P> for Evaluator {
     #[inline]
     fn evaluate(&self, node: &Node<P>, memo: &Memo) -> i32 {
         let v = match (self.mode, &self.net) {
-            (EvalMode::Nnue, Some(net)) => net.evaluate(node.pos.board(), node.pos.turn()),
+            (EvalMode::Nnue, Some(net)) => {
+                let acc = Accumulator::refresh(net, node.pos.board());
+                match self.head {
+                    Some(h) => net.output_head(&acc, node.pos.turn(), h),
+                    None => {
+                        let score = net.output(&acc, node.pos.turn());
+                        self.over_net_score(node, memo, score)
+                    }
+                }
+            }
             (EvalMode::Base | EvalMode::Nnue, _) => self.base_value(node, memo),
             (EvalMode::Variant | EvalMode::Untuned, _) => self.variant_value(node, memo),
         };
@@ -566,15 +640,16 @@ pub fn stylish_draw_margin(t: &stylish::Table, board: &shakmaty::Board, stm: Col
 
 /// A rough value of a wacky checkmate for `color` now: the mate award and
 /// the life bonus at the current material, and the moves bonus assuming
-/// [`WACKY_MOVES_TO_MATE`] more moves.
+/// `moves_to_mate` more moves.
 pub fn wacky_win_estimate(
     t: &wacky::Table,
     board: &shakmaty::Board,
     color: Color,
     moves_made: u16,
+    moves_to_mate: i64,
 ) -> Points {
     let life = t.life(board, color);
-    let moves = i64::from(moves_made) + WACKY_MOVES_TO_MATE;
+    let moves = i64::from(moves_made) + moves_to_mate;
     t.mate + t.life_bonus(life) + t.moves_bonus(moves)
 }
 
@@ -593,7 +668,7 @@ mod tests {
         let start = shakmaty::Board::new();
         // Mate 25000, life 43 at 10000, moves bonus at 10 moves: 40 x 3500.
         assert_eq!(
-            wacky_win_estimate(&t.wacky, &start, Color::White, 0),
+            wacky_win_estimate(&t.wacky, &start, Color::White, 0, 10),
             Points::whole(25_000 + 430_000 + 140_000)
         );
         // White without its queen: force 30 against 39, 9 + (39 - 30).
@@ -612,7 +687,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            wacky_win_estimate(&t.wacky, &start, Color::White, 0),
+            wacky_win_estimate(&t.wacky, &start, Color::White, 0, 10),
             Points::whole(1 + 2 * 40)
         );
         assert_eq!(
@@ -679,8 +754,7 @@ mod tests {
         // The other modes ignore a net.
         let variant = Evaluator::with_net(&chess, EvalMode::Variant, Some(chess_net.clone()));
         assert!(variant.net().is_none());
-        // No net for the board, or a variant nets do not serve: the base
-        // evaluation, and a note saying so.
+        // No net for the board: the base evaluation, and a note saying so.
         let wrong = Evaluator::with_net(&chess, EvalMode::Nnue, Some(ext_net.clone()));
         assert!(wrong.net().is_none());
         assert_eq!(wrong.evaluate(&node, &memo), base);
@@ -695,18 +769,64 @@ mod tests {
                 .contains("no net is loaded")
         );
         assert_eq!(missing_net(Variant::Chess, Some(&chess_net)), None);
+        // A scoring variant: the net's score in place of the base
+        // evaluation's centipawns, under the variant evaluator's terms; the
+        // same from the accumulators the search keeps.
         let sets = Scorer::new(Variant::Sets);
         let e = Evaluator::with_net(&sets, EvalMode::Nnue, Some(chess_net.clone()));
-        assert!(e.net().is_none());
-        assert_eq!(
-            e.evaluate(&node, &memo),
-            Evaluator::new(&sets, EvalMode::Base).evaluate(&node, &memo)
+        assert!(e.net().is_some());
+        assert_eq!(missing_net(Variant::Sets, Some(&chess_net)), None);
+        let phase = base::phase(node.pos.board());
+        let over_net = Evaluator::new(&sets, EvalMode::Variant).variant_value_at(
+            &node,
+            &memo,
+            (want, phase),
+            VariantWeights::of(Variant::Sets, true),
+            VariantWeights::model(Variant::Sets, true),
         );
-        assert!(
-            missing_net(Variant::Sets, Some(&chess_net))
-                .unwrap()
-                .contains("sets uses the base")
+        assert_eq!(e.evaluate(&node, &memo), over_net);
+        let state = e.root_state(&node);
+        assert_eq!(e.evaluate_with(&node, &memo, &state), over_net);
+        assert_ne!(
+            over_net,
+            Evaluator::new(&sets, EvalMode::Variant).evaluate(&node, &memo)
         );
+        // Stylish with a net that has its margin head: the head is the
+        // evaluation; without one, the score under the evaluator. (The
+        // test net has two heads; a net of head 0 alone has none.)
+        let stylish = Scorer::new(Variant::Stylish);
+        let with_heads = |heads: Vec<crate::nnue::Head>| {
+            Arc::new(
+                Network::new(
+                    BoardKind::Standard,
+                    chess_net.feature_weights().to_vec(),
+                    *chess_net.feature_bias(),
+                    heads,
+                )
+                .unwrap(),
+            )
+        };
+        let one = with_heads(vec![chess_net.heads()[0].clone()]);
+        let plain = Evaluator::with_net(&stylish, EvalMode::Nnue, Some(one.clone()));
+        let h = crate::nnue::margin_head(Variant::Stylish).unwrap();
+        let mut margin = chess_net.heads()[0].clone();
+        margin.bias += 12_345;
+        let two = with_heads(vec![chess_net.heads()[0].clone(), margin]);
+        let e = Evaluator::with_net(&stylish, EvalMode::Nnue, Some(two.clone()));
+        let acc = Accumulator::refresh(&two, node.pos.board());
+        let by_head = two.output_head(&acc, Color::White, h);
+        assert_ne!(by_head, two.output(&acc, Color::White));
+        assert_eq!(e.evaluate(&node, &memo), by_head);
+        assert_eq!(e.evaluate_with(&node, &memo, &e.root_state(&node)), by_head);
+        let score = one.output(&acc, Color::White);
+        let under = Evaluator::new(&stylish, EvalMode::Variant).variant_value_at(
+            &node,
+            &memo,
+            (score, base::phase(node.pos.board())),
+            VariantWeights::of(Variant::Stylish, true),
+            VariantWeights::model(Variant::Stylish, true),
+        );
+        assert_eq!(plain.evaluate(&node, &memo), under);
         // Extinction: its own board's net replaces the whole evaluation.
         let ext = Scorer::new(Variant::Extinction);
         let rules = crate::rules::Rules::<crate::rules::Extinction>::new(Variant::Extinction);

@@ -43,28 +43,39 @@ pub const UNTUNED: [Curve; 2] = [
     },
 ];
 
-/// Win probability per mille by centipawns, for the middlegame (index 0)
-/// and a bare endgame (index 1), from the curves of `super::tuned::wdl`.
-static WIN: Lazy<[Vec<i32>; 2]> = Lazy::new(|| {
-    let table = |c: Curve| -> Vec<i32> {
-        (-RANGE..=RANGE)
-            .map(|cp| {
-                let x = (c.centre - f64::from(cp)) / c.width;
-                (1000.0 / (1.0 + x.exp())).round() as i32
-            })
-            .collect()
-    };
-    [table(super::tuned::wdl::MG), table(super::tuned::wdl::EG)]
-});
+/// A win/draw/loss model: the win chance per mille of every centipawn
+/// margin within 2000 either side of zero, by two curves (full material and a bare
+/// board) blended by the game phase.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WdlModel {
+    /// Win chance per mille by centipawns, full material (index 0) and a
+    /// bare board (index 1).
+    win: [Vec<i32>; 2],
+}
 
-impl Wdl {
-    /// The model for `cp` at game phase `phase` (0 ..= 24).
-    pub fn from_cp(cp: i32, phase: i32) -> Wdl {
+impl WdlModel {
+    /// The model of two curves, full material and bare board.
+    pub fn new(curves: [Curve; 2]) -> WdlModel {
+        let table = |c: Curve| -> Vec<i32> {
+            (-RANGE..=RANGE)
+                .map(|cp| {
+                    let x = (c.centre - f64::from(cp)) / c.width;
+                    (1000.0 / (1.0 + x.exp())).round() as i32
+                })
+                .collect()
+        };
+        WdlModel {
+            win: curves.map(table),
+        }
+    }
+
+    /// The chances of `cp` at game phase `phase` (0 ..= 24).
+    pub fn at(&self, cp: i32, phase: i32) -> Wdl {
         let idx = |v: i32| (v.clamp(-RANGE, RANGE) + RANGE) as usize;
         let t = phase.clamp(0, 24);
         let blend = |v: i32| -> i32 {
-            let mg = WIN[0][idx(v)];
-            let eg = WIN[1][idx(v)];
+            let mg = self.win[0][idx(v)];
+            let eg = self.win[1][idx(v)];
             (mg * t + eg * (24 - t)) / 24
         };
         let win = blend(cp);
@@ -74,6 +85,19 @@ impl Wdl {
             draw: (1000 - win - loss).max(0),
             loss,
         }
+    }
+}
+
+/// The model of chess (`super::tuned::wdl`): what the base evaluation and
+/// the UCI's `wdl` read.
+static CHESS: Lazy<WdlModel> =
+    Lazy::new(|| WdlModel::new([super::tuned::wdl::MG, super::tuned::wdl::EG]));
+
+impl Wdl {
+    /// The chess model (`super::tuned::wdl`) for `cp` at game phase `phase` (0 ..=
+    /// 24).
+    pub fn from_cp(cp: i32, phase: i32) -> Wdl {
+        CHESS.at(cp, phase)
     }
 
     /// The expected margin under `r`, in the same units as `r`.

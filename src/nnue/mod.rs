@@ -55,7 +55,7 @@ use std::sync::Arc;
 
 use shakmaty::{Color, Piece, Square};
 
-use crate::rules::BoardKind;
+use crate::rules::{BoardKind, Variant};
 
 pub use accumulator::Accumulator;
 pub use format::NetError;
@@ -270,6 +270,18 @@ impl Network {
     /// The score of a board for `stm`, summing every piece afresh.
     pub fn evaluate(&self, board: &shakmaty::Board, stm: Color) -> i32 {
         self.output(&Accumulator::refresh(self, board), stm)
+    }
+}
+
+/// The head of a chess net that predicts `variant`'s remaining point
+/// margin (`tally train --head`): 1 for stylish, 2 for wacky; the other
+/// variants have none (sets, dynamic and tiebraker read the score head
+/// under their evaluators).
+pub fn margin_head(variant: Variant) -> Option<usize> {
+    match variant {
+        Variant::Stylish => Some(1),
+        Variant::Wacky => Some(2),
+        _ => None,
     }
 }
 

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use shakmaty::{Board, Color, Piece, Role, Square};
 
-use crate::datagen::format::Reader;
+use crate::datagen::format::{Reader, Record};
 use crate::nnue::FEATURES;
 use crate::rules::Variant;
 use crate::tune::SKIP_FLAGS;
@@ -136,6 +136,26 @@ pub fn load(
     validation: f64,
     seed: u64,
 ) -> Result<Dataset, String> {
+    load_with(files, variant, validation, seed, |r| {
+        let (result, score) = r.mover_view();
+        (result as f32, score as f32)
+    })
+}
+
+/// [`load`] with the labels of each position given by `label`: the
+/// sample's result and score fields (a margin head keeps its target in
+/// the score).
+///
+/// # Errors
+///
+/// A file that cannot be opened or read (one line, naming it).
+pub fn load_with(
+    files: &[impl AsRef<Path>],
+    variant: Variant,
+    validation: f64,
+    seed: u64,
+    label: impl Fn(&Record) -> (f32, f32),
+) -> Result<Dataset, String> {
     let mut out = Dataset::default();
     for (fi, path) in files.iter().enumerate() {
         let path = path.as_ref();
@@ -159,13 +179,8 @@ pub fn load(
                 if r.flags & SKIP_FLAGS != 0 {
                     continue;
                 }
-                let (result, score) = r.mover_view();
-                into.push(Sample::new(
-                    &r.setup.board,
-                    r.setup.turn,
-                    result as f32,
-                    score as f32,
-                ));
+                let (result, score) = label(r);
+                into.push(Sample::new(&r.setup.board, r.setup.turn, result, score));
             }
         }
     }

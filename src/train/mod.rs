@@ -32,6 +32,7 @@
 
 pub mod checkpoint;
 pub mod data;
+pub mod head;
 
 use rayon::prelude::*;
 
@@ -61,10 +62,11 @@ const OUT_B: usize = OUT_W + 2 * HIDDEN;
 /// The number of float parameters (one head).
 pub const PARAMS: usize = OUT_B + 1;
 
-/// Whether the trainer trains nets for `variant` (those the engine uses
-/// nets for, [`crate::eval::net_serves`]).
+/// Whether the trainer trains nets on `variant`'s games: chess and
+/// extinction, whose searches' scores are in the units a net learns
+/// ([`crate::eval::net_alone`]; the scoring variants read a chess net).
 pub fn supports(variant: Variant) -> bool {
-    crate::eval::net_serves(variant)
+    crate::eval::net_alone(variant)
 }
 
 /// The logistic function.

@@ -15,6 +15,7 @@
 //! same data and options give the same weights whatever the number of
 //! threads.
 
+pub mod evaluator;
 pub mod wdl;
 
 use std::fs::File;

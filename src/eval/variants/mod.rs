@@ -18,9 +18,10 @@
 //!
 //! The [`Evaluator`](super::Evaluator) adds the drift to the draw near the
 //! move-count rule. Every point value comes from the variant's point table
-//! (`Ctx::tables`); every weight lives in [`super::params`], those in points
-//! as thousandths of a pawn of the variant's scale, so that they scale with
-//! the table ([`Units::pawns`]). The helpers here are shared by several
+//! (`Ctx::tables`); every weight lives in
+//! [`VariantWeights`] (`Ctx::weights`), those in points as thousandths of a
+//! pawn of the variant's scale, so that they scale with the table
+//! ([`Units::pawns`]). The helpers here are shared by several
 //! variants.
 
 pub mod dynamic;
@@ -33,14 +34,15 @@ pub mod wacky;
 use shakmaty::attacks;
 use shakmaty::{Bitboard, Board, Color, Role};
 
-use super::params::{EvalParams, PERPETUAL_CHECKS, PERPETUAL_PER_CHECK};
-use super::wdl::Wdl;
+use super::params::EvalParams;
+use super::variant_weights::VariantWeights;
+use super::wdl::{Wdl, WdlModel};
 use super::{ResultMargins, Units};
 use crate::rules::Extra;
 use crate::scoring::{Memo, Tables};
 
-/// What a variant evaluator reads: the node, its memo and the base
-/// evaluation.
+/// What a variant evaluator reads: the node, its memo, the base
+/// evaluation and the weights.
 #[derive(Clone, Copy, Debug)]
 pub struct Ctx<'a> {
     /// The board.
@@ -64,6 +66,10 @@ pub struct Ctx<'a> {
     pub params: &'static EvalParams,
     /// The game phase, 0 (bare) ..= 24.
     pub phase: i32,
+    /// The variant evaluator's weights.
+    pub weights: &'a VariantWeights,
+    /// The win/draw/loss model of the weights' curves.
+    pub model: &'a WdlModel,
     /// The variant's internal units.
     pub units: Units,
     /// The point tables.
@@ -93,10 +99,10 @@ pub fn can_mate(board: &Board, color: Color) -> bool {
     (bishops & Bitboard::LIGHT_SQUARES).any() && (bishops & Bitboard::DARK_SQUARES).any()
 }
 
-/// The win/draw/loss model for the side to move, with the wins of a side
+/// The win/draw/loss model ([`Ctx::model`]) for the side to move, with the wins of a side
 /// that cannot force mate ([`can_mate`]) turned into draws.
 pub fn wdl(c: &Ctx) -> Wdl {
-    let mut w = Wdl::from_cp(c.cp, c.phase);
+    let mut w = c.model.at(c.cp, c.phase);
     if !can_mate(c.board, c.stm) {
         w.draw += w.win;
         w.win = 0;
@@ -117,21 +123,21 @@ pub fn expected(c: &Ctx, r: ResultMargins) -> i32 {
 
 /// The chance (per mille) that `color` can force a perpetual check: it
 /// needs a queen, and grows with its checking moves against the enemy
-/// king (up to [`PERPETUAL_CHECKS`]).
-pub fn perpetual_chance(board: &Board, color: Color) -> i32 {
+/// king (up to `perpetual_checks`), `perpetual_per_check` each.
+pub fn perpetual_chance(w: &VariantWeights, board: &Board, color: Color) -> i32 {
     if (board.queens() & board.by_color(color)).is_empty() {
         return 0;
     }
-    let checks = (checking_moves(board, color) as i32).min(PERPETUAL_CHECKS);
-    PERPETUAL_PER_CHECK * checks
+    let checks = (checking_moves(board, color) as i32).min(w.perpetual_checks);
+    w.perpetual_per_check * checks
 }
 
 /// What the chances of a perpetual check add to an expected margin `e`
 /// for the side to move: each side takes its perpetual (worth `ours` or
 /// `theirs` to it) when that beats what it expects otherwise.
 pub fn perpetual(c: &Ctx, e: i32, ours: i32, theirs: i32) -> i32 {
-    let p_us = perpetual_chance(c.board, c.stm);
-    let p_them = perpetual_chance(c.board, !c.stm);
+    let p_us = perpetual_chance(c.weights, c.board, c.stm);
+    let p_them = perpetual_chance(c.weights, c.board, !c.stm);
     let gain = (ours - e).max(0) * p_us / 1000;
     let loss = (e + theirs).max(0) * p_them / 1000;
     gain - loss
@@ -242,6 +248,8 @@ pub(super) mod tests {
             cp: bd.cp_for(setup.turn),
             params: EvalParams::DEFAULT,
             phase: bd.phase,
+            weights: &VariantWeights::UNTUNED,
+            model: VariantWeights::model(crate::rules::Variant::Wacky, false),
             units: Units::of(&crate::scoring::Scorer::new(crate::rules::Variant::Wacky)),
             tables,
         }
@@ -249,16 +257,17 @@ pub(super) mod tests {
 
     #[test]
     fn perpetual_chances_need_a_queen() {
+        let w = &VariantWeights::UNTUNED;
         let b = board("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1");
-        assert_eq!(perpetual_chance(&b, Color::White), 0);
+        assert_eq!(perpetual_chance(w, &b, Color::White), 0);
         // The queen on d1 checks from d8 only (the pawns shelter g8).
         let b = board("6k1/5ppp/8/8/8/8/5PPP/3Q2K1 w - - 0 1");
-        assert_eq!(perpetual_chance(&b, Color::White), PERPETUAL_PER_CHECK);
+        assert_eq!(perpetual_chance(w, &b, Color::White), w.perpetual_per_check);
         // An open king: the checks are counted up to the cap.
         let b = board("6k1/8/8/8/8/8/5PPP/3Q2K1 w - - 0 1");
         assert_eq!(
-            perpetual_chance(&b, Color::White),
-            PERPETUAL_PER_CHECK * PERPETUAL_CHECKS
+            perpetual_chance(w, &b, Color::White),
+            w.perpetual_per_check * w.perpetual_checks
         );
     }
 

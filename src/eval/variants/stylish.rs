@@ -5,7 +5,7 @@
 use shakmaty::attacks;
 use shakmaty::{Board, Color, Role};
 
-use super::super::params::{STY_MATE_WITH_MINORS, STY_MATE_WITH_QUEEN, STY_MATE_WITH_ROOK};
+use super::super::variant_weights::VariantWeights;
 use super::super::{ResultMargins, Units, stylish_draw_margin};
 use super::{Ctx, expected};
 use crate::scoring::{Points, stylish};
@@ -45,14 +45,14 @@ pub fn best_capture(t: &stylish::Table, board: &Board, color: Color) -> Points {
 /// has: the mean award of the mates Tally gives in self-play (the search
 /// picks the most stylish mate it sees, so a side with a queen does not
 /// mate for a queen's 60 or 80), on the variant's scale.
-pub fn mate_value(units: Units, board: &Board, color: Color) -> Points {
+pub fn mate_value(w: &VariantWeights, units: Units, board: &Board, color: Color) -> Points {
     let ours = board.by_color(color);
     units.pawns(if (board.queens() & ours).any() {
-        STY_MATE_WITH_QUEEN
+        w.sty_mate_with_queen
     } else if (board.rooks() & ours).any() {
-        STY_MATE_WITH_ROOK
+        w.sty_mate_with_rook
     } else {
-        STY_MATE_WITH_MINORS
+        w.sty_mate_with_minors
     })
 }
 
@@ -61,16 +61,17 @@ pub fn value(c: &Ctx) -> i32 {
     let u = c.units;
     let t = &c.tables.stylish;
     let r = ResultMargins {
-        win: u.from_points(mate_value(u, c.board, c.stm)),
+        win: u.from_points(mate_value(c.weights, u, c.board, c.stm)),
         draw: u.from_points(stylish_draw_margin(t, c.board, c.stm)),
-        loss: -u.from_points(mate_value(u, c.board, !c.stm)),
+        loss: -u.from_points(mate_value(c.weights, u, c.board, !c.stm)),
     };
     let mut v = expected(c, r);
     let ours = u.from_points(best_capture(t, c.board, c.stm));
     let theirs = u.from_points(best_capture(t, c.board, !c.stm));
     // The side to move takes its best capture more often than the other
     // side gets to take its own.
-    v += ours * 6 / 10 - theirs * 3 / 10;
+    let share = |units: i32, per_mille: i64| (i64::from(units) * per_mille / 1000) as i32;
+    v += share(ours, c.weights.sty_capture_ours) - share(theirs, c.weights.sty_capture_theirs);
     v
 }
 
@@ -95,7 +96,7 @@ mod tests {
     #[test]
     fn mate_value_by_strongest_piece() {
         let u = Units::of(&crate::scoring::Scorer::new(crate::rules::Variant::Stylish));
-        let w = |fen| mate_value(u, &board(fen), Color::White);
+        let w = |fen| mate_value(&VariantWeights::UNTUNED, u, &board(fen), Color::White);
         // The default scale is 5 points per pawn.
         assert_eq!(w("4k3/8/8/8/8/8/8/R2QK3 w - - 0 1"), Points::whole(120));
         assert_eq!(w("4k3/8/8/8/8/8/8/R3K1N1 w - - 0 1"), Points::whole(125));

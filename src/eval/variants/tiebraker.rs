@@ -11,29 +11,29 @@ use shakmaty::attacks;
 use shakmaty::{Board, Color};
 
 use super::super::ResultMargins;
-use super::super::params::*;
 use super::super::score::Score;
+use super::super::variant_weights::VariantWeights;
 use super::{Ctx, attacked_by, checking_moves, dynamic, expected, perpetual};
 use crate::rules::Disk;
 
 /// The penalty of a frozen king (centipawns, tapered): where it stands,
 /// the checks the enemy has against it, and the enemy's attacks on the
 /// squares around it.
-pub fn frozen_king(board: &Board, color: Color) -> Score {
+pub fn frozen_king(w: &VariantWeights, board: &Board, color: Color) -> Score {
     let Some(k) = (board.kings() & board.by_color(color)).first() else {
         return Score::default();
     };
     let file = k.file() as i32;
     let mut s = if (2..=5).contains(&file) {
-        TB_FROZEN_CENTRAL_KING
+        Score::new(w.tb_frozen_central_king_mg, w.tb_frozen_central_king_eg)
     } else {
-        TB_FROZEN_KING
+        Score::new(w.tb_frozen_king_mg, w.tb_frozen_king_eg)
     };
-    let checks = (checking_moves(board, !color) as i32).min(TB_CHECKS_COUNTED);
-    s += TB_FROZEN_CHECK * checks;
+    let checks = (checking_moves(board, !color) as i32).min(w.tb_checks_counted);
+    s += Score::new(w.tb_frozen_check_mg, w.tb_frozen_check_eg) * checks;
     let zone = attacks::king_attacks(k);
     let hits = (zone & attacked_by(board, !color)).count() as i32;
-    s += TB_FROZEN_ZONE * hits;
+    s += Score::new(w.tb_frozen_zone_mg, w.tb_frozen_zone_eg) * hits;
     s
 }
 
@@ -41,7 +41,7 @@ pub fn frozen_king(board: &Board, color: Color) -> Score {
 pub fn value(c: &Ctx, r: ResultMargins) -> i32 {
     let mut cp = c.cp;
     if let Some(holder) = c.extra.disk.disk_holder() {
-        let frozen = frozen_king(c.board, holder).taper(c.phase);
+        let frozen = frozen_king(c.weights, c.board, holder).taper(c.phase);
         cp += if holder == c.stm { frozen } else { -frozen };
     }
     let c = Ctx { cp, ..*c };
@@ -70,23 +70,27 @@ mod tests {
 
     #[test]
     fn a_frozen_king_under_fire_costs_more() {
+        let w = &VariantWeights::UNTUNED;
+        let wing = Score::new(w.tb_frozen_king_mg, w.tb_frozen_king_eg);
+        let centre = Score::new(w.tb_frozen_central_king_mg, w.tb_frozen_central_king_eg);
+        let check = Score::new(w.tb_frozen_check_mg, w.tb_frozen_check_eg);
+        let square = Score::new(w.tb_frozen_zone_mg, w.tb_frozen_zone_eg);
         // Castled and out of reach: the wing penalty and nothing else.
         let quiet = board("4k3/8/8/8/8/8/5PPP/6K1 w - - 0 1");
-        assert_eq!(frozen_king(&quiet, Color::White), TB_FROZEN_KING);
+        assert_eq!(frozen_king(w, &quiet, Color::White), wing);
         // In the centre, facing a rook on the open file: every enemy check
         // and every attacked square around the king counts.
         let exposed = board("k3r3/8/8/8/8/8/8/4K3 w - - 0 1");
-        let s = frozen_king(&exposed, Color::White);
+        let s = frozen_king(w, &exposed, Color::White);
         let checks = checking_moves(&exposed, Color::Black) as i32;
         let zone = (attacks::king_attacks(shakmaty::Square::E1)
             & attacked_by(&exposed, Color::Black))
         .count() as i32;
+        assert!(checks > 0 && zone > 0);
         assert_eq!(
             s,
-            TB_FROZEN_CENTRAL_KING
-                + TB_FROZEN_CHECK * checks.min(TB_CHECKS_COUNTED)
-                + TB_FROZEN_ZONE * zone
+            centre + check * checks.min(w.tb_checks_counted) + square * zone
         );
-        assert!(s.mg < TB_FROZEN_CENTRAL_KING.mg);
+        assert!(s.mg < centre.mg);
     }
 }

@@ -9,20 +9,20 @@
 
 use shakmaty::Color;
 
-use super::super::params::*;
 use super::super::wacky_win_estimate;
 use super::{Ctx, checking_moves, wdl};
 use crate::scoring::Points;
 
 /// The checks still to come, in points for the side to move: each
 /// checking move a side has against the enemy king now (up to
-/// [`WACKY_CHECKS_COUNTED`]) stands for checks it will give later, worth
+/// `wacky_checks_counted`) stands for checks it will give later, worth
 /// more to the side to move (it gives the first one).
 pub fn checks(c: &Ctx) -> Points {
-    let ours = i64::from(checking_moves(c.board, c.stm)).min(WACKY_CHECKS_COUNTED);
-    let theirs = i64::from(checking_moves(c.board, !c.stm)).min(WACKY_CHECKS_COUNTED);
+    let w = c.weights;
+    let ours = i64::from(checking_moves(c.board, c.stm)).min(w.wacky_checks_counted);
+    let theirs = i64::from(checking_moves(c.board, !c.stm)).min(w.wacky_checks_counted);
     c.units
-        .pawns(ours * WACKY_OUR_CHECK - theirs * WACKY_THEIR_CHECK)
+        .pawns(ours * w.wacky_our_check - theirs * w.wacky_their_check)
 }
 
 /// What material is worth in future points for the side to move: a
@@ -30,9 +30,10 @@ pub fn checks(c: &Ctx) -> Points {
 /// gives checks, captures and mates at will), larger in the endgame, where
 /// a queen against a bare king checks on every move.
 pub fn material(c: &Ctx) -> Points {
-    let x = f64::from(c.cp.clamp(-3000, 3000)) / f64::from(WACKY_CP_SCALE);
+    let w = c.weights;
+    let x = f64::from(c.cp.clamp(-3000, 3000)) / f64::from(w.wacky_cp_scale.max(1));
     let full =
-        WACKY_MATERIAL_EG - (WACKY_MATERIAL_EG - WACKY_MATERIAL_MG) * i64::from(c.phase) / 24;
+        w.wacky_material_eg - (w.wacky_material_eg - w.wacky_material_mg) * i64::from(c.phase) / 24;
     c.units.pawns((x.tanh() * full as f64) as i64)
 }
 
@@ -60,8 +61,8 @@ pub fn spam(c: &Ctx, color: Color) -> Points {
     let step = if color.is_white() { 8 } else { -8 };
     let fuel = ((b.pawns() & ours).shift(step) & !b.occupied()).count() as i64;
     let clock = (i64::from(c.rule_plies) - i64::from(c.halfmoves)).max(0) / 2;
-    let moves = (clock + fuel * i64::from(c.rule_plies) / 2).min(WACKY_SPAM_MOVES);
-    c.units.pawns(WACKY_SPAM_PER_MOVE * moves)
+    let moves = (clock + fuel * i64::from(c.rule_plies) / 2).min(c.weights.wacky_spam_moves);
+    c.units.pawns(c.weights.wacky_spam_per_move * moves)
 }
 
 /// The wacky evaluation: the future points of material, the checks to
@@ -71,22 +72,23 @@ pub fn spam(c: &Ctx, color: Color) -> Points {
 pub fn value(c: &Ctx) -> i32 {
     let u = c.units;
     let spam = spam(c, c.stm) - spam(c, !c.stm);
-    u.from_points(material(c) + checks(c) + spam + mates(c) + u.pawns(WACKY_TEMPO))
+    u.from_points(material(c) + checks(c) + spam + mates(c) + u.pawns(c.weights.wacky_tempo))
 }
 
 /// The mates still to come: the chance of each side mating (the
 /// win/draw/loss model, no wins without mating material) times what that
-/// mate would pay now, weighted by [`WACKY_MATE_SHARE`] per mille (the
+/// mate would pay now, weighted by `wacky_mate_share` per mille (the
 /// material term already holds part of it). A side that only counts
 /// checks walks into mates that cost it far more.
 pub fn mates(c: &Ctx) -> Points {
     let w = wdl(c);
     let t = &c.tables.wacky;
-    let ours = wacky_win_estimate(t, c.board, c.stm, c.memo.moves_of(c.stm));
-    let theirs = wacky_win_estimate(t, c.board, !c.stm, c.memo.moves_of(!c.stm));
+    let to_mate = c.weights.wacky_moves_to_mate;
+    let ours = wacky_win_estimate(t, c.board, c.stm, c.memo.moves_of(c.stm), to_mate);
+    let theirs = wacky_win_estimate(t, c.board, !c.stm, c.memo.moves_of(!c.stm), to_mate);
     let milli = i128::from(ours.milli()) * i128::from(w.win)
         - i128::from(theirs.milli()) * i128::from(w.loss);
-    Points::from_wide_milli(milli / 1000 * i128::from(WACKY_MATE_SHARE) / 1000)
+    Points::from_wide_milli(milli / 1000 * i128::from(c.weights.wacky_mate_share) / 1000)
 }
 #[cfg(test)]
 mod tests {
@@ -105,14 +107,14 @@ mod tests {
         let c = ctx("4k3/8/8/8/8/8/6PQ/6K1 w - - 0 1", &t, &m);
         assert_eq!(
             spam(&c, Color::White),
-            c.units.pawns(WACKY_SPAM_PER_MOVE * 100)
+            c.units.pawns(c.weights.wacky_spam_per_move * 100)
         );
         assert_eq!(spam(&c, Color::Black), Points::ZERO);
         // Late on the clock, with the pawn blocked: the moves left only.
         let c = ctx("4k3/8/8/8/8/6p1/6PQ/6K1 w - - 80 60", &t, &m);
         assert_eq!(
             spam(&c, Color::White),
-            c.units.pawns(WACKY_SPAM_PER_MOVE * 10)
+            c.units.pawns(c.weights.wacky_spam_per_move * 10)
         );
         // A rook and a knight defend: no domination.
         let c = ctx("3rk3/8/8/8/8/5n2/6PQ/6K1 w - - 0 1", &t, &m);
@@ -128,7 +130,7 @@ mod tests {
         assert_eq!(material(&Ctx { cp: 0, ..c }), Points::ZERO);
         let up = material(&Ctx { cp: 300, ..c });
         assert_eq!(material(&Ctx { cp: -300, ..c }), -up);
-        assert!(up > c.units.pawns(WACKY_MATERIAL_MG / 2));
+        assert!(up > c.units.pawns(c.weights.wacky_material_mg / 2));
     }
 
     #[test]
@@ -142,9 +144,10 @@ mod tests {
         // bonuses, Black the same loss.
         let c = ctx("4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1", &t, &m);
         let ours = mates(&c);
-        let win = wacky_win_estimate(&t.wacky, c.board, Color::White, 0);
-        assert!(ours > Points::from_milli(win.milli() * WACKY_MATE_SHARE / 2000));
-        assert!(ours <= Points::from_milli(win.milli() * WACKY_MATE_SHARE / 1000));
+        let w = c.weights;
+        let win = wacky_win_estimate(&t.wacky, c.board, Color::White, 0, w.wacky_moves_to_mate);
+        assert!(ours > Points::from_milli(win.milli() * w.wacky_mate_share / 2000));
+        assert!(ours <= Points::from_milli(win.milli() * w.wacky_mate_share / 1000));
         let c = ctx("4k3/8/8/8/8/8/3Q4/4K3 b - - 0 1", &t, &m);
         assert_eq!(mates(&c), -ours);
         // Two knights cannot force mate: no mate is expected.

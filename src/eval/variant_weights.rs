@@ -1,0 +1,388 @@
+//! The weights of the variant evaluators ([`super::variants`]) and the
+//! win/draw/loss curves they read: one [`VariantWeights`] per scoring
+//! variant, hand-set ([`VariantWeights::UNTUNED`]) or fitted by `tally
+//! tune -v VARIANT` to the points self-play games went on to earn (the
+//! generated files `super::tuned::<variant>`, see `docs/tune.md`).
+//!
+//! Weights in points are thousandths of a pawn of the variant's scale
+//! ([`Units::pawns`](super::Units::pawns)), so that they scale with the
+//! point table; the rest are centipawns, per-mille shares or counts, as
+//! each field says.
+
+use once_cell::sync::Lazy;
+
+use super::wdl::{Curve, WdlModel};
+use crate::rules::Variant;
+
+/// A weight's type, as the fit sees it: a number it can step.
+pub trait Knob: Copy {
+    /// Whether the weight takes whole values only.
+    const INTEGRAL: bool;
+    /// The value as a float.
+    fn to_f64(self) -> f64;
+    /// The weight of a float (rounded to the nearest whole value where
+    /// [`Knob::INTEGRAL`]).
+    fn from_f64(v: f64) -> Self;
+    /// The value as a Rust literal, for the generated files.
+    fn source(self) -> String;
+}
+
+impl Knob for i32 {
+    const INTEGRAL: bool = true;
+    fn to_f64(self) -> f64 {
+        f64::from(self)
+    }
+    fn from_f64(v: f64) -> i32 {
+        v.round() as i32
+    }
+    fn source(self) -> String {
+        self.to_string()
+    }
+}
+
+impl Knob for i64 {
+    const INTEGRAL: bool = true;
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    fn from_f64(v: f64) -> i64 {
+        v.round() as i64
+    }
+    fn source(self) -> String {
+        self.to_string()
+    }
+}
+
+impl Knob for f64 {
+    const INTEGRAL: bool = false;
+    fn to_f64(self) -> f64 {
+        self
+    }
+    fn from_f64(v: f64) -> f64 {
+        v
+    }
+    fn source(self) -> String {
+        // The shortest text that reads back as the same number, with a
+        // decimal point.
+        format!("{self:?}")
+    }
+}
+
+/// How the fit treats one weight of [`VariantWeights`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct KnobInfo {
+    /// The field's name.
+    pub name: &'static str,
+    /// The first step of the pattern search.
+    pub step: f64,
+    /// The least value the fit may give it.
+    pub floor: f64,
+    /// Whether it takes whole values only.
+    pub integral: bool,
+}
+
+/// Declares [`VariantWeights`], its hand-set values and its knobs.
+macro_rules! variant_weights {
+    ($($(#[$m:meta])* $field:ident: $ty:ty = $value:expr, step $step:expr, floor $floor:expr;)*) => {
+        /// The weights of the variant evaluators (every scoring variant
+        /// reads those of its own evaluator, see
+        /// [`VariantWeights::fitted`]) and the win/draw/loss curves their
+        /// expected results come from.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct VariantWeights {
+            $($(#[$m])* pub $field: $ty,)*
+        }
+
+        impl VariantWeights {
+            /// The hand-set weights (read off a few hundred self-play
+            /// games), kept for comparison (`EvalMode untuned`).
+            pub const UNTUNED: VariantWeights = VariantWeights {
+                $($field: $value,)*
+            };
+
+            /// Every weight, in field order, with its search step and
+            /// floor.
+            pub const KNOBS: &[KnobInfo] = &[
+                $(KnobInfo {
+                    name: stringify!($field),
+                    step: $step,
+                    floor: $floor,
+                    integral: <$ty as Knob>::INTEGRAL,
+                },)*
+            ];
+
+            /// The value of the `i`-th weight of [`VariantWeights::KNOBS`].
+            pub fn get(&self, i: usize) -> f64 {
+                let values = [$(Knob::to_f64(self.$field),)*];
+                values.get(i).copied().unwrap_or(f64::NAN)
+            }
+
+            /// Sets the `i`-th weight of [`VariantWeights::KNOBS`] (rounded
+            /// where it takes whole values).
+            pub fn set(&mut self, i: usize, v: f64) {
+                let mut k = 0usize;
+                $(
+                    if k == i {
+                        self.$field = Knob::from_f64(v);
+                    }
+                    k += 1;
+                )*
+                debug_assert!(i < k);
+            }
+
+            /// The `i`-th weight as a Rust literal.
+            pub fn source(&self, i: usize) -> String {
+                let mut k = 0usize;
+                $(
+                    if k == i {
+                        return Knob::source(self.$field);
+                    }
+                    k += 1;
+                )*
+                debug_assert!(i < k);
+                String::new()
+            }
+        }
+    };
+}
+
+variant_weights! {
+    /// The win chance's curve at full material: the centipawn margin at
+    /// which a win is as likely as not.
+    wdl_mg_centre: f64 = 230.0, step 16.0, floor 0.0;
+    /// Its width (larger: more draws at the same margin).
+    wdl_mg_width: f64 = 85.0, step 16.0, floor 1.0;
+    /// The curve of a bare board: its centre.
+    wdl_eg_centre: f64 = 300.0, step 16.0, floor 0.0;
+    /// Its width.
+    wdl_eg_width: f64 = 95.0, step 16.0, floor 1.0;
+    /// Plies before the move-count rule over which the expected result
+    /// drifts to the draw's points.
+    move_rule_drift: i32 = 20, step 4.0, floor 1.0;
+    /// Sets, dynamic, tiebraker: the chance (per mille) of a perpetual
+    /// check per checking move a side with a queen has against the enemy
+    /// king.
+    perpetual_per_check: i32 = 40, step 8.0, floor 0.0;
+    /// Checking moves counted for `perpetual_per_check`.
+    perpetual_checks: i32 = 4, step 1.0, floor 1.0;
+    /// Stylish: what a side with a queen is expected to mate for (120
+    /// points at the default 5 per pawn: the mean award of Tally's mates in
+    /// self-play, captures and bonuses on the mating move included, was 123
+    /// over 103 mates).
+    sty_mate_with_queen: i64 = 24_000, step 2000.0, floor 0.0;
+    /// Stylish: the same for a side whose strongest piece is a rook (125
+    /// points; 127 over 55 mates).
+    sty_mate_with_rook: i64 = 25_000, step 2000.0, floor 0.0;
+    /// Stylish: the same for a side with minor pieces and pawns only (160
+    /// points; 162 over 23 mates).
+    sty_mate_with_minors: i64 = 32_000, step 2000.0, floor 0.0;
+    /// Stylish: the share (per mille) of the best capture award in the
+    /// side to move's reach counted (it takes it more often than not).
+    sty_capture_ours: i64 = 600, step 100.0, floor 0.0;
+    /// Stylish: the share (per mille) of the opponent's best capture award
+    /// counted against the side to move.
+    sty_capture_theirs: i64 = 300, step 100.0, floor 0.0;
+    /// Tiebraker: a frozen king on the wing (centipawns, middlegame).
+    tb_frozen_king_mg: i32 = -80, step 16.0, floor -1000.0;
+    /// The same, endgame.
+    tb_frozen_king_eg: i32 = -40, step 16.0, floor -1000.0;
+    /// Tiebraker: a frozen king in the centre (files c to f), middlegame.
+    tb_frozen_central_king_mg: i32 = -160, step 16.0, floor -1000.0;
+    /// The same, endgame.
+    tb_frozen_central_king_eg: i32 = -60, step 16.0, floor -1000.0;
+    /// Tiebraker: per checking move the enemy has against a frozen king (a
+    /// check it cannot step out of), middlegame.
+    tb_frozen_check_mg: i32 = -45, step 8.0, floor -1000.0;
+    /// The same, endgame.
+    tb_frozen_check_eg: i32 = -35, step 8.0, floor -1000.0;
+    /// Tiebraker: checking moves counted against a frozen king.
+    tb_checks_counted: i32 = 6, step 1.0, floor 1.0;
+    /// Tiebraker: per square around a frozen king the enemy attacks,
+    /// middlegame.
+    tb_frozen_zone_mg: i32 = -20, step 4.0, floor -1000.0;
+    /// The same, endgame.
+    tb_frozen_zone_eg: i32 = -15, step 4.0, floor -1000.0;
+    /// Wacky: future points of a won position (the saturation of the
+    /// material term) in the middlegame.
+    wacky_material_mg: i64 = 105_000, step 16000.0, floor 0.0;
+    /// The same in a bare endgame.
+    wacky_material_eg: i64 = 270_000, step 32000.0, floor 0.0;
+    /// Wacky: the base evaluation (centipawns) at which the material term
+    /// reaches three quarters of its saturation (tanh 1).
+    wacky_cp_scale: i32 = 300, step 50.0, floor 10.0;
+    /// Wacky: the value per checking move the side to move has now.
+    wacky_our_check: i64 = 13_800, step 2000.0, floor 0.0;
+    /// Wacky: the value per checking move the opponent has (against us).
+    wacky_their_check: i64 = 2_800, step 1000.0, floor 0.0;
+    /// Wacky: checking moves counted, per side.
+    wacky_checks_counted: i64 = 6, step 1.0, floor 1.0;
+    /// Wacky: the side to move's initiative (it moves, checks and captures
+    /// first).
+    wacky_tempo: i64 = 14_000, step 2000.0, floor -100000.0;
+    /// Wacky: the share (per mille) of the expected mate awards and
+    /// bonuses added to the evaluation (the material term already holds
+    /// part of it).
+    wacky_mate_share: i64 = 500, step 100.0, floor 0.0;
+    /// Wacky: the moves a side is expected to need before it mates (for
+    /// the moves bonus of a mate to come).
+    wacky_moves_to_mate: i64 = 10, step 2.0, floor 0.0;
+    /// Wacky: what a dominant queen collects per move (a check, less the
+    /// moves the king walks away for).
+    wacky_spam_per_move: i64 = 4_000, step 1000.0, floor 0.0;
+    /// Wacky: the most moves of domination counted.
+    wacky_spam_moves: i64 = 250, step 50.0, floor 0.0;
+}
+
+impl VariantWeights {
+    /// The win/draw/loss curves, full material and bare board.
+    pub fn curves(&self) -> [Curve; 2] {
+        [
+            Curve {
+                centre: self.wdl_mg_centre,
+                width: self.wdl_mg_width,
+            },
+            Curve {
+                centre: self.wdl_eg_centre,
+                width: self.wdl_eg_width,
+            },
+        ]
+    }
+
+    /// The name prefixes of the weights `variant`'s evaluator reads (none
+    /// for chess and extinction, which evaluate in centipawns).
+    fn prefixes(variant: Variant) -> &'static [&'static str] {
+        // Every scoring variant reads its curves and the drift.
+        match variant {
+            Variant::Chess | Variant::Extinction => &[],
+            Variant::Stylish => &["wdl_", "move_rule_drift", "sty_"],
+            Variant::Wacky => &["wdl_", "move_rule_drift", "wacky_"],
+            Variant::Sets | Variant::Dynamic => &["wdl_", "move_rule_drift", "perpetual_"],
+            Variant::Tiebraker => &["wdl_", "move_rule_drift", "perpetual_", "tb_"],
+        }
+    }
+
+    /// The indices in [`VariantWeights::KNOBS`] of the weights `variant`'s
+    /// evaluator reads: what `tally tune -v VARIANT` fits and writes.
+    pub fn fitted(variant: Variant) -> Vec<usize> {
+        let prefixes = VariantWeights::prefixes(variant);
+        VariantWeights::KNOBS
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| prefixes.iter().any(|p| k.name.starts_with(p)))
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// The weights `variant` evaluates with: its fitted set, or the
+    /// hand-set one when `tuned` is false (chess and extinction read none).
+    pub fn of(variant: Variant, tuned: bool) -> &'static VariantWeights {
+        use super::tuned;
+        if !tuned {
+            return &VariantWeights::UNTUNED;
+        }
+        match variant {
+            Variant::Chess | Variant::Extinction => &VariantWeights::UNTUNED,
+            Variant::Stylish => &tuned::stylish::TUNED,
+            Variant::Wacky => &tuned::wacky::TUNED,
+            Variant::Sets => &tuned::sets::TUNED,
+            Variant::Dynamic => &tuned::dynamic::TUNED,
+            Variant::Tiebraker => &tuned::tiebraker::TUNED,
+        }
+    }
+
+    /// The win/draw/loss model of [`VariantWeights::of`]'s curves.
+    pub fn model(variant: Variant, tuned: bool) -> &'static WdlModel {
+        static MODELS: Lazy<Vec<WdlModel>> = Lazy::new(|| {
+            Variant::ALL
+                .iter()
+                .flat_map(|&v| {
+                    [false, true].map(|t| WdlModel::new(VariantWeights::of(v, t).curves()))
+                })
+                .collect()
+        });
+        let i = Variant::ALL.iter().position(|&v| v == variant).unwrap_or(0);
+        &MODELS[2 * i + usize::from(tuned)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_knob_reads_and_writes_its_own_field() {
+        let base = VariantWeights::UNTUNED;
+        for (i, k) in VariantWeights::KNOBS.iter().enumerate() {
+            let mut w = base;
+            let v = base.get(i) + 3.0;
+            w.set(i, v);
+            assert_eq!(w.get(i), v, "{}", k.name);
+            // No other knob moved.
+            for j in (0..VariantWeights::KNOBS.len()).filter(|&j| j != i) {
+                assert_eq!(
+                    w.get(j),
+                    base.get(j),
+                    "{} moved {}",
+                    k.name,
+                    VariantWeights::KNOBS[j].name
+                );
+            }
+            assert!(base.get(i) >= k.floor, "{} starts below its floor", k.name);
+        }
+        assert!(base.get(VariantWeights::KNOBS.len()).is_nan());
+        assert_eq!(base.source(0), "230.0");
+        let drift = VariantWeights::KNOBS
+            .iter()
+            .position(|k| k.name == "move_rule_drift")
+            .unwrap();
+        assert_eq!(base.source(drift), "20");
+        assert!(VariantWeights::KNOBS[drift].integral);
+        assert!(!VariantWeights::KNOBS[0].integral);
+    }
+
+    #[test]
+    fn each_variant_fits_the_weights_its_evaluator_reads() {
+        let names = |v| -> Vec<&'static str> {
+            VariantWeights::fitted(v)
+                .into_iter()
+                .map(|i| VariantWeights::KNOBS[i].name)
+                .collect()
+        };
+        assert!(names(Variant::Chess).is_empty());
+        assert!(names(Variant::Extinction).is_empty());
+        let sty = names(Variant::Stylish);
+        assert!(sty.contains(&"wdl_mg_centre") && sty.contains(&"sty_capture_ours"));
+        assert!(
+            !sty.iter()
+                .any(|n| n.starts_with("wacky_") || n.starts_with("tb_"))
+        );
+        let tb = names(Variant::Tiebraker);
+        assert!(tb.contains(&"perpetual_checks") && tb.contains(&"tb_frozen_zone_eg"));
+        assert!(!tb.iter().any(|n| n.starts_with("sty_")));
+        assert_eq!(names(Variant::Sets), names(Variant::Dynamic));
+        // Every weight is read by some variant.
+        for (i, k) in VariantWeights::KNOBS.iter().enumerate() {
+            assert!(
+                Variant::ALL
+                    .iter()
+                    .any(|&v| VariantWeights::fitted(v).contains(&i)),
+                "{} is read by no variant",
+                k.name
+            );
+        }
+    }
+
+    #[test]
+    fn the_models_follow_their_curves() {
+        for v in Variant::ALL {
+            for tuned in [false, true] {
+                let w = VariantWeights::of(v, tuned);
+                assert_eq!(
+                    *VariantWeights::model(v, tuned),
+                    WdlModel::new(w.curves()),
+                    "{v} {tuned}"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,398 @@
+//! A margin head (`tally train --head stylish|wacky --net BODY`): a
+//! second output of a chess net that predicts the points a scoring
+//! variant's game will still earn from a position (the record's margin
+//! still to come, from the side to move's view), over the net's body as it
+//! is (the hidden layer is not trained again: the scoring variants play on
+//! the chess board, and the head reads what the chess net sees).
+//!
+//! The head is linear in the body's activated accumulators, so the fit is
+//! a ridge regression solved exactly (normal equations, Cholesky): no
+//! learning rate, no epochs, the same data giving the same head. The
+//! target is in the variant's internal units ([`crate::eval::Units`]),
+//! the units the engine's evaluation of the variant is in; the loss is
+//! reported in pawns of the variant's scale, squared.
+
+use std::path::Path;
+
+use rayon::prelude::*;
+
+use super::data::{Dataset, Sample, load_with};
+use super::{CLIP_OUTPUT, SCALE, accumulate, dequantised};
+use crate::eval::Units;
+use crate::nnue::{HIDDEN, Head, MAX_OUTPUT_WEIGHT, Network, QA, QB, margin_head};
+use crate::rules::{BoardKind, Variant};
+use crate::scoring::Scorer;
+
+/// The regression's inputs: both perspectives' activations and a bias.
+const DIM: usize = 2 * HIDDEN + 1;
+
+/// Samples per summed chunk of the normal equations (fixed, for
+/// reproducible sums).
+const ROWS: usize = 16_384;
+
+/// Reads the quiet positions of `variant` with the points still to come
+/// in the variant's internal units (kept in the samples' score), setting
+/// `validation` of the games apart as [`super::data::load`] does.
+///
+/// # Errors
+///
+/// A file that cannot be opened or read (one line, naming it).
+pub fn load_margins(
+    files: &[impl AsRef<Path>],
+    variant: Variant,
+    validation: f64,
+    seed: u64,
+) -> Result<Dataset, String> {
+    let units = Units::of(&Scorer::new(variant));
+    load_with(files, variant, validation, seed, |r| {
+        let white = units.from_points(r.margin) as f32;
+        let (result, _) = r.mover_view();
+        let margin = if r.setup.turn.is_white() {
+            white
+        } else {
+            -white
+        };
+        (result as f32, margin)
+    })
+}
+
+/// The inputs of the regression for a sample under the float parameters
+/// `p`: SCReLU of the side to move's accumulator, then the other side's,
+/// then 1.
+fn inputs(p: &[f32], s: &Sample) -> [f64; DIM] {
+    let acc = accumulate(p, s);
+    let mut x = [0f64; DIM];
+    for (side, a) in acc.iter().enumerate() {
+        for (j, v) in a.iter().enumerate() {
+            let c = f64::from(v.clamp(0.0, 1.0));
+            x[side * HIDDEN + j] = c * c;
+        }
+    }
+    x[DIM - 1] = 1.0;
+    x
+}
+
+/// A fitted head in floats: weights (side to move first) and bias, in
+/// float output units (internal units / [`crate::nnue::OUTPUT_SCALE`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatHead {
+    /// `2 · HIDDEN` weights.
+    pub weights: Vec<f64>,
+    /// The bias.
+    pub bias: f64,
+}
+
+impl FloatHead {
+    /// The head's value of a sample in internal units.
+    pub fn value(&self, p: &[f32], s: &Sample) -> f64 {
+        let x = inputs(p, s);
+        let dot: f64 = self.weights.iter().zip(&x).map(|(w, x)| w * x).sum();
+        (dot + self.bias) * f64::from(SCALE)
+    }
+
+    /// The head quantised as the engine reads it (weights clipped to the
+    /// loader's bound).
+    pub fn quantised(&self) -> Head {
+        let q = |w: f64| -> i16 {
+            (w.clamp(-f64::from(CLIP_OUTPUT), f64::from(CLIP_OUTPUT)) * f64::from(QB))
+                .round()
+                .clamp(-f64::from(MAX_OUTPUT_WEIGHT), f64::from(MAX_OUTPUT_WEIGHT))
+                as i16
+        };
+        Head {
+            weights: std::array::from_fn(|side| {
+                std::array::from_fn(|j| q(self.weights[side * HIDDEN + j]))
+            }),
+            bias: (self.bias * f64::from(QA * QB)).round().clamp(-1e9, 1e9) as i32,
+        }
+    }
+}
+
+/// The ridge regression of the samples' scores (internal units) on the
+/// body's activations under `p`: `l2` times the number of samples is
+/// added to the diagonal of every weight (not the bias).
+///
+/// # Errors
+///
+/// No sample, or normal equations that are not positive definite (only
+/// with `l2` 0 and inputs that never vary).
+pub fn fit_head(p: &[f32], samples: &[Sample], l2: f64) -> Result<FloatHead, String> {
+    if samples.is_empty() {
+        return Err("no position to fit the head on".to_owned());
+    }
+    let parts: Vec<(Vec<f64>, Vec<f64>)> = samples
+        .par_chunks(ROWS)
+        .map(|chunk| {
+            let mut a = vec![0f64; DIM * DIM];
+            let mut b = vec![0f64; DIM];
+            for s in chunk {
+                let x = inputs(p, s);
+                let y = f64::from(s.score) / f64::from(SCALE);
+                for (i, &xi) in x.iter().enumerate() {
+                    if xi == 0.0 {
+                        continue;
+                    }
+                    b[i] += xi * y;
+                    let row = &mut a[i * DIM..(i + 1) * DIM];
+                    for (r, xj) in row.iter_mut().zip(&x) {
+                        *r += xi * xj;
+                    }
+                }
+            }
+            (a, b)
+        })
+        .collect();
+    let mut a = vec![0f64; DIM * DIM];
+    let mut b = vec![0f64; DIM];
+    for (pa, pb) in parts {
+        for (x, y) in a.iter_mut().zip(&pa) {
+            *x += y;
+        }
+        for (x, y) in b.iter_mut().zip(&pb) {
+            *x += y;
+        }
+    }
+    let ridge = l2 * samples.len() as f64;
+    for i in 0..DIM - 1 {
+        a[i * DIM + i] += ridge;
+    }
+    let w = solve_spd(&mut a, &b, DIM)?;
+    Ok(FloatHead {
+        weights: w[..DIM - 1].to_vec(),
+        bias: w[DIM - 1],
+    })
+}
+
+/// Solves `a x = b` for a symmetric positive definite `n × n` matrix `a`
+/// (row-major; overwritten by its Cholesky factor).
+///
+/// # Errors
+///
+/// A matrix that is not positive definite.
+// Triangular solves read clearest with the indices of the formulas.
+#[allow(clippy::needless_range_loop)]
+fn solve_spd(a: &mut [f64], b: &[f64], n: usize) -> Result<Vec<f64>, String> {
+    // a = L Lᵀ, L in the lower triangle.
+    for j in 0..n {
+        let mut d = a[j * n + j];
+        for k in 0..j {
+            d -= a[j * n + k] * a[j * n + k];
+        }
+        if d <= 0.0 || !d.is_finite() {
+            return Err("the head's normal equations are singular (give --l2 above 0)".to_owned());
+        }
+        let d = d.sqrt();
+        a[j * n + j] = d;
+        for i in j + 1..n {
+            let mut v = a[i * n + j];
+            for k in 0..j {
+                v -= a[i * n + k] * a[j * n + k];
+            }
+            a[i * n + j] = v / d;
+        }
+    }
+    // L y = b, then Lᵀ x = y.
+    let mut y = vec![0f64; n];
+    for i in 0..n {
+        let mut v = b[i];
+        for k in 0..i {
+            v -= a[i * n + k] * y[k];
+        }
+        y[i] = v / a[i * n + i];
+    }
+    let mut x = vec![0f64; n];
+    for i in (0..n).rev() {
+        let mut v = y[i];
+        for k in i + 1..n {
+            v -= a[k * n + i] * x[k];
+        }
+        x[i] = v / a[i * n + i];
+    }
+    Ok(x)
+}
+
+/// The mean squared error of `value` against the samples' scores, in
+/// pawns (100 internal units) squared; 0 for no sample.
+pub fn mse(samples: &[Sample], value: impl Fn(&Sample) -> f64 + Sync) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let parts: Vec<f64> = samples
+        .par_chunks(ROWS)
+        .map(|c| {
+            c.iter()
+                .map(|s| {
+                    let d = (value(s) - f64::from(s.score)) / 100.0;
+                    d * d
+                })
+                .sum()
+        })
+        .collect();
+    parts.iter().sum::<f64>() / samples.len() as f64
+}
+
+/// `body` with `head` as `variant`'s margin head ([`margin_head`]): in
+/// its place when the net has one, appended when it is the next.
+///
+/// # Errors
+///
+/// A net of another board than the standard one, a variant without a
+/// margin head, or a head index beyond the next (the heads before it must
+/// be there first).
+pub fn with_head(body: &Network, variant: Variant, head: Head) -> Result<Network, String> {
+    let Some(index) = margin_head(variant) else {
+        return Err(format!(
+            "{variant} has no margin head (stylish and wacky do)"
+        ));
+    };
+    if body.board() != BoardKind::Standard {
+        return Err(format!(
+            "the net {} is for the {} board; {variant} is played on the standard board",
+            body.name(),
+            body.board().name()
+        ));
+    }
+    let mut heads = body.heads().to_vec();
+    match index.cmp(&heads.len()) {
+        std::cmp::Ordering::Less => heads[index] = head,
+        std::cmp::Ordering::Equal => heads.push(head),
+        std::cmp::Ordering::Greater => {
+            return Err(format!(
+                "the net {} has {} head{}; {variant}'s margin head is head {index}, so the heads before it come first (stylish's is 1)",
+                body.name(),
+                heads.len(),
+                if heads.len() == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    Network::new(
+        body.board(),
+        body.feature_weights().to_vec(),
+        *body.feature_bias(),
+        heads,
+    )
+    .map_err(|e| e.to_string())
+}
+
+/// The float parameters of `net`'s body (its hidden layer, and its head 0
+/// which the margin head does not read).
+pub fn body_params(net: &Network) -> Vec<f32> {
+    dequantised(net)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::Accumulator;
+    use shakmaty::Color;
+    use shakmaty::fen::Fen;
+
+    /// A small net with seeded weights (hidden rows varied enough that the
+    /// activations of different boards differ).
+    fn net() -> Network {
+        let mut state = 7u64;
+        let mut next = || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((state >> 33) % 121) as i16 - 60
+        };
+        let rows = (0..crate::nnue::FEATURES)
+            .map(|_| std::array::from_fn(|_| next()))
+            .collect();
+        let bias = std::array::from_fn(|_| 40);
+        let head = Head {
+            weights: [[1; HIDDEN], [-1; HIDDEN]],
+            bias: 0,
+        };
+        Network::new(BoardKind::Standard, rows, bias, vec![head]).unwrap()
+    }
+
+    fn samples(p: &[f32], truth: &FloatHead) -> Vec<Sample> {
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            "4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1",
+            "2r3k1/5ppp/8/8/3N4/8/5PPP/2R3K1 b - - 0 1",
+            "3qk3/8/8/3p4/4P3/8/8/3QK3 w - - 0 1",
+            "4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1",
+            "r3k2r/pPp3pp/8/3pP3/8/8/PpP3PP/R3K2R b KQkq - 0 1",
+        ];
+        let mut out = Vec::new();
+        for fen in fens {
+            let setup = fen.parse::<Fen>().unwrap().into_setup();
+            for turn in Color::ALL {
+                let s = Sample::new(&setup.board, turn, 0.5, 0.0);
+                let y = truth.value(p, &s) as f32;
+                out.push(Sample::new(&setup.board, turn, 0.5, y));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_fit_recovers_a_head_the_data_follow() {
+        let body = net();
+        let p = body_params(&body);
+        // A head with a few non-zero weights: more samples than those
+        // weights vary with are needed for an exact recovery, so check the
+        // predictions, not the weights.
+        let mut weights = vec![0f64; 2 * HIDDEN];
+        weights[3] = 0.5;
+        weights[HIDDEN + 7] = -0.25;
+        let truth = FloatHead { weights, bias: 0.1 };
+        let data = samples(&p, &truth);
+        let got = fit_head(&p, &data, 1e-7).unwrap();
+        let err = mse(&data, |s| got.value(&p, s));
+        assert!(err < 1e-4, "{err}");
+        let zero = mse(&data, |_| 0.0);
+        assert!(zero > 1e-3, "{zero}");
+    }
+
+    #[test]
+    fn the_quantised_head_is_what_the_engine_computes() {
+        let body = net();
+        let p = body_params(&body);
+        let mut weights = vec![0f64; 2 * HIDDEN];
+        for (i, w) in weights.iter_mut().enumerate() {
+            *w = ((i % 9) as f64 - 4.0) / 8.0;
+        }
+        let head = FloatHead {
+            weights,
+            bias: -0.3,
+        };
+        let net = with_head(&body, Variant::Stylish, head.quantised()).unwrap();
+        assert_eq!(net.heads().len(), 2);
+        assert_eq!(net.heads()[0], body.heads()[0]);
+        let index = margin_head(Variant::Stylish).unwrap();
+        for s in samples(&p, &head) {
+            let board = s.board();
+            let acc = Accumulator::refresh(&net, &board);
+            let int = f64::from(net.output_head(&acc, s.turn(), index));
+            let float = head.value(&p, &s);
+            // The output weights' steps of 1/64 and the truncations.
+            assert!((int - float).abs() < 8.0, "{int} {float}");
+        }
+        // Replacing the head keeps the count; wacky's head comes after
+        // stylish's, not before.
+        let again = with_head(&net, Variant::Stylish, head.quantised()).unwrap();
+        assert_eq!(again.heads().len(), 2);
+        assert!(with_head(&body, Variant::Wacky, head.quantised()).is_err());
+        let both = with_head(&net, Variant::Wacky, head.quantised()).unwrap();
+        assert_eq!(both.heads().len(), 3);
+        assert!(with_head(&body, Variant::Sets, head.quantised()).is_err());
+    }
+
+    #[test]
+    fn the_solver_solves() {
+        // [[4, 2], [2, 3]] x = [2, 5]: x = [-0.5, 2].
+        let mut a = vec![4.0, 2.0, 2.0, 3.0];
+        let x = solve_spd(&mut a, &[2.0, 5.0], 2).unwrap();
+        assert!(
+            (x[0] + 0.5).abs() < 1e-12 && (x[1] - 2.0).abs() < 1e-12,
+            "{x:?}"
+        );
+        let mut singular = vec![1.0, 1.0, 1.0, 1.0];
+        assert!(solve_spd(&mut singular, &[1.0, 1.0], 2).is_err());
+    }
+}
