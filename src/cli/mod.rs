@@ -127,6 +127,21 @@ impl From<crate::rules::RulesError> for CliError {
     }
 }
 
+/// The workers of a batch command: `threads` of them, or one per core when
+/// not given (at least one).
+///
+/// # Errors
+///
+/// A pool the system cannot start: a [`CliError`] with exit code 2.
+pub(crate) fn worker_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = threads {
+        pool = pool.num_threads(n.max(1));
+    }
+    pool.build()
+        .map_err(|e| CliError::bad_input(format!("cannot start threads: {e}")))
+}
+
 /// Opens an input file for reading, buffered; `-` is standard input.
 ///
 /// Regular files and pipes are read; a directory or a device (`/dev/zero`

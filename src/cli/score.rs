@@ -134,13 +134,7 @@ pub fn run(args: &ScoreArgs) -> Result<i32, CliError> {
     if args.moves.is_some() || args.fen.is_some() || args.result.is_some() {
         return score_moves(args, variant.unwrap_or_default(), &scorers, format);
     }
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = args.threads {
-        pool = pool.num_threads(n.max(1));
-    }
-    let pool = pool
-        .build()
-        .map_err(|e| CliError::bad_input(format!("cannot start threads: {e}")))?;
+    let pool = super::worker_pool(args.threads)?;
     let mut inputs: Vec<(String, Box<dyn BufRead + Send>)> = Vec::new();
     let stdin = [PathBuf::from("-")];
     let files = if args.files.is_empty() {

@@ -134,13 +134,7 @@ pub fn run(args: &TrainArgs) -> Result<i32, CliError> {
         if !(0.0..=0.5).contains(&args.val) {
             return Err(CliError::bad_input("--val must lie between 0 and 0.5"));
         }
-        let mut pool = rayon::ThreadPoolBuilder::new();
-        if let Some(n) = args.threads {
-            pool = pool.num_threads(n.max(1));
-        }
-        let pool = pool
-            .build()
-            .map_err(|e| CliError::bad_input(format!("threads: {e}")))?;
+        let pool = super::worker_pool(args.threads)?;
         return pool.install(|| train_head(args, variant));
     }
     if !supports(variant) {
@@ -177,13 +171,7 @@ pub fn run(args: &TrainArgs) -> Result<i32, CliError> {
             "--batch and --step-epochs must be at least 1",
         ));
     }
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = args.threads {
-        pool = pool.num_threads(n.max(1));
-    }
-    let pool = pool
-        .build()
-        .map_err(|e| CliError::bad_input(format!("threads: {e}")))?;
+    let pool = super::worker_pool(args.threads)?;
     pool.install(|| train(args, variant))
 }
 

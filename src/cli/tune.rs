@@ -103,13 +103,7 @@ pub fn run(args: &TuneArgs) -> Result<i32, CliError> {
     if args.batch == 0 {
         return Err(CliError::bad_input("--batch must be at least 1"));
     }
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = args.threads {
-        pool = pool.num_threads(n.max(1));
-    }
-    let pool = pool
-        .build()
-        .map_err(|e| CliError::bad_input(format!("threads: {e}")))?;
+    let pool = super::worker_pool(args.threads)?;
     if args.wdl {
         if variant != Variant::Chess {
             return Err(CliError::bad_input(
