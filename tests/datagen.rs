@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use shakmaty::{Color, EnPassantMode, Position};
 use tally::datagen::format::{DataGame, EndKind, FLAG_START, Reader, Record, Wdl, scan};
+use tally::datagen::read::{SKIP_FLAGS, each_game};
 use tally::datagen::stats::{Stats, text_line};
 use tally::datagen::{Config, Observer, Outcome, Quiet, Target, run};
 use tally::rules::{Action, Bare, Disk, Game, Node, Pos, Rules, Variant};
@@ -424,6 +425,47 @@ fn the_reader_counts_what_the_file_holds() {
         assert!(fields[1].parse::<i16>().is_ok());
         assert!(["1", "0.5", "0"].contains(&fields[2]));
     }
+}
+
+#[test]
+fn the_fitting_reader_walks_one_variants_games_across_files() {
+    let (a, b) = (temp("read-a.tdat"), temp("read-b.tdat"));
+    generate(&config(Variant::Chess, 1), Target::Games(2), &a);
+    // The second file holds another variant's games between the chess
+    // ones, by concatenating the games of two runs under one header.
+    let c = temp("read-c.tdat");
+    let d = temp("read-d.tdat");
+    generate(&config(Variant::Dynamic, 1), Target::Games(1), &c);
+    generate(&config(Variant::Chess, 1), Target::Games(1), &d);
+    let header_len = |p: &Path| {
+        let mut f = std::fs::File::open(p).unwrap();
+        tally::datagen::format::read_file_header(&mut f).unwrap().1
+    };
+    let mut bytes = std::fs::read(&c).unwrap();
+    bytes.extend_from_slice(&std::fs::read(&d).unwrap()[header_len(&d)..]);
+    std::fs::write(&b, &bytes).unwrap();
+
+    let chess_a = read_all(&a);
+    let mut seen = Vec::new();
+    let pass = each_game(&[&a, &b], Variant::Chess, |g, at| {
+        let quiet: Vec<&Record> = g.quiet().collect();
+        assert!(quiet.iter().all(|r| r.flags & SKIP_FLAGS == 0));
+        let skipped = g.positions.iter().filter(|r| r.flags & SKIP_FLAGS != 0);
+        assert_eq!(quiet.len() + skipped.count(), g.positions.len());
+        seen.push((at, g.index));
+    })
+    .unwrap();
+    let places: Vec<(u64, usize, u64)> = seen
+        .iter()
+        .map(|(p, _)| (p.number, p.file, p.ordinal))
+        .collect();
+    assert_eq!(places, [(1, 0, 0), (2, 0, 1), (3, 1, 1)]);
+    assert_eq!(pass.games, 3);
+    assert_eq!(pass.other_games, 1);
+    let positions: usize =
+        chess_a.iter().map(|g| g.positions.len()).sum::<usize>() + read_all(&d)[0].positions.len();
+    assert_eq!(pass.positions, positions as u64);
+    assert!(each_game(&[temp("absent.tdat")], Variant::Chess, |_, _| ()).is_err());
 }
 
 fn tally() -> Command {

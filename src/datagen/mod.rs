@@ -6,7 +6,8 @@
 //! What lives here: the run's settings ([`Config`]), the parallel driver
 //! ([`run`]: games on a thread pool, written whole and in index order,
 //! resumable, interruptible), the format ([`mod@format`]), one game
-//! ([`play`]) and the reader's statistics ([`stats`]). What does not: the
+//! ([`play`]), the reader's statistics ([`stats`]) and the reading of one
+//! variant's games for the tuner and the trainer ([`read`]). What does not: the
 //! command line (`cli::datagen`), the search (driven through the
 //! [`Engine`] facade), the points (the referee's
 //! [`Scorer`]).
@@ -20,6 +21,7 @@
 
 pub mod format;
 pub mod play;
+pub mod read;
 pub mod stats;
 
 use std::collections::BTreeMap;

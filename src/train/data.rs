@@ -1,19 +1,17 @@
-//! Training positions: read from `tally datagen` files with the tuner's
-//! quiet filter ([`crate::tune::SKIP_FLAGS`]), kept compactly (the pieces
+//! Training positions: read from `tally datagen` files through
+//! [`each_game`] with the tuner's quiet filter, kept compactly (the pieces
 //! as 16-bit codes, the labels from the side to move's view), and split
 //! into training and validation sets game by game (a game's positions are
 //! alike, so a position-wise split would flatter the validation loss).
 
-use std::fs::File;
-use std::io::BufReader;
 use std::path::Path;
 
 use shakmaty::{Board, Color, Piece, Role, Square};
 
-use crate::datagen::format::{Reader, Record};
+use crate::datagen::format::Record;
+use crate::datagen::read::each_game;
 use crate::nnue::FEATURES;
 use crate::rules::Variant;
-use crate::tune::SKIP_FLAGS;
 
 /// One position with its labels, from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -157,33 +155,18 @@ pub fn load_with(
     label: impl Fn(&Record) -> (f32, f32),
 ) -> Result<Dataset, String> {
     let mut out = Dataset::default();
-    for (fi, path) in files.iter().enumerate() {
-        let path = path.as_ref();
-        let name = path.display();
-        let f = File::open(path).map_err(|e| format!("{name}: {e}"))?;
-        let reader = Reader::new(BufReader::new(f)).map_err(|e| format!("{name}: {e}"))?;
-        for (ordinal, game) in reader.enumerate() {
-            let game = game.map_err(|e| format!("{name}: {e}"))?;
-            if game.variant != variant {
-                out.other_games += 1;
-                continue;
-            }
-            out.games += 1;
-            let into = if to_validation(seed, fi, ordinal as u64, validation) {
-                &mut out.validation
-            } else {
-                &mut out.train
-            };
-            for r in &game.positions {
-                out.positions += 1;
-                if r.flags & SKIP_FLAGS != 0 {
-                    continue;
-                }
-                let (result, score) = label(r);
-                into.push(Sample::new(&r.setup.board, r.setup.turn, result, score));
-            }
+    let pass = each_game(files, variant, |game, at| {
+        let into = if to_validation(seed, at.file, at.ordinal, validation) {
+            &mut out.validation
+        } else {
+            &mut out.train
+        };
+        for r in game.quiet() {
+            let (result, score) = label(r);
+            into.push(Sample::new(&r.setup.board, r.setup.turn, result, score));
         }
-    }
+    })?;
+    (out.games, out.positions, out.other_games) = (pass.games, pass.positions, pass.other_games);
     Ok(out)
 }
 

@@ -19,7 +19,7 @@ use std::path::Path;
 use rayon::prelude::*;
 use shakmaty::Chess;
 
-use super::{SKIP_FLAGS, each_game};
+use crate::datagen::read::each_game;
 use crate::eval::variant_weights::VariantWeights;
 use crate::eval::wdl::WdlModel;
 use crate::eval::{EvalMode, Evaluator};
@@ -86,11 +86,9 @@ pub fn load_points(
     let rules = Rules::<Chess>::new(variant);
     let ev = evaluator(variant);
     let mut out = PointData::default();
-    let mut games = 0u64;
-    let (positions, _) = each_game(files, variant, |game| {
-        games += 1;
-        let held_out = holdout > 0 && games.is_multiple_of(u64::from(holdout));
-        for r in game.positions.iter().filter(|r| r.flags & SKIP_FLAGS == 0) {
+    let pass = each_game(files, variant, |game, at| {
+        let held_out = holdout > 0 && at.number.is_multiple_of(u64::from(holdout));
+        for r in game.quiet() {
             let Ok(node) = r.node(&rules) else {
                 out.bad += 1;
                 continue;
@@ -115,7 +113,7 @@ pub fn load_points(
             }
         }
     })?;
-    out.positions = positions;
+    out.positions = pass.positions;
     Ok(out)
 }
 

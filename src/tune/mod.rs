@@ -18,24 +18,15 @@
 pub mod evaluator;
 pub mod wdl;
 
-use std::fs::File;
-use std::io::BufReader;
 use std::path::Path;
 
 use rayon::prelude::*;
 
-use crate::datagen::format::{
-    DataGame, FLAG_DECIDED, FLAG_FORCED, FLAG_IN_CHECK, FLAG_SPECIAL, FLAG_START, FLAG_TACTICAL,
-    Reader,
-};
+use crate::datagen::read::each_game;
 use crate::eval::params::{EvalParams, ix};
 use crate::eval::score::Score;
 use crate::eval::trace::Trace;
 use crate::rules::Variant;
-
-/// Flags that make a position unfit for tuning a static evaluation.
-pub const SKIP_FLAGS: u8 =
-    FLAG_IN_CHECK | FLAG_FORCED | FLAG_DECIDED | FLAG_TACTICAL | FLAG_SPECIAL | FLAG_START;
 
 /// Samples summed per gradient chunk (fixed, for reproducible sums).
 const CHUNK: usize = 1024;
@@ -82,11 +73,9 @@ pub fn supports(variant: Variant) -> bool {
 pub fn load(files: &[impl AsRef<Path>], variant: Variant, holdout: u32) -> Result<Loaded, String> {
     let extinction = variant == Variant::Extinction;
     let mut out = Loaded::default();
-    let (mut games, mut held_out) = (0u64, false);
-    let counts = each_game(files, variant, |game| {
-        games += 1;
-        held_out = holdout > 0 && games.is_multiple_of(u64::from(holdout));
-        for r in game.positions.iter().filter(|r| r.flags & SKIP_FLAGS == 0) {
+    let pass = each_game(files, variant, |game, at| {
+        let held_out = holdout > 0 && at.number.is_multiple_of(u64::from(holdout));
+        for r in game.quiet() {
             let (result, score) = r.mover_view();
             let into = if held_out {
                 &mut out.validation
@@ -100,39 +89,8 @@ pub fn load(files: &[impl AsRef<Path>], variant: Variant, holdout: u32) -> Resul
             });
         }
     })?;
-    (out.positions, out.other_games) = counts;
+    (out.positions, out.other_games) = (pass.positions, pass.other_games);
     Ok(out)
-}
-
-/// Calls `f` with each game of `variant` in the data files, in order;
-/// returns the positions in those games and the games of other variants
-/// skipped.
-///
-/// # Errors
-///
-/// A file that cannot be opened or read (one line, naming it).
-pub fn each_game(
-    files: &[impl AsRef<Path>],
-    variant: Variant,
-    mut f: impl FnMut(&DataGame),
-) -> Result<(u64, u64), String> {
-    let (mut positions, mut other) = (0u64, 0u64);
-    for path in files {
-        let path = path.as_ref();
-        let name = path.display();
-        let file = File::open(path).map_err(|e| format!("{name}: {e}"))?;
-        let reader = Reader::new(BufReader::new(file)).map_err(|e| format!("{name}: {e}"))?;
-        for game in reader {
-            let game = game.map_err(|e| format!("{name}: {e}"))?;
-            if game.variant != variant {
-                other += 1;
-                continue;
-            }
-            positions += game.positions.len() as u64;
-            f(&game);
-        }
-    }
-    Ok((positions, other))
 }
 
 /// The logistic function.

@@ -15,7 +15,8 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::{SKIP_FLAGS, each_game, sigmoid};
+use super::sigmoid;
+use crate::datagen::read::each_game;
 use crate::eval::base;
 use crate::eval::params::MAX_PHASE;
 use crate::eval::wdl::Curve;
@@ -138,8 +139,8 @@ pub fn fit(samples: &[WdlSample], start: WdlFit) -> WdlFit {
 /// A file that cannot be opened or read (one line, naming it).
 pub fn load_wdl(files: &[impl AsRef<Path>], variant: Variant) -> Result<Vec<WdlSample>, String> {
     let mut out = Vec::new();
-    each_game(files, variant, |game| {
-        for r in game.positions.iter().filter(|r| r.flags & SKIP_FLAGS == 0) {
+    each_game(files, variant, |game, _| {
+        for r in game.quiet() {
             let (result, score) = r.mover_view();
             let phase = base::phase(&r.setup.board).clamp(0, MAX_PHASE);
             out.push(WdlSample {
