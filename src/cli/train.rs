@@ -96,6 +96,10 @@ pub struct TrainArgs {
     /// pass.
     #[arg(long, default_value_t = 2000)]
     pub check: usize,
+    /// Also train on every position's mirror image (files a and h
+    /// swapped), doubling the training set.
+    #[arg(long)]
+    pub mirror: bool,
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -256,6 +260,9 @@ fn run_digest(args: &TrainArgs, variant: Variant) -> u64 {
         "variant={variant} seed={} val={} batch={} wdl={}",
         args.seed, args.val, args.batch, args.wdl
     );
+    if args.mirror {
+        text.push_str(" mirror");
+    }
     for p in &args.data {
         let len = std::fs::metadata(p).map_or(0, |m| m.len());
         text.push_str(&format!(" data={}:{len}", p.display()));
@@ -322,7 +329,10 @@ fn trainer(
 }
 
 fn train(args: &TrainArgs, variant: Variant) -> Result<i32, CliError> {
-    let data = load(&args.data, variant, args.val, args.seed).map_err(CliError::bad_input)?;
+    let mut data = load(&args.data, variant, args.val, args.seed).map_err(CliError::bad_input)?;
+    if args.mirror {
+        data.add_mirrors();
+    }
     println!(
         "{} training and {} validation positions (quiet) of {} in {} {variant} games read ({} games of other variants skipped)",
         data.train.len(),

@@ -73,6 +73,17 @@ impl Sample {
         })
     }
 
+    /// The same position with the board's files reversed (a ↔ h): what a
+    /// net should value alike, since it sees no castling rights.
+    #[must_use]
+    pub fn mirrored(&self) -> Sample {
+        let mut m = *self;
+        for c in &mut m.pieces[..usize::from(self.len)] {
+            *c ^= 7;
+        }
+        m
+    }
+
     /// The board the sample holds.
     pub fn board(&self) -> Board {
         let mut b = Board::empty();
@@ -101,6 +112,15 @@ pub struct Dataset {
     pub games: u64,
     /// Games of other variants, skipped.
     pub other_games: u64,
+}
+
+impl Dataset {
+    /// Adds the mirror image ([`Sample::mirrored`]) of every training
+    /// position after the originals (the validation set is left as read).
+    pub fn add_mirrors(&mut self) {
+        let mirrors: Vec<Sample> = self.train.iter().map(Sample::mirrored).collect();
+        self.train.extend(mirrors);
+    }
 }
 
 /// splitmix64: one step of the trainer's generator.
@@ -175,6 +195,27 @@ mod tests {
     use super::*;
     use crate::nnue::feature;
     use shakmaty::fen::Fen;
+
+    #[test]
+    fn a_mirror_reverses_the_files_and_keeps_the_labels() {
+        let fen = "r3k2r/pPp3pp/8/3pP3/8/8/PpP3PP/R3K2R b KQkq - 0 1";
+        let setup = fen.parse::<Fen>().unwrap().into_setup();
+        let s = Sample::new(&setup.board, Color::Black, 0.5, -37.0);
+        let m = s.mirrored();
+        assert_eq!((m.turn(), m.result, m.score), (s.turn(), s.result, s.score));
+        let mut flipped = setup.board.clone();
+        flipped.flip_horizontal();
+        assert_eq!(m.board(), flipped);
+        assert_eq!(m.mirrored(), s);
+        let mut d = Dataset {
+            train: vec![s],
+            validation: vec![s],
+            ..Dataset::default()
+        };
+        d.add_mirrors();
+        assert_eq!(d.train, [s, m]);
+        assert_eq!(d.validation, [s]);
+    }
 
     #[test]
     fn features_are_the_engines() {
