@@ -185,6 +185,44 @@ fn fits_a_scoring_variants_evaluator() {
     let out1 = d.join("sets1.rs");
     assert!(fit("1", &out1).status.success());
     assert_eq!(std::fs::read_to_string(&out1).unwrap(), text);
+    // --keep leaves the weights it names at their hand-set values, says so
+    // in the file, and refuses a name the evaluator does not read.
+    let kept = d.join("kept.rs");
+    let run = tally()
+        .args(["tune", "-v", "sets", "--holdout", "2", "-q"])
+        .args([
+            "--keep",
+            "wdl_mg_centre,wdl_mg_width",
+            "--keep",
+            "move_rule_drift",
+        ])
+        .arg("--data")
+        .arg(&data)
+        .arg("-o")
+        .arg(&kept)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{run:?}");
+    let text = std::fs::read_to_string(&kept).unwrap();
+    for line in [
+        "    wdl_mg_centre: 230.0,",
+        "    wdl_mg_width: 85.0,",
+        "    move_rule_drift: 20,",
+    ] {
+        assert!(text.contains(line), "{line}: {text}");
+    }
+    assert!(
+        text.contains("--keep wdl_mg_centre,wdl_mg_width,move_rule_drift"),
+        "{text}"
+    );
+    let bad = tally()
+        .args(["tune", "-v", "sets", "--keep", "sty_capture_ours", "--data"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("not a weight of the sets evaluator"), "{err}");
     // No stylish game in a file of sets games: one line, exit code 2.
     let none = tally()
         .args(["tune", "-v", "stylish", "--data"])

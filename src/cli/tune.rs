@@ -30,8 +30,8 @@ pub struct TuneArgs {
     /// The variant whose positions are used: chess or extinction (their
     /// centipawn weights, by gradient descent), or a scoring variant (its
     /// evaluator's weights and win/draw/loss curves, fitted to the points
-    /// the games went on to earn; only --data, --holdout, --threads, --out
-    /// and --quiet apply).
+    /// the games went on to earn; only --data, --holdout, --threads, --out,
+    /// --keep and --quiet apply).
     #[arg(long, short = 'v', default_value = "chess")]
     pub variant: String,
     /// Passes over the data.
@@ -77,6 +77,10 @@ pub struct TuneArgs {
     /// of the weights, and write them (default: `src/eval/tuned/wdl.rs`).
     #[arg(long)]
     pub wdl: bool,
+    /// Scoring variants: weights the fit leaves at their hand-set values
+    /// (names as `tally tune` prints them, comma-separated or repeated).
+    #[arg(long, value_delimiter = ',', value_name = "NAME")]
+    pub keep: Vec<String>,
 }
 
 /// Runs `tally tune`.
@@ -115,10 +119,39 @@ pub fn run(args: &TuneArgs) -> Result<i32, CliError> {
     if crate::tune::evaluator::supports(variant) {
         return pool.install(|| tune_points(args, variant));
     }
+    if !args.keep.is_empty() {
+        return Err(CliError::bad_input(
+            "--keep names weights of a scoring variant's evaluator (stylish, wacky, sets, dynamic, tiebraker)",
+        ));
+    }
     pool.install(|| tune(args, variant))
 }
 
 /// The fit of a scoring variant's evaluator weights.
+/// The weights `variant`'s fit moves: those its evaluator reads, less the
+/// ones `--keep` names.
+///
+/// # Errors
+///
+/// A name that is not a weight of the variant's evaluator.
+fn kept_out(variant: Variant, keep: &[String]) -> Result<Vec<usize>, CliError> {
+    let fitted = VariantWeights::fitted(variant);
+    let name = |i: usize| VariantWeights::KNOBS[i].name;
+    for k in keep {
+        if !fitted.iter().any(|&i| name(i) == k.trim()) {
+            let names: Vec<&str> = fitted.iter().map(|&i| name(i)).collect();
+            return Err(CliError::bad_input(format!(
+                "--keep {k}: not a weight of the {variant} evaluator (its weights: {})",
+                names.join(", ")
+            )));
+        }
+    }
+    Ok(fitted
+        .into_iter()
+        .filter(|&i| !keep.iter().any(|k| k.trim() == name(i)))
+        .collect())
+}
+
 fn tune_points(args: &TuneArgs, variant: Variant) -> Result<i32, CliError> {
     let data = load_points(&args.data, variant, args.holdout).map_err(CliError::bad_input)?;
     println!(
@@ -141,7 +174,7 @@ fn tune_points(args: &TuneArgs, variant: Variant) -> Result<i32, CliError> {
     // From the hand-set weights, whatever the build ships: the same data
     // gives the same file.
     let start = VariantWeights::UNTUNED;
-    let knobs = VariantWeights::fitted(variant);
+    let knobs = kept_out(variant, &args.keep)?;
     let losses = |w: &VariantWeights| {
         let fit = point_loss(&ev, &data.samples, w);
         if data.validation.is_empty() {
@@ -177,8 +210,13 @@ fn tune_points(args: &TuneArgs, variant: Variant) -> Result<i32, CliError> {
     }
     let files: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
     let val = |v: Option<f64>| v.map_or_else(|| "none".to_owned(), |v| format!("{v:.6}"));
+    let keep = if args.keep.is_empty() {
+        String::new()
+    } else {
+        format!(" --keep {}", args.keep.join(","))
+    };
     let origin = format!(
-        "From {} quiet {variant} positions of {}: --holdout {}, loss {:.6} -> {:.6}, validation {} -> {}.",
+        "From {} quiet {variant} positions of {}: --holdout {}{keep}, loss {:.6} -> {:.6}, validation {} -> {}.",
         data.samples.len(),
         files.join(" "),
         args.holdout,
