@@ -17,6 +17,7 @@ use crate::eval::{EvalMode, Evaluate, Evaluator, Units};
 use crate::nnue::Network;
 use crate::referee::score_game;
 pub use crate::rules::AnyGame;
+use crate::rules::BoardKind;
 use crate::rules::{
     Action, ActionList, DivideEntry, Ending, Game, Node, ParsedAction, Pos, RulesError, Variant,
     perft_divide, perft_divide_until,
@@ -292,14 +293,24 @@ impl Engine {
         }
     }
 
-    /// Why the evaluation is not the one the options ask for: in
-    /// [`EvalMode::Nnue`], when there is no net for the variant (see
-    /// [`crate::eval::missing_net`]). `None` otherwise.
+    /// What [`EvalMode::Nnue`] evaluates with when the user did not load
+    /// it: why there is no net for the variant (see
+    /// [`crate::eval::missing_net`]), or the name of the net built into
+    /// the binary that it uses. `None` in the other modes and with a
+    /// loaded net of the variant's board.
     pub fn eval_note(&self) -> Option<String> {
-        match self.options.eval_mode {
-            EvalMode::Nnue => crate::eval::missing_net(self.variant, self.options.net.as_deref()),
-            _ => None,
+        if self.options.eval_mode != EvalMode::Nnue {
+            return None;
         }
+        let loaded = self.options.net.as_deref();
+        crate::eval::missing_net(self.variant, loaded).or_else(|| {
+            let board = BoardKind::of(self.variant);
+            if loaded.is_some_and(|n| n.board() == board) {
+                return None;
+            }
+            crate::nnue::embedded(board)
+                .map(|n| format!("EvalMode nnue: the built-in net {}", n.describe()))
+        })
     }
 
     /// The evaluator of the current settings.

@@ -1428,13 +1428,14 @@ fn eval_mode_nnue_and_eval_file() {
     let not_a_net = dir.join("not-a-net.tnn");
     std::fs::write(&not_a_net, b"TALLYDAT and more").unwrap();
     let mut c = Client::start();
-    // No net yet: a note, and the base evaluation.
+    // No net loaded: the one built in, named.
     c.send("setoption name EvalMode value nnue");
     let lines = c.sync();
     assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("info string EvalMode nnue: no net is loaded")),
+        lines.iter().any(
+            |l| l.starts_with("info string EvalMode nnue: the built-in net nn-")
+                && l.contains("(standard board, ")
+        ),
         "{lines:#?}"
     );
     assert!(errors(&lines).is_empty());
@@ -1473,12 +1474,13 @@ fn eval_mode_nnue_and_eval_file() {
         &["e2e4", "e7e5", "g1f3"],
         &bestmove(&go)
     ));
-    // Extinction has no net of its board: a note, the base evaluation.
+    // The loaded net is not of extinction's board: its built-in net.
     c.send("setoption name UCI_Variant value extinction");
     let lines = c.sync();
     assert!(
-        lines.iter().any(|l| l
-            .contains("is for the standard board, extinction is played on the extinction board")),
+        lines
+            .iter()
+            .any(|l| l.contains("the built-in net nn-") && l.contains("(extinction board, ")),
         "{lines:#?}"
     );
     c.send("position startpos");
@@ -1495,7 +1497,7 @@ fn eval_mode_nnue_and_eval_file() {
     c.send("setoption name EvalFile value <empty>");
     let lines = c.sync();
     assert!(
-        lines.last().unwrap().contains("no net is loaded"),
+        lines.last().unwrap().contains("the built-in net nn-"),
         "{lines:#?}"
     );
     drop(c);

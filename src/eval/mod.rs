@@ -754,20 +754,18 @@ mod tests {
         // The other modes ignore a net.
         let variant = Evaluator::with_net(&chess, EvalMode::Variant, Some(chess_net.clone()));
         assert!(variant.net().is_none());
-        // No net for the board: the base evaluation, and a note saying so.
-        let wrong = Evaluator::with_net(&chess, EvalMode::Nnue, Some(ext_net.clone()));
-        assert!(wrong.net().is_none());
-        assert_eq!(wrong.evaluate(&node, &memo), base);
-        assert!(
-            missing_net(Variant::Chess, Some(&ext_net))
-                .unwrap()
-                .contains("extinction board")
-        );
-        assert!(
-            missing_net(Variant::Chess, None)
-                .unwrap()
-                .contains("no net is loaded")
-        );
+        // A net of the other board, or none: the net built in for the
+        // board, so no note of a missing net.
+        let built_in = crate::nnue::embedded(BoardKind::Standard).unwrap();
+        for loaded in [Some(ext_net.clone()), None] {
+            let e = Evaluator::with_net(&chess, EvalMode::Nnue, loaded.clone());
+            assert_eq!(e.net().map(Network::name), Some(built_in.name()));
+            assert_eq!(
+                e.evaluate(&node, &memo),
+                built_in.evaluate(node.pos.board(), Color::White)
+            );
+            assert_eq!(missing_net(Variant::Chess, loaded.as_deref()), None);
+        }
         assert_eq!(missing_net(Variant::Chess, Some(&chess_net)), None);
         // A scoring variant: the net's score in place of the base
         // evaluation's centipawns, under the variant evaluator's terms; the

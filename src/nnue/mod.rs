@@ -42,8 +42,8 @@
 //!
 //! [`mod@format`] reads and writes the net file (a small header with the
 //! content hash that names the net, then little-endian weights). Nets are
-//! built by `tally train` (`docs/train.md`); [`embedded`] is the hook for
-//! nets shipped inside the binary (none yet).
+//! built by `tally train` (`docs/train.md`); [`embedded`] gives the
+//! nets shipped inside the binary (`nets/`, one per board kind).
 //!
 //! What does not live here: choosing the evaluation ([`crate::eval`]), the
 //! trainer (`train`).
@@ -285,17 +285,15 @@ pub fn margin_head(variant: Variant) -> Option<usize> {
     }
 }
 
-/// Nets built into the binary, one per board kind (none yet).
-///
-/// When a trained net has won its match, it is shipped by putting the file
-/// under `nets/` and replacing `None` below with
-/// `Some(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/chess.tnn")))`
-/// (and `extinction.tnn`); `EvalMode nnue` then works without `EvalFile`.
-/// See `docs/train.md`.
+/// The nets built into the binary, one per board kind: `nets/chess.tnn`
+/// (the standard board: chess and the scoring variants) and
+/// `nets/extinction.tnn`, trained by `tally train` on Tally's self-play
+/// (see `docs/train.md`, which gives the commands that made them).
+/// `EvalMode nnue` uses them when no `EvalFile` of the board is loaded.
 pub fn embedded_bytes(board: BoardKind) -> Option<&'static [u8]> {
     match board {
-        BoardKind::Standard => None,
-        BoardKind::Extinction => None,
+        BoardKind::Standard => Some(include_bytes!("../../nets/chess.tnn")),
+        BoardKind::Extinction => Some(include_bytes!("../../nets/extinction.tnn")),
     }
 }
 

@@ -300,12 +300,11 @@ fn incremental_updates_equal_a_refresh_in_extinction() {
 }
 
 #[test]
-fn no_net_is_embedded_yet_and_the_hook_answers() {
+fn every_built_in_net_loads_as_its_boards_net() {
     for board in BoardKind::ALL {
-        // When nets are shipped, each must load as its board's net.
-        match embedded_bytes(board) {
-            Some(bytes) => assert_eq!(format::read(bytes).unwrap().board(), board),
-            None => assert!(embedded(board).is_none()),
-        }
+        let bytes = embedded_bytes(board).expect("a net for every board");
+        let net = format::read(bytes).unwrap();
+        assert_eq!(net.board(), board);
+        assert_eq!(embedded(board).unwrap().name(), net.name());
     }
 }
