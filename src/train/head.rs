@@ -156,11 +156,52 @@ pub fn fit_head(p: &[f32], samples: &[Sample], l2: f64) -> Result<FloatHead, Str
     for i in 0..DIM - 1 {
         a[i * DIM + i] += ridge;
     }
-    let w = solve_spd(&mut a, &b, DIM)?;
+    let w = solve_bounded(&a, &b, DIM, f64::from(CLIP_OUTPUT))?;
     Ok(FloatHead {
         weights: w[..DIM - 1].to_vec(),
         bias: w[DIM - 1],
     })
+}
+
+/// Solves the normal equations `a x = b` (`n × n`, row-major) with every
+/// weight but the last (the bias) within `±bound`, the range the engine's
+/// integer head holds: a weight the unbounded solution puts beyond it is
+/// held at the bound and the others are solved again with its share
+/// taken out, until none is beyond (an active-set pass that only adds).
+///
+/// # Errors
+///
+/// Equations that are not positive definite.
+fn solve_bounded(a: &[f64], b: &[f64], n: usize, bound: f64) -> Result<Vec<f64>, String> {
+    let mut held: Vec<Option<f64>> = vec![None; n];
+    loop {
+        let free: Vec<usize> = (0..n).filter(|&i| held[i].is_none()).collect();
+        let m = free.len();
+        let mut sub = vec![0f64; m * m];
+        let mut rhs = vec![0f64; m];
+        for (r, &i) in free.iter().enumerate() {
+            for (c, &j) in free.iter().enumerate() {
+                sub[r * m + c] = a[i * n + j];
+            }
+            rhs[r] = b[i]
+                - (0..n)
+                    .filter_map(|j| held[j].map(|v| a[i * n + j] * v))
+                    .sum::<f64>();
+        }
+        let x = solve_spd(&mut sub, &rhs, m)?;
+        let mut out: Vec<f64> = held.iter().map(|h| h.unwrap_or(0.0)).collect();
+        let mut beyond = false;
+        for (r, &i) in free.iter().enumerate() {
+            out[i] = x[r];
+            if i != n - 1 && x[r].abs() > bound {
+                held[i] = Some(bound.copysign(x[r]));
+                beyond = true;
+            }
+        }
+        if !beyond {
+            return Ok(out);
+        }
+    }
 }
 
 /// Solves `a x = b` for a symmetric positive definite `n × n` matrix `a`
@@ -347,6 +388,40 @@ mod tests {
         assert!(err < 1e-4, "{err}");
         let zero = mse(&data, |_| 0.0);
         assert!(zero > 1e-3, "{zero}");
+    }
+
+    #[test]
+    fn the_fit_keeps_every_weight_within_what_the_engine_holds() {
+        // A target far beyond what weights within the bound can reach: the
+        // unbounded solution would overshoot them; the bounded one holds
+        // some at the bound, keeps the rest inside, and still follows the
+        // target better than predicting nothing.
+        let body = net();
+        let p = body_params(&body);
+        let mut weights = vec![0f64; 2 * HIDDEN];
+        weights[3] = 40.0;
+        weights[HIDDEN + 7] = -25.0;
+        let truth = FloatHead { weights, bias: 0.1 };
+        let data = samples(&p, &truth);
+        let got = fit_head(&p, &data, 1e-7).unwrap();
+        let bound = f64::from(CLIP_OUTPUT);
+        assert!(got.weights.iter().all(|w| w.abs() <= bound + 1e-12));
+        assert!(got.weights.iter().any(|w| w.abs() > bound - 1e-9));
+        let err = mse(&data, |s| got.value(&p, s));
+        assert!(err < mse(&data, |_| 0.0), "{err}");
+        // What the engine computes is then the float fit, to the
+        // quantisation's steps (which grow with the weights: within 1 %).
+        let net = with_head(&body, Variant::Stylish, got.quantised()).unwrap();
+        let index = margin_head(Variant::Stylish).unwrap();
+        for s in &data {
+            let acc = Accumulator::refresh(&net, &s.board());
+            let int = f64::from(net.output_head(&acc, s.turn(), index));
+            let float = got.value(&p, s);
+            assert!(
+                (int - float).abs() < 8.0 + 0.01 * float.abs(),
+                "{int} {float}"
+            );
+        }
     }
 
     #[test]
