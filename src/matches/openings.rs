@@ -22,7 +22,7 @@
 
 use crate::pgn::{GameSplitter, read_games};
 use crate::referee::score_input;
-use crate::rules::{Game, Variant};
+use crate::rules::{BoardKind, Game, Variant};
 use crate::scoring::Scorer;
 use crate::with_rules;
 
@@ -34,10 +34,9 @@ pub const SHIPPED_EXTINCTION: &str = include_str!("../../positions/openings-exti
 
 /// The default openings (EPD text) of a variant's matches.
 pub fn shipped(variant: Variant) -> &'static str {
-    if variant.is_extinction() {
-        SHIPPED_EXTINCTION
-    } else {
-        SHIPPED
+    match BoardKind::of(variant) {
+        BoardKind::Extinction => SHIPPED_EXTINCTION,
+        BoardKind::Standard => SHIPPED,
     }
 }
 

@@ -34,7 +34,8 @@ pub use pos::Pos;
 pub use variant::Variant;
 
 /// Runs `$body` with `$rules` bound to a [`Rules`] value of the position type
-/// that `$variant` plays on (standard chess or extinction).
+/// of the board `$variant` plays on ([`BoardKind::of`]: standard chess or
+/// extinction).
 ///
 /// This is how code that holds a runtime [`Variant`] reaches the generic,
 /// monomorphised rules, scorer and search.
@@ -42,12 +43,15 @@ pub use variant::Variant;
 macro_rules! with_rules {
     ($variant:expr, |$rules:ident| $body:expr) => {{
         let variant: $crate::rules::Variant = $variant;
-        if variant.is_extinction() {
-            let $rules = $crate::rules::Rules::<$crate::rules::Extinction>::new(variant);
-            $body
-        } else {
-            let $rules = $crate::rules::Rules::<::shakmaty::Chess>::new(variant);
-            $body
+        match $crate::rules::BoardKind::of(variant) {
+            $crate::rules::BoardKind::Extinction => {
+                let $rules = $crate::rules::Rules::<$crate::rules::Extinction>::new(variant);
+                $body
+            }
+            $crate::rules::BoardKind::Standard => {
+                let $rules = $crate::rules::Rules::<::shakmaty::Chess>::new(variant);
+                $body
+            }
         }
     }};
 }
