@@ -33,7 +33,7 @@ use crate::engine::{Engine, EngineOptions};
 use crate::eval::EvalMode;
 use crate::matches::Shard;
 use crate::nnue::Network;
-use crate::rules::Variant;
+use crate::rules::{BoardKind, Variant};
 use crate::scoring::{DrawAdvantage, Scorer, Tables};
 
 use format::{Writer, fnv64};
@@ -104,7 +104,8 @@ pub struct Config {
     /// Games played at once.
     pub threads: usize,
     /// The net the games are played with (`EvalMode nnue`: the data of a
-    /// net's next generation); the built-in evaluation without one.
+    /// net's next generation); without one, the default evaluation (which
+    /// reads the built-in net where [`crate::eval::net_by_default`] says).
     pub net: Option<Arc<Network>>,
 }
 
@@ -192,11 +193,17 @@ impl Config {
         let shard = self
             .shard
             .map_or_else(|| "all".to_owned(), |s| s.to_string());
-        // Named only when given, so the runs of the built-in evaluation
-        // keep the settings text they always had.
+        // The net the games are played with, given or built in (where the
+        // default evaluation reads one), so that a run resumes only with the
+        // same play; the hand-written evaluation is named by its absence.
         let net = self
             .net
-            .as_ref()
+            .clone()
+            .or_else(|| {
+                crate::eval::net_by_default(self.variant)
+                    .then(|| crate::nnue::embedded(BoardKind::of(self.variant)))
+                    .flatten()
+            })
             .map_or_else(String::new, |n| format!(" net={}", n.name()));
         format!(
             "variant={} nodes={} random-plies={} openings={openings} verify={verify} \
