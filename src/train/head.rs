@@ -371,19 +371,47 @@ mod tests {
         out
     }
 
-    #[test]
-    fn the_fit_recovers_a_head_the_data_follow() {
+    /// The body, its float parameters, the samples labelled by a head
+    /// whose only non-zero weights are `(3, w3)` and `(HIDDEN + 7, w7)`
+    /// (bias 0.1), and the head fitted to them.
+    fn fitted(w3: f64, w7: f64) -> (Network, Vec<f32>, Vec<Sample>, FloatHead) {
         let body = net();
         let p = body_params(&body);
-        // A head with a few non-zero weights: more samples than those
-        // weights vary with are needed for an exact recovery, so check the
-        // predictions, not the weights.
         let mut weights = vec![0f64; 2 * HIDDEN];
-        weights[3] = 0.5;
-        weights[HIDDEN + 7] = -0.25;
+        weights[3] = w3;
+        weights[HIDDEN + 7] = w7;
         let truth = FloatHead { weights, bias: 0.1 };
         let data = samples(&p, &truth);
         let got = fit_head(&p, &data, 1e-7).unwrap();
+        (body, p, data, got)
+    }
+
+    /// The engine's integer value and the float head's, per sample, with
+    /// `head` as stylish's head over `body`.
+    fn int_and_float(
+        body: &Network,
+        p: &[f32],
+        head: &FloatHead,
+        samples: &[Sample],
+    ) -> Vec<(f64, f64)> {
+        let net = with_head(body, Variant::Stylish, head.quantised()).unwrap();
+        let index = margin_head(Variant::Stylish).unwrap();
+        samples
+            .iter()
+            .map(|s| {
+                let acc = Accumulator::refresh(&net, &s.board());
+                let int = f64::from(net.output_head(&acc, s.turn(), index));
+                (int, head.value(p, s))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_fit_recovers_a_head_the_data_follow() {
+        // A head with a few non-zero weights: more samples than those
+        // weights vary with are needed for an exact recovery, so check the
+        // predictions, not the weights.
+        let (_, p, data, got) = fitted(0.5, -0.25);
         let err = mse(&data, |s| got.value(&p, s));
         assert!(err < 1e-4, "{err}");
         let zero = mse(&data, |_| 0.0);
@@ -396,14 +424,7 @@ mod tests {
         // unbounded solution would overshoot them; the bounded one holds
         // some at the bound, keeps the rest inside, and still follows the
         // target better than predicting nothing.
-        let body = net();
-        let p = body_params(&body);
-        let mut weights = vec![0f64; 2 * HIDDEN];
-        weights[3] = 40.0;
-        weights[HIDDEN + 7] = -25.0;
-        let truth = FloatHead { weights, bias: 0.1 };
-        let data = samples(&p, &truth);
-        let got = fit_head(&p, &data, 1e-7).unwrap();
+        let (body, p, data, got) = fitted(40.0, -25.0);
         let bound = f64::from(CLIP_OUTPUT);
         assert!(got.weights.iter().all(|w| w.abs() <= bound + 1e-12));
         assert!(got.weights.iter().any(|w| w.abs() > bound - 1e-9));
@@ -411,12 +432,7 @@ mod tests {
         assert!(err < mse(&data, |_| 0.0), "{err}");
         // What the engine computes is then the float fit, to the
         // quantisation's steps (which grow with the weights: within 1 %).
-        let net = with_head(&body, Variant::Stylish, got.quantised()).unwrap();
-        let index = margin_head(Variant::Stylish).unwrap();
-        for s in &data {
-            let acc = Accumulator::refresh(&net, &s.board());
-            let int = f64::from(net.output_head(&acc, s.turn(), index));
-            let float = got.value(&p, s);
+        for (int, float) in int_and_float(&body, &p, &got, &data) {
             assert!(
                 (int - float).abs() < 8.0 + 0.01 * float.abs(),
                 "{int} {float}"
@@ -439,12 +455,7 @@ mod tests {
         let net = with_head(&body, Variant::Stylish, head.quantised()).unwrap();
         assert_eq!(net.heads().len(), 2);
         assert_eq!(net.heads()[0], body.heads()[0]);
-        let index = margin_head(Variant::Stylish).unwrap();
-        for s in samples(&p, &head) {
-            let board = s.board();
-            let acc = Accumulator::refresh(&net, &board);
-            let int = f64::from(net.output_head(&acc, s.turn(), index));
-            let float = head.value(&p, &s);
+        for (int, float) in int_and_float(&body, &p, &head, &samples(&p, &head)) {
             // The output weights' steps of 1/64 and the truncations.
             assert!((int - float).abs() < 8.0, "{int} {float}");
         }
