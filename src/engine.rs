@@ -17,7 +17,6 @@ use crate::eval::{EvalMode, Evaluate, Evaluator, Units};
 use crate::nnue::Network;
 use crate::referee::score_game;
 pub use crate::rules::AnyGame;
-use crate::rules::BoardKind;
 use crate::rules::{
     Action, ActionList, DivideEntry, Ending, Game, Node, ParsedAction, Pos, RulesError, Variant,
     perft_divide, perft_divide_until,
@@ -302,14 +301,11 @@ impl Engine {
         if self.options.eval_mode != EvalMode::Nnue {
             return None;
         }
-        let loaded = self.options.net.as_deref();
-        crate::eval::missing_net(self.variant, loaded).or_else(|| {
-            let board = BoardKind::of(self.variant);
-            if loaded.is_some_and(|n| n.board() == board) {
-                return None;
-            }
-            crate::nnue::embedded(board)
-                .map(|n| format!("EvalMode nnue: the built-in net {}", n.describe()))
+        let loaded = self.options.net.clone();
+        crate::eval::missing_net(self.variant, loaded.as_deref()).or_else(|| {
+            let net = crate::eval::net_for(self.variant, EvalMode::Nnue, loaded.clone())?;
+            let is_loaded = loaded.is_some_and(|l| Arc::ptr_eq(&l, &net));
+            (!is_loaded).then(|| format!("EvalMode nnue: the built-in net {}", net.describe()))
         })
     }
 

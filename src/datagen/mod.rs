@@ -33,7 +33,7 @@ use crate::engine::{Engine, EngineOptions};
 use crate::eval::EvalMode;
 use crate::matches::Shard;
 use crate::nnue::Network;
-use crate::rules::{BoardKind, Variant};
+use crate::rules::Variant;
 use crate::scoring::{DrawAdvantage, Scorer, Tables};
 
 use format::{Writer, fnv64};
@@ -196,14 +196,7 @@ impl Config {
         // The net the games are played with, given or built in (where the
         // default evaluation reads one), so that a run resumes only with the
         // same play; the hand-written evaluation is named by its absence.
-        let net = self
-            .net
-            .clone()
-            .or_else(|| {
-                crate::eval::net_by_default(self.variant)
-                    .then(|| crate::nnue::embedded(BoardKind::of(self.variant)))
-                    .flatten()
-            })
+        let net = crate::eval::net_for(self.variant, self.eval_mode(), self.net.clone())
             .map_or_else(String::new, |n| format!(" net={}", n.name()));
         format!(
             "variant={} nodes={} random-plies={} openings={openings} verify={verify} \
@@ -237,6 +230,16 @@ impl Config {
         }
     }
 
+    /// The evaluation the games are played with: the given net's, or the
+    /// default evaluation.
+    fn eval_mode(&self) -> EvalMode {
+        if self.net.is_some() {
+            EvalMode::Nnue
+        } else {
+            EvalMode::Variant
+        }
+    }
+
     fn engine_options(&self) -> EngineOptions {
         EngineOptions {
             hash_mb: self.hash_mb.max(1),
@@ -244,11 +247,7 @@ impl Config {
             specials: true,
             draw_advantage: self.draw_advantage,
             tables: self.tables.clone(),
-            eval_mode: if self.net.is_some() {
-                EvalMode::Nnue
-            } else {
-                EvalMode::Variant
-            },
+            eval_mode: self.eval_mode(),
             net: self.net.clone(),
             ..EngineOptions::default()
         }

@@ -227,6 +227,32 @@ pub fn net_by_default(variant: Variant) -> bool {
     )
 }
 
+/// The net an evaluator of `variant` in `mode` evaluates with, given the
+/// net the user loaded (`EvalFile`, `--net`): the loaded one when it is
+/// of the variant's board, else the one built into the binary for the
+/// board; `None` where the mode reads no net ([`EvalMode::Untuned`],
+/// [`EvalMode::Base`], [`EvalMode::Variant`] outside [`net_by_default`])
+/// or the board has none. The one place that choice is made: the
+/// evaluator, the engine's note and datagen's settings all ask here.
+pub fn net_for(
+    variant: Variant,
+    mode: EvalMode,
+    loaded: Option<Arc<Network>>,
+) -> Option<Arc<Network>> {
+    let reads = match mode {
+        EvalMode::Nnue => true,
+        EvalMode::Variant => net_by_default(variant),
+        EvalMode::Untuned | EvalMode::Base => false,
+    };
+    if !reads {
+        return None;
+    }
+    let board = BoardKind::of(variant);
+    loaded
+        .filter(|n| n.board() == board)
+        .or_else(|| crate::nnue::embedded(board))
+}
+
 /// Why [`EvalMode::Nnue`] finds no net for `variant` given the loaded net
 /// `net` (the one built into the binary for the board otherwise), or
 /// `None` when it has one.
@@ -295,18 +321,7 @@ impl Evaluator {
     /// the base evaluation, see [`missing_net`]).
     pub fn with_net(scorer: &Scorer, mode: EvalMode, net: Option<Arc<Network>>) -> Evaluator {
         let variant = scorer.variant();
-        let board = BoardKind::of(variant);
-        let with_net = match mode {
-            EvalMode::Nnue => true,
-            EvalMode::Variant => net_by_default(variant),
-            EvalMode::Untuned | EvalMode::Base => false,
-        };
-        let net = if with_net {
-            net.filter(|n| n.board() == board)
-                .or_else(|| crate::nnue::embedded(board))
-        } else {
-            None
-        };
+        let net = net_for(variant, mode, net);
         Evaluator {
             variant,
             scorer: scorer.clone(),
@@ -794,6 +809,19 @@ mod tests {
                 net_by_default(v),
                 "{v}"
             );
+            // The evaluator's net is the one `net_for` names, whatever is
+            // loaded.
+            for mode in EvalMode::ALL {
+                for loaded in [None, Some(chess_net.clone()), Some(ext_net.clone())] {
+                    let e = Evaluator::with_net(&Scorer::new(v), mode, loaded.clone());
+                    assert_eq!(
+                        e.net().map(Network::name),
+                        net_for(v, mode, loaded).map(|n| n.name()),
+                        "{v} {}",
+                        mode.name()
+                    );
+                }
+            }
         }
         // A net of the other board, or none: the net built in for the
         // board, so no note of a missing net.
