@@ -216,14 +216,13 @@ pub fn net_alone(variant: Variant) -> bool {
 /// Whether the default evaluation ([`EvalMode::Variant`]) of `variant`
 /// reads the net of its board: where the built-in net has won its match
 /// against the hand-written evaluation and keeps every suite move
-/// (`docs/train.md`, "The built-in nets"): chess, stylish, sets and
-/// tiebraker. Not yet: extinction (its net, on a third of the data, is
-/// weaker), dynamic (a better margin, but a suite move lost to a tie),
-/// wacky (its margins too wide to tell in 200 games).
+/// (`docs/train.md`, "The built-in nets"): chess, stylish, sets, dynamic
+/// and tiebraker. Not yet: extinction (its net, on a third of the data, is
+/// weaker), wacky (its margins too wide to tell in 200 games).
 pub fn net_by_default(variant: Variant) -> bool {
     matches!(
         variant,
-        Variant::Chess | Variant::Stylish | Variant::Sets | Variant::Tiebraker
+        Variant::Chess | Variant::Stylish | Variant::Sets | Variant::Dynamic | Variant::Tiebraker
     )
 }
 
@@ -798,8 +797,8 @@ mod tests {
                     .is_none()
             );
         }
-        let dynamic = Scorer::new(Variant::Dynamic);
-        let e = Evaluator::with_net(&dynamic, EvalMode::Variant, Some(chess_net.clone()));
+        let wacky = Scorer::new(Variant::Wacky);
+        let e = Evaluator::with_net(&wacky, EvalMode::Variant, Some(chess_net.clone()));
         assert!(e.net().is_none());
         for v in Variant::ALL {
             assert_eq!(
