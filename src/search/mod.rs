@@ -197,7 +197,10 @@ pub struct SearchResult {
     /// What the best action earns the moment it is played, the ending's
     /// awards included.
     pub award: Option<Immediate>,
-    /// The lines of the last completed depth, best first.
+    /// The lines of the last completed depth, best first: every line
+    /// searched, which for a weakened engine is more than the `MultiPV`
+    /// shown (its choice, `best`, may be any of them, and the final report
+    /// reads the chosen one's value here).
     pub lines: Vec<PvLine>,
     /// Depth completed.
     pub depth: i32,
