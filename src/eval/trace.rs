@@ -111,32 +111,44 @@ impl Trace {
     }
 }
 
+/// Positions of seeded random chess playouts, game after game (each up to
+/// `plies` plies, or to mate or stalemate), with the side to move: test
+/// material for the trace and the tuner.
+#[cfg(test)]
+pub(crate) fn random_playouts(mut seed: u64, plies: usize) -> impl Iterator<Item = (Board, Color)> {
+    use shakmaty::{Chess, Position};
+    let mut pos = Chess::default();
+    let mut ply = 0;
+    std::iter::from_fn(move || {
+        loop {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || ply == plies {
+                pos = Chess::default();
+                ply = 0;
+                continue;
+            }
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let m = moves[(seed % moves.len() as u64) as usize];
+            pos.play_unchecked(m);
+            ply += 1;
+            return Some((pos.board().clone(), pos.turn()));
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use shakmaty::fen::Fen;
-    use shakmaty::{Chess, Position};
 
     /// Positions from seeded random playouts of chess, and a few fixed
     /// ones with types down to their last pieces.
     fn positions() -> Vec<(Board, Color)> {
-        let mut out = Vec::new();
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..40 {
-            let mut pos = Chess::default();
-            for _ in 0..120 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let m = moves[(seed % moves.len() as u64) as usize];
-                pos.play_unchecked(m);
-                out.push((pos.board().clone(), pos.turn()));
-            }
-        }
+        let mut out: Vec<_> = random_playouts(0x2545_f491_4f6c_dd1d, 120)
+            .take(4000)
+            .collect();
         for fen in [
             "3q3k/8/8/4N3/8/8/8/K7 w - - 0 1",
             "3qk3/8/8/8/8/8/8/3RK2Q w - - 0 1",

@@ -378,31 +378,14 @@ pub const WEIGHTS: usize = 2 * ix::COUNT;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{Chess, Position};
 
-    /// Quiet-ish positions from seeded random playouts.
+    /// Positions from seeded random playouts (every third ply).
     fn traces(n: usize) -> Vec<Trace> {
-        let mut out = Vec::new();
-        let mut seed = 0x1234_5678_9abc_def1u64;
-        while out.len() < n {
-            let mut pos = Chess::default();
-            for ply in 0..100 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let m = moves[(seed % moves.len() as u64) as usize];
-                pos.play_unchecked(m);
-                if ply % 3 == 0 {
-                    out.push(Trace::of(pos.board(), pos.turn(), false));
-                }
-            }
-        }
-        out.truncate(n);
-        out
+        crate::eval::trace::random_playouts(0x1234_5678_9abc_def1, 100)
+            .step_by(3)
+            .map(|(board, turn)| Trace::of(&board, turn, false))
+            .take(n)
+            .collect()
     }
 
     /// `n` positions labelled by the weights `w` through the sigmoid of
