@@ -394,6 +394,34 @@ fn labels_are_the_referees_points() {
     }
 }
 
+/// The committed samples (`tests/data/`: the first games of the seeded
+/// runs the shipped weights, nets and evaluators were fitted on, see
+/// `tests/data/README.md`) still read, hold what they held when written,
+/// and their labels are the referee's points under today's rules.
+#[test]
+fn the_committed_samples_read_and_their_labels_are_the_referees() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    for (variant, games, positions) in [
+        (Variant::Chess, 16, 2419),
+        (Variant::Extinction, 40, 1935),
+        (Variant::Stylish, 8, 1222),
+        (Variant::Wacky, 4, 1642),
+        (Variant::Sets, 8, 622),
+        (Variant::Dynamic, 8, 933),
+        (Variant::Tiebraker, 8, 606),
+    ] {
+        let all = read_all(&data.join(format!("{variant}.tdat")));
+        assert_eq!(all.len(), games, "{variant}");
+        let held: usize = all.iter().map(|g| g.positions.len()).sum();
+        assert_eq!(held, positions, "{variant}");
+        let scorer = Scorer::new(variant);
+        for g in &all {
+            assert_eq!(g.variant, variant);
+            with_rules!(variant, |rules| check_labels(rules, &scorer, g));
+        }
+    }
+}
+
 #[test]
 fn the_reader_counts_what_the_file_holds() {
     let path = temp("stats.tdat");

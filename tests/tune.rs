@@ -1,6 +1,7 @@
 //! `tally tune` end to end: a tiny seeded `tally datagen` file, loaded,
 //! fitted for an epoch and written as a generated source file; the same
-//! for a scoring variant's evaluator weights.
+//! for a scoring variant's evaluator weights; and a fit on the committed
+//! sample of real extinction self-play (`tests/data/`).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -235,5 +236,41 @@ fn fits_a_scoring_variants_evaluator() {
     let err = String::from_utf8_lossy(&none.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("no quiet stylish position"), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn fits_the_committed_extinction_sample() {
+    let d = dir("sample");
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/extinction.tdat");
+    let out = d.join("extinction.rs");
+    let run = tally()
+        .args(["tune", "-v", "extinction", "--epochs", "3", "--batch", "64"])
+        .args(["--holdout", "4", "-q", "--data"])
+        .arg(&data)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{run:?}");
+    assert!(
+        stdout.contains("quiet positions of 1935 in extinction games read"),
+        "{stdout}"
+    );
+    // The loss on the training games falls from the hand-set weights'.
+    let loss = |epoch: u32| -> f64 {
+        let key = format!("epoch {epoch}: loss ");
+        let at = stdout.find(&key).unwrap_or_else(|| panic!("{stdout}")) + key.len();
+        stdout[at..]
+            .split([',', ' ', '\n'])
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert!(loss(3) < loss(0), "{stdout}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("quiet extinction positions of"), "{text}");
     let _ = std::fs::remove_dir_all(&d);
 }
