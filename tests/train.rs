@@ -5,48 +5,33 @@
 //! `bench --net`, `analyse --net` and `datagen --net`; bad options are one
 //! line.
 
+#[path = "common/cli.rs"]
+mod cli;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
+use cli::{command, on_data, tally};
 use tally::engine::{Engine, EngineOptions};
 use tally::rules::{BoardKind, Variant};
 
-fn tally() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tally"))
-}
-
 fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tally-train-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    cli::scratch(&format!("train-{name}"))
 }
 
 fn datagen(variant: &str, games: &str, out: &Path) {
-    let run = tally()
-        .args(["datagen", "-v", variant, "--games", games, "--nodes", "200"])
-        .args(["--seed", "3", "--threads", "1", "--quiet", "-o"])
-        .arg(out)
-        .output()
-        .unwrap();
-    assert!(run.status.success(), "{run:?}");
+    cli::datagen(variant, games, "3", out);
 }
 
 fn train(data: &Path, out: &Path, extra: &[&str]) -> Output {
-    tally()
-        .args(["train", "--batch", "64", "--val", "0.5", "-q"])
-        .args(extra)
-        .arg("--data")
-        .arg(data)
-        .arg("-o")
-        .arg(out)
-        .output()
-        .unwrap()
+    let args = [&["train", "--batch", "64", "--val", "0.5", "-q"][..], extra].concat();
+    on_data(&args, data, Some(out))
 }
 
 /// Runs a UCI script through the binary; returns its output.
 fn uci(script: &str) -> String {
-    let mut child = tally()
+    let mut child = command()
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -126,35 +111,24 @@ fn trains_a_tiny_generated_file_into_a_net_that_plays() {
     assert!(legal(Variant::Chess, &moves, &bestmove(&out)), "{out}");
 
     // bench and analyse take it.
-    let bench = tally()
-        .args(["bench", "2", "--net"])
-        .arg(&net)
-        .output()
-        .unwrap();
+    let net_arg = net.to_str().unwrap();
+    let bench = tally(&["bench", "2", "--net", net_arg]);
     assert!(bench.status.success(), "{bench:?}");
     assert!(String::from_utf8_lossy(&bench.stdout).contains(" nodes "));
-    let analyse = tally()
-        .args(["analyse", "--depth", "3", "--net"])
-        .arg(&net)
-        .output()
-        .unwrap();
+    let analyse = tally(&["analyse", "--depth", "3", "--net", net_arg]);
     assert!(analyse.status.success(), "{analyse:?}");
 
     // A stylish margin head over the net's body.
     let sty = d.join("sty.tdat");
     datagen("stylish", "2", &sty);
     let with_head = d.join("sty.tnn");
-    let run = tally()
-        .args([
-            "train", "--head", "-v", "stylish", "--val", "0.5", "-q", "--net",
-        ])
-        .arg(&net)
-        .arg("--data")
-        .arg(&sty)
-        .arg("-o")
-        .arg(&with_head)
-        .output()
-        .unwrap();
+    let run = on_data(
+        &[
+            "train", "--head", "-v", "stylish", "--val", "0.5", "-q", "--net", net_arg,
+        ],
+        &sty,
+        Some(&with_head),
+    );
     let stdout = String::from_utf8_lossy(&run.stdout);
     assert!(run.status.success(), "{run:?}");
     assert!(stdout.contains("training: mean squared error"), "{stdout}");
@@ -176,7 +150,7 @@ fn trains_a_tiny_generated_file_into_a_net_that_plays() {
         ],
         vec!["train", "--head", "-v", "stylish", "--data", "x", "-o", "y"],
     ] {
-        let bad = tally().args(&args).output().unwrap();
+        let bad = tally(&args);
         assert_eq!(bad.status.code(), Some(2), "{args:?}");
     }
     let _ = std::fs::remove_dir_all(&d);
@@ -245,17 +219,9 @@ fn an_extinction_net_plays_extinction() {
     // The net plays the data of its next generation (`datagen --net`); its
     // name joins the run's settings.
     let next = d.join("next.tdat");
-    let run = tally()
-        .args([
-            "datagen",
-            "-v",
-            "extinction",
-            "--games",
-            "1",
-            "--nodes",
-            "200",
-        ])
-        .args(["--seed", "4", "--threads", "1", "--quiet", "--net"])
+    let run = command()
+        .args(["datagen", "-v", "extinction", "--games", "1", "--nodes"])
+        .args(["200", "--seed", "4", "--threads", "1", "--quiet", "--net"])
         .arg(&net)
         .arg("-o")
         .arg(&next)
@@ -263,16 +229,12 @@ fn an_extinction_net_plays_extinction() {
         .unwrap();
     assert!(run.status.success(), "{run:?}");
     let name = tally::nnue::format::load(&net).unwrap().name();
-    let stats = tally()
-        .args(["datagen", "stats"])
-        .arg(&next)
-        .output()
-        .unwrap();
+    let stats = tally(&["datagen", "stats", next.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&stats.stdout);
     assert!(text.contains(&format!("net={name}")), "{text}");
     // A net of another board: one line, exit code 2.
     for variant in ["chess", "stylish"] {
-        let bad = tally()
+        let bad = command()
             .args(["datagen", "-v", variant, "--games", "1", "--net"])
             .arg(&net)
             .arg("-o")
@@ -304,7 +266,7 @@ fn refuses_bad_options_in_one_line() {
             "/nonexistent/y",
         ],
     ] {
-        let out = tally().args(&args).output().unwrap();
+        let out = tally(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");

@@ -3,17 +3,15 @@
 //! for a scoring variant's evaluator weights; and a fit on the committed
 //! sample of real extinction self-play (`tests/data/`).
 
-use std::path::PathBuf;
-use std::process::Command;
+#[path = "common/cli.rs"]
+mod cli;
 
-fn tally() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tally"))
-}
+use std::path::Path;
 
-fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tally-tune-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+use cli::{datagen, on_data, tally};
+
+fn dir(name: &str) -> std::path::PathBuf {
+    cli::scratch(&format!("tune-{name}"))
 }
 
 #[test]
@@ -21,30 +19,24 @@ fn tunes_a_tiny_generated_file() {
     let d = dir("e2e");
     let data = d.join("tiny.tdat");
     let out = d.join("tuned.rs");
-    let gen_ = tally()
-        .args(["datagen", "-v", "chess", "--games", "3", "--nodes", "200"])
-        .args(["--seed", "3", "--threads", "1", "--quiet", "-o"])
-        .arg(&data)
-        .output()
-        .unwrap();
-    assert!(gen_.status.success(), "{gen_:?}");
-    let run = tally()
-        .args([
-            "tune",
-            "--epochs",
-            "2",
-            "--batch",
-            "32",
-            "--threads",
-            "2",
-            "-q",
-        ])
-        .arg("--data")
-        .arg(&data)
-        .arg("-o")
-        .arg(&out)
-        .output()
-        .unwrap();
+    datagen("chess", "3", "3", &data);
+    let fit = |threads: &str, out: &Path| {
+        on_data(
+            &[
+                "tune",
+                "--epochs",
+                "2",
+                "--batch",
+                "32",
+                "--threads",
+                threads,
+                "-q",
+            ],
+            &data,
+            Some(out),
+        )
+    };
+    let run = fit("2", &out);
     let stdout = String::from_utf8_lossy(&run.stdout);
     assert!(run.status.success(), "{run:?}");
     assert!(stdout.contains("quiet positions of"), "{stdout}");
@@ -55,35 +47,26 @@ fn tunes_a_tiny_generated_file() {
     assert!(text.contains("--epochs 2 --batch 32"));
     // The same run gives the same file, whatever the threads.
     let out1 = d.join("tuned1.rs");
-    let again = tally()
-        .args([
-            "tune",
-            "--epochs",
-            "2",
-            "--batch",
-            "32",
-            "--threads",
-            "1",
-            "-q",
-        ])
-        .arg("--data")
-        .arg(&data)
-        .arg("-o")
-        .arg(&out1)
-        .output()
-        .unwrap();
-    assert!(again.status.success());
+    assert!(fit("1", &out1).status.success());
     assert_eq!(std::fs::read_to_string(&out1).unwrap(), text);
     // Every second game held out: a validation loss per epoch, and the
     // weights of the best epoch are the ones written.
-    let held = tally()
-        .args(["tune", "--epochs", "3", "--batch", "32", "--holdout", "2"])
-        .args(["--l2", "1e-6", "-q", "--data"])
-        .arg(&data)
-        .arg("-o")
-        .arg(d.join("held.rs"))
-        .output()
-        .unwrap();
+    let held = on_data(
+        &[
+            "tune",
+            "--epochs",
+            "3",
+            "--batch",
+            "32",
+            "--holdout",
+            "2",
+            "--l2",
+            "1e-6",
+            "-q",
+        ],
+        &data,
+        Some(&d.join("held.rs")),
+    );
     let stdout = String::from_utf8_lossy(&held.stdout);
     assert!(held.status.success(), "{held:?}");
     assert!(stdout.contains("of them held out"), "{stdout}");
@@ -94,34 +77,18 @@ fn tunes_a_tiny_generated_file() {
     assert!(text.contains("--holdout 2 --l2 0.000001"), "{text}");
     // The win/draw/loss model: both log-losses, the curves, a file that
     // builds on `Curve`; fitted on chess games only.
-    let wdl = tally()
-        .args(["tune", "--wdl", "--data"])
-        .arg(&data)
-        .arg("-o")
-        .arg(d.join("wdl.rs"))
-        .output()
-        .unwrap();
+    let wdl = on_data(&["tune", "--wdl"], &data, Some(&d.join("wdl.rs")));
     let stdout = String::from_utf8_lossy(&wdl.stdout);
     assert!(wdl.status.success(), "{wdl:?}");
     assert!(stdout.contains("hand-set: log-loss"), "{stdout}");
     assert!(stdout.contains("bare board:    centre"), "{stdout}");
     let text = std::fs::read_to_string(d.join("wdl.rs")).unwrap();
     assert!(text.contains("pub const MG: Curve = Curve {"), "{text}");
-    let ext = tally()
-        .args(["tune", "--wdl", "-v", "extinction", "--data"])
-        .arg(&data)
-        .output()
-        .unwrap();
+    let ext = on_data(&["tune", "--wdl", "-v", "extinction"], &data, None);
     assert_eq!(ext.status.code(), Some(2));
     // Extinction games are skipped when tuning chess; no quiet position is
     // an error.
-    let bad = tally()
-        .args(["tune", "-v", "extinction", "--data"])
-        .arg(&data)
-        .arg("-o")
-        .arg(d.join("x.rs"))
-        .output()
-        .unwrap();
+    let bad = on_data(&["tune", "-v", "extinction"], &data, Some(&d.join("x.rs")));
     assert_eq!(bad.status.code(), Some(2));
     let err = String::from_utf8_lossy(&bad.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -137,7 +104,7 @@ fn refuses_bad_options_in_one_line() {
         vec!["tune", "--l2=-1", "--data", "x"],
         vec!["tune", "--data", "/nonexistent/tally.tdat"],
     ] {
-        let out = tally().args(&args).output().unwrap();
+        let out = tally(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
@@ -148,22 +115,22 @@ fn refuses_bad_options_in_one_line() {
 fn fits_a_scoring_variants_evaluator() {
     let d = dir("points");
     let data = d.join("sets.tdat");
-    let gen_ = tally()
-        .args(["datagen", "-v", "sets", "--games", "4", "--nodes", "200"])
-        .args(["--seed", "5", "--threads", "1", "--quiet", "-o"])
-        .arg(&data)
-        .output()
-        .unwrap();
-    assert!(gen_.status.success(), "{gen_:?}");
-    let fit = |threads: &str, out: &PathBuf| {
-        tally()
-            .args(["tune", "-v", "sets", "--holdout", "2", "-q"])
-            .args(["--threads", threads, "--data"])
-            .arg(&data)
-            .arg("-o")
-            .arg(out)
-            .output()
-            .unwrap()
+    datagen("sets", "4", "5", &data);
+    let fit = |threads: &str, out: &Path| {
+        on_data(
+            &[
+                "tune",
+                "-v",
+                "sets",
+                "--holdout",
+                "2",
+                "-q",
+                "--threads",
+                threads,
+            ],
+            &data,
+            Some(out),
+        )
     };
     let out = d.join("sets.rs");
     let run = fit("2", &out);
@@ -189,20 +156,22 @@ fn fits_a_scoring_variants_evaluator() {
     // --keep leaves the weights it names at their hand-set values, says so
     // in the file, and refuses a name the evaluator does not read.
     let kept = d.join("kept.rs");
-    let run = tally()
-        .args(["tune", "-v", "sets", "--holdout", "2", "-q"])
-        .args([
+    let run = on_data(
+        &[
+            "tune",
+            "-v",
+            "sets",
+            "--holdout",
+            "2",
+            "-q",
             "--keep",
             "wdl_mg_centre,wdl_mg_width",
             "--keep",
             "move_rule_drift",
-        ])
-        .arg("--data")
-        .arg(&data)
-        .arg("-o")
-        .arg(&kept)
-        .output()
-        .unwrap();
+        ],
+        &data,
+        Some(&kept),
+    );
     assert!(run.status.success(), "{run:?}");
     let text = std::fs::read_to_string(&kept).unwrap();
     for line in [
@@ -216,22 +185,16 @@ fn fits_a_scoring_variants_evaluator() {
         text.contains("--keep wdl_mg_centre,wdl_mg_width,move_rule_drift"),
         "{text}"
     );
-    let bad = tally()
-        .args(["tune", "-v", "sets", "--keep", "sty_capture_ours", "--data"])
-        .arg(&data)
-        .output()
-        .unwrap();
+    let bad = on_data(
+        &["tune", "-v", "sets", "--keep", "sty_capture_ours"],
+        &data,
+        None,
+    );
     assert_eq!(bad.status.code(), Some(2));
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.contains("not a weight of the sets evaluator"), "{err}");
     // No stylish game in a file of sets games: one line, exit code 2.
-    let none = tally()
-        .args(["tune", "-v", "stylish", "--data"])
-        .arg(&data)
-        .arg("-o")
-        .arg(d.join("x.rs"))
-        .output()
-        .unwrap();
+    let none = on_data(&["tune", "-v", "stylish"], &data, Some(&d.join("x.rs")));
     assert_eq!(none.status.code(), Some(2));
     let err = String::from_utf8_lossy(&none.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -242,16 +205,24 @@ fn fits_a_scoring_variants_evaluator() {
 #[test]
 fn fits_the_committed_extinction_sample() {
     let d = dir("sample");
-    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/extinction.tdat");
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/extinction.tdat");
     let out = d.join("extinction.rs");
-    let run = tally()
-        .args(["tune", "-v", "extinction", "--epochs", "3", "--batch", "64"])
-        .args(["--holdout", "4", "-q", "--data"])
-        .arg(&data)
-        .arg("-o")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let run = on_data(
+        &[
+            "tune",
+            "-v",
+            "extinction",
+            "--epochs",
+            "3",
+            "--batch",
+            "64",
+            "--holdout",
+            "4",
+            "-q",
+        ],
+        &data,
+        Some(&out),
+    );
     let stdout = String::from_utf8_lossy(&run.stdout);
     assert!(run.status.success(), "{run:?}");
     assert!(

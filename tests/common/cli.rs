@@ -1,16 +1,52 @@
 //! Running the `tally` binary from the command-line tests: its output,
-//! and its streams as text.
+//! its streams as text, scratch folders, and the seeded `datagen`, `tune`
+//! and `train` runs that the data tests share.
 #![allow(dead_code)]
 
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+/// The `tally` binary as a command in the crate's root, for a test to add
+/// arguments, paths or pipes to.
+pub fn command() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_tally"));
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
 
 /// Runs `tally` with `args` in the crate's root.
 pub fn tally(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tally"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+    command().args(args).output().expect("run tally")
+}
+
+/// A fresh scratch folder named after the test and this process.
+pub fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tally-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("scratch folder");
+    d
+}
+
+/// Writes `games` self-play games of `variant` at 200 nodes, one thread,
+/// seed `seed`, to `out`; panics with the run if it fails.
+pub fn datagen(variant: &str, games: &str, seed: &str, out: &Path) {
+    let run = command()
+        .args(["datagen", "-v", variant, "--games", games, "--nodes", "200"])
+        .args(["--seed", seed, "--threads", "1", "--quiet", "-o"])
+        .arg(out)
         .output()
-        .expect("run tally")
+        .expect("run tally datagen");
+    assert!(run.status.success(), "{run:?}");
+}
+
+/// Runs `tally ARGS --data DATA`, with `-o OUT` when given: the shape of
+/// every `tune` and `train` run.
+pub fn on_data(args: &[&str], data: &Path, out: Option<&Path>) -> Output {
+    let mut c = command();
+    c.args(args).arg("--data").arg(data);
+    if let Some(out) = out {
+        c.arg("-o").arg(out);
+    }
+    c.output().expect("run tally")
 }
 
 /// Standard output as text.
