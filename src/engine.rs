@@ -407,6 +407,18 @@ impl Engine {
         self.game.play_text(text)
     }
 
+    /// Plays one more action past an ending that leaves moves on the
+    /// board ([`crate::rules::Game::play_text_past_end`]).
+    ///
+    /// # Errors
+    ///
+    /// A [`RulesError`] if it is not on the board, or after checkmate,
+    /// stalemate or extinction (nothing changes).
+    pub fn play_past_end(&mut self, text: &str) -> Result<Action, RulesError> {
+        self.stop_and_wait();
+        self.game.play_text_past_end(text)
+    }
+
     /// The FEN of the current position.
     pub fn fen(&self) -> String {
         self.game.fen()

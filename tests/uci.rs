@@ -656,6 +656,29 @@ fn tally_endings_unknown_to_the_gui_play_on() {
             .any(|l| l == "Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 6"),
         "{d:#?}"
     );
+    // Insufficient material before the moves: the restarted position is
+    // over too, so each move is played past it (an answer for the wrong
+    // side once came of refusing them). Black to move after the three.
+    c.send("position fen 8/8/8/6b1/4K3/8/k7/8 w - - 0 90 moves e4d4 g5f4 d4e4");
+    c.send("d");
+    let d = c.sync();
+    assert!(errors(&d).is_empty(), "{d:#?}");
+    assert_eq!(d.iter().filter(|l| l.contains("plays on")).count(), 1);
+    assert!(
+        d.iter()
+            .any(|l| l.starts_with("Fen: 8/8/8/8/4Kb2/8/k7/8 b ")),
+        "{d:#?}"
+    );
+    let go = c.go("depth 3");
+    assert!(errors(&go).is_empty(), "{go:#?}");
+    assert!(
+        chess_legal("8/8/8/8/4Kb2/8/k7/8 b - - 0 1", &bestmove(&go)),
+        "{go:#?}"
+    );
+    // A move not on the board is refused all the same.
+    c.send("position fen 8/8/8/6b1/4K3/8/k7/8 w - - 0 90 moves e4d4 g5g3 d4e4");
+    let e = c.sync();
+    assert!(errors(&e)[0].contains("move 2 'g5g3'"), "{e:#?}");
     // Sets' 30-move rule.
     c.send("setoption name Scoring value sets");
     c.send("position fen 8/8/4k3/8/8/3K4/8/R7 w - - 60 80");

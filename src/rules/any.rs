@@ -144,6 +144,17 @@ impl AnyGame {
         with_game!(self, |g| g.play_text(text))
     }
 
+    /// Plays an action given as text past an ending that leaves moves
+    /// ([`Game::play_text_past_end`]).
+    ///
+    /// # Errors
+    ///
+    /// A [`RulesError`] if it is unparsable or not on the board, or after
+    /// checkmate, stalemate or extinction (nothing changes).
+    pub fn play_text_past_end(&mut self, text: &str) -> Result<Action, RulesError> {
+        with_game!(self, |g| g.play_text_past_end(text))
+    }
+
     /// The FEN of the current position.
     pub fn fen(&self) -> String {
         with_game!(self, |g| g.current().fen())

@@ -149,6 +149,17 @@ impl PartialOrd for EndingKind {
 }
 
 impl Ending {
+    /// Whether the board still has moves after this ending: every ending
+    /// but checkmate, stalemate and extinction. A GUI that plays by other
+    /// rules than Tally's may play on past such an ending (see
+    /// [`crate::rules::Game::play_text_past_end`]).
+    pub const fn leaves_moves(&self) -> bool {
+        !matches!(
+            self,
+            Ending::Checkmate { .. } | Ending::Stalemate { .. } | Ending::Extinction { .. }
+        )
+    }
+
     /// The ending's kind (never [`EndingKind::TimeForfeit`]: the board
     /// does not know clocks).
     pub const fn kind(&self) -> EndingKind {

@@ -256,6 +256,24 @@ impl<P: Pos> Game<P> {
         Ok(action)
     }
 
+    /// [`Game::play_text`] past an ending that leaves moves on the board
+    /// ([`Ending::leaves_moves`]: repetition, the move-count rule,
+    /// insufficient material...), for a GUI whose rules have not ended the
+    /// game; the ending is then that of the new position, if any.
+    ///
+    /// # Errors
+    ///
+    /// As [`Game::play_text`]; [`RulesError::GameOver`] only after
+    /// checkmate, stalemate or extinction.
+    pub fn play_text_past_end(&mut self, text: &str) -> Result<Action, RulesError> {
+        if let Some(e) = self.ending.filter(|e| !e.leaves_moves()) {
+            return Err(RulesError::GameOver(e.describe()));
+        }
+        let action = self.rules.parse_action(self.current(), text)?;
+        self.push(action);
+        Ok(action)
+    }
+
     fn push(&mut self, action: Action) {
         let next = self.rules.play(self.current(), action);
         self.history.push(HistoryEntry::of(&next, Some(action)));

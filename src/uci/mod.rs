@@ -37,7 +37,7 @@ use std::time::Duration;
 
 use crate::engine::{Engine, EngineOptions};
 use crate::eval::EvalMode;
-use crate::rules::{Ending, RulesError, Variant};
+use crate::rules::{RulesError, Variant};
 use crate::scoring::{DrawAdvantage, Tables};
 use crate::search::{Limits, SearchResult, Strength, Tt};
 
@@ -583,7 +583,7 @@ impl<W: Write + Send + 'static> Session<W> {
         }
         let mut fen = fen;
         let mut from = 0;
-        let mut restarted_at = None;
+        let mut noticed = false;
         loop {
             let Err(e) = self.engine.set_position(fen.as_deref(), &moves[from..]) else {
                 return;
@@ -596,21 +596,41 @@ impl<W: Write + Send + 'static> Session<W> {
                 return;
             }
             let at = from + e.applied;
-            if matches!(e.error, RulesError::GameOver(_))
-                && restarted_at != Some(at)
-                && self.can_play_on()
-            {
-                self.play_on_notice(&format!("before move {} ({})", at + 1, clip(moves[at])));
-                fen = Some(fresh_fen(&self.engine.fen()));
-                from = at;
-                restarted_at = Some(at);
-                continue;
+            let mut error = e.error;
+            if matches!(error, RulesError::GameOver(_)) && self.can_play_on() {
+                if !noticed {
+                    self.play_on_notice(&format!("before move {} ({})", at + 1, clip(moves[at])));
+                    noticed = true;
+                }
+                // A new game from the position reached: the history's
+                // endings (repetition, the move count) are gone. One of the
+                // position itself (insufficient material) stays, and the
+                // move is played past it. Each turn of the loop moves on.
+                let restart = fresh_fen(&self.engine.fen());
+                match self.engine.set_position(Some(&restart), &[]) {
+                    Ok(()) if self.engine.ending().is_none() => {
+                        fen = Some(restart);
+                        from = at;
+                        continue;
+                    }
+                    Ok(()) => match self.engine.play_past_end(moves[at]) {
+                        Ok(_) => {
+                            fen = Some(fresh_fen(&self.engine.fen()));
+                            from = at + 1;
+                            continue;
+                        }
+                        Err(e) => error = e,
+                    },
+                    // Not expected (the FEN is the engine's own); the
+                    // position stays where it was.
+                    Err(e) => error = e.error,
+                }
             }
             self.out.error(&format!(
                 "position: move {} '{}' refused: {}; the position is set after the {at} moves before it",
                 at + 1,
                 clip(moves[at]),
-                e.error
+                error
             ));
             return;
         }
@@ -620,13 +640,7 @@ impl<W: Write + Send + 'static> Session<W> {
     /// special actions off, a client of standard or extinction rules) goes
     /// on: every ending but checkmate, stalemate and extinction.
     fn can_play_on(&self) -> bool {
-        !self.engine.options().specials
-            && self.engine.ending().is_some_and(|e| {
-                !matches!(
-                    e,
-                    Ending::Checkmate { .. } | Ending::Stalemate { .. } | Ending::Extinction { .. }
-                )
-            })
+        !self.engine.options().specials && self.engine.ending().is_some_and(|e| e.leaves_moves())
     }
 
     fn play_on_notice(&self, when: &str) {
