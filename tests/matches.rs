@@ -165,6 +165,30 @@ fn an_illegal_move_loses() {
 }
 
 #[test]
+fn an_engine_that_lists_the_scoring_variant_is_told_it() {
+    // The fake answers with the UCI_Variant value it was given (as an
+    // illegal move): the scoring variant when it lists it, unless the
+    // player's settings name one; nothing for a variant it does not list.
+    for (variant, setting, told) in [
+        (Variant::Stylish, "", "stylish"),
+        (Variant::Sets, "", "chess"),
+        (Variant::Chess, "", "chess"),
+        (Variant::Stylish, " option.UCI_Variant=chess", "chess"),
+    ] {
+        let fake = format!("{}{setting}", fake("variant"));
+        let c = config(variant, "name=tally hash=8 depth=1", &fake, 1, depth(1));
+        let games = play(&c);
+        let f = games[0].forfeit.as_ref().expect("a forfeit");
+        assert_eq!(f.kind, ForfeitKind::Illegal, "{variant}");
+        assert!(
+            f.reason.contains(&format!("'told-{told}'")),
+            "{variant}{setting}: {}",
+            f.reason
+        );
+    }
+}
+
+#[test]
 fn an_engine_flooding_its_output_loses_and_is_restarted() {
     // Endless `info` lines, then one endless line: each forfeits at once
     // (the memory held stays bounded), and the next game gets a fresh

@@ -19,8 +19,11 @@
 //! requests, is a flood ([`Failure::Flood`]): the reader stops, the engine
 //! forfeits the game and is restarted for the next, as after a crash. For
 //! extinction, `setoption name UCI_Variant value extinction` is sent unless
-//! the spec sets `UCI_Variant` itself; for every other variant nothing is
-//! sent (they play on standard chess rules).
+//! the spec sets `UCI_Variant` itself. A scoring variant is played on
+//! standard chess rules, so an engine that does not know it plays chess;
+//! one that lists the variant among its `UCI_Variant` values (as Tally
+//! does) is told it with `setoption name UCI_Variant value VARIANT`, again
+//! unless the spec sets `UCI_Variant`.
 //!
 //! Engines die with Tally: an engine that is not reading its input (hung,
 //! or thinking) does not see it close when Tally is killed (`kill -9`,
@@ -534,6 +537,9 @@ pub struct UciPlayer {
     program: String,
     args: Vec<String>,
     options: Vec<(String, String)>,
+    /// The scoring variant to name in `UCI_Variant` if the engine lists it
+    /// (none when the spec sets `UCI_Variant`, for chess and extinction).
+    offer_variant: Option<&'static str>,
     patience: Duration,
     process: Option<Process>,
 }
@@ -575,11 +581,14 @@ impl UciPlayer {
         if variant.is_extinction() && !has_variant {
             options.insert(0, ("UCI_Variant".to_owned(), "extinction".to_owned()));
         }
+        let offer_variant = (!has_variant && !variant.is_extinction() && variant != Variant::Chess)
+            .then(|| variant.id());
         let mut p = UciPlayer {
             name: spec.name.clone().unwrap_or_default(),
             program: program.clone(),
             args: args.clone(),
             options,
+            offer_variant,
             patience: start_timeout,
             process: None,
         };
@@ -596,11 +605,15 @@ impl UciPlayer {
         let what = |f: Failure| format!("'{}' {f} while starting", self.program);
         proc.request("uci").map_err(what)?;
         let mut id = None;
+        let mut listed = false;
         proc.wait_for(
             &|l| l.trim() == "uciok",
             &mut |l| {
                 if let Some(n) = l.trim().strip_prefix("id name ") {
                     id = Some(n.trim().to_owned());
+                }
+                if let Some(v) = self.offer_variant {
+                    listed |= lists_variant(l, v);
                 }
             },
             self.patience,
@@ -611,6 +624,10 @@ impl UciPlayer {
             && let Some(n) = id
         {
             self.name = n;
+        }
+        if let Some(v) = self.offer_variant.filter(|_| listed) {
+            proc.send(&format!("setoption name UCI_Variant value {v}"))
+                .map_err(what)?;
         }
         for (n, v) in &self.options {
             proc.send(&format!("setoption name {n} value {v}"))
@@ -629,6 +646,22 @@ impl UciPlayer {
             .as_mut()
             .ok_or_else(|| Failure::Crash("the engine is not running".to_owned()))
     }
+}
+
+/// Whether `line` is a `UCI_Variant` option line that lists `variant`
+/// among its `var` values (names compared without case).
+fn lists_variant(line: &str, variant: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some(rest) = words.strip_prefix(&["option", "name"]) else {
+        return false;
+    };
+    let Some((&name, rest)) = rest.split_first() else {
+        return false;
+    };
+    name.eq_ignore_ascii_case("UCI_Variant")
+        && rest
+            .windows(2)
+            .any(|w| w[0] == "var" && w[1].eq_ignore_ascii_case(variant))
 }
 
 impl Player for UciPlayer {
@@ -710,6 +743,20 @@ mod tests {
                 "more than {MAX_LINES} lines written in answer to one request"
             ))
         );
+    }
+
+    #[test]
+    fn variant_lists() {
+        let tally = "option name UCI_Variant type combo default chess var chess var extinction var stylish var Sets";
+        assert!(lists_variant(tally, "stylish"));
+        assert!(lists_variant(tally, "sets"));
+        assert!(!lists_variant(tally, "wacky"));
+        assert!(!lists_variant(
+            "option name Style type combo default chess var stylish",
+            "stylish"
+        ));
+        assert!(!lists_variant("info string var stylish", "stylish"));
+        assert!(!lists_variant("option name UCI_Variant", "stylish"));
     }
 
     #[test]
