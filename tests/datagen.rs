@@ -5,7 +5,6 @@
 //! counts and a few games keep every test fast.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use shakmaty::{Color, EnPassantMode, Position};
@@ -17,10 +16,13 @@ use tally::rules::{Action, Bare, Disk, Game, Node, Pos, Rules, Variant};
 use tally::scoring::{Memo, Points, Scorer, Tables, margin};
 use tally::with_rules;
 
+#[path = "common/cli.rs"]
+mod cli;
+
+use cli::{command as tally, stderr, stdout};
+
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tally-datagen-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
+    let p = cli::scratch("datagen").join(name);
     let _ = std::fs::remove_file(&p);
     p
 }
@@ -496,10 +498,6 @@ fn the_fitting_reader_walks_one_variants_games_across_files() {
     assert!(each_game(&[temp("absent.tdat")], Variant::Chess, |_, _| ()).is_err());
 }
 
-fn tally() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tally"))
-}
-
 #[test]
 fn the_command_line_generates_and_reads() {
     let path = temp("cli-{shard}.tdat");
@@ -518,11 +516,7 @@ fn the_command_line_generates_and_reads() {
         .arg(&path)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", stderr(&out));
     let file = path.with_file_name("cli-1-of-1.tdat");
     assert!(file.exists());
     let stats = tally()
@@ -531,14 +525,14 @@ fn the_command_line_generates_and_reads() {
         .output()
         .unwrap();
     assert!(stats.status.success());
-    let text = String::from_utf8_lossy(&stats.stdout);
+    let text = stdout(&stats);
     assert!(text.contains("sets: 2 games"), "{text}");
     let lines = tally()
         .args(["datagen", "text"])
         .arg(&file)
         .output()
         .unwrap();
-    let n = String::from_utf8_lossy(&lines.stdout).lines().count();
+    let n = stdout(&lines).lines().count();
     assert_eq!(n as u64, scan(&file).unwrap().positions);
 
     // Bad input: one line, exit code 2.
@@ -549,13 +543,9 @@ fn the_command_line_generates_and_reads() {
         vec!["datagen", "--games", "1", "--shard", "3/2", "-o", "x.tdat"],
         vec!["datagen", "stats", "Cargo.toml"],
     ] {
-        let out = tally()
-            .args(&args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .output()
-            .unwrap();
+        let out = tally().args(&args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
+        let err = stderr(&out);
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     }
 }
