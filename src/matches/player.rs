@@ -625,11 +625,12 @@ impl UciPlayer {
         {
             self.name = n;
         }
-        if let Some(v) = self.offer_variant.filter(|_| listed) {
-            proc.send(&format!("setoption name UCI_Variant value {v}"))
-                .map_err(what)?;
-        }
-        for (n, v) in &self.options {
+        let offered = self
+            .offer_variant
+            .filter(|_| listed)
+            .map(|v| ("UCI_Variant", v));
+        let options = self.options.iter().map(|(n, v)| (n.as_str(), v.as_str()));
+        for (n, v) in offered.into_iter().chain(options) {
             proc.send(&format!("setoption name {n} value {v}"))
                 .map_err(what)?;
         }

@@ -251,9 +251,7 @@ impl<P: Pos> Game<P> {
         if let Some(e) = self.ending {
             return Err(RulesError::GameOver(e.describe()));
         }
-        let action = self.rules.parse_action(self.current(), text)?;
-        self.push(action);
-        Ok(action)
+        self.parse_and_push(text)
     }
 
     /// [`Game::play_text`] past an ending that leaves moves on the board
@@ -269,6 +267,10 @@ impl<P: Pos> Game<P> {
         if let Some(e) = self.ending.filter(|e| !e.leaves_moves()) {
             return Err(RulesError::GameOver(e.describe()));
         }
+        self.parse_and_push(text)
+    }
+
+    fn parse_and_push(&mut self, text: &str) -> Result<Action, RulesError> {
         let action = self.rules.parse_action(self.current(), text)?;
         self.push(action);
         Ok(action)
