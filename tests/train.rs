@@ -110,8 +110,31 @@ fn trains_a_tiny_generated_file_into_a_net_that_plays() {
     assert!(!out.contains("error"), "{out}");
     assert!(legal(Variant::Chess, &moves, &bestmove(&out)), "{out}");
 
-    // bench and analyse take it.
+    // --init goes on from the net: at a negligible rate the run writes
+    // the same net back; a net that cannot be read is one line.
+    let init = d.join("init.tnn");
     let net_arg = net.to_str().unwrap();
+    let run = train(
+        &data,
+        &init,
+        &[
+            "--epochs", "1", "--lr", "1e-12", "--wd", "0", "--init", net_arg,
+        ],
+    );
+    assert!(run.status.success(), "{run:?}");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        stdout.contains(&format!("starting from {}", loaded.describe())),
+        "{stdout}"
+    );
+    assert_eq!(std::fs::read(&init).unwrap(), std::fs::read(&net).unwrap());
+    let missing = train(&data, &init, &["--init", "/nonexistent/tally.tnn"]);
+    assert_eq!(missing.status.code(), Some(2), "{missing:?}");
+    let err = String::from_utf8_lossy(&missing.stderr);
+    assert!(err.contains("/nonexistent/tally.tnn"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+
+    // bench and analyse take it.
     let bench = tally(&["bench", "2", "--net", net_arg]);
     assert!(bench.status.success(), "{bench:?}");
     assert!(String::from_utf8_lossy(&bench.stdout).contains(" nodes "));

@@ -100,6 +100,11 @@ pub struct TrainArgs {
     /// swapped), doubling the training set.
     #[arg(long)]
     pub mirror: bool,
+    /// Start from this net's weights instead of random ones (a net of the
+    /// variant's board; its score head), to go on training a shipped net
+    /// on new data.
+    #[arg(long, value_name = "FILE", conflicts_with = "head")]
+    pub init: Option<PathBuf>,
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -254,7 +259,8 @@ fn train_head(args: &TrainArgs, variant: Variant) -> Result<i32, CliError> {
 }
 
 /// What identifies a run for resuming: the variant, the data files (names
-/// and sizes), the seed, the validation share, the batch and `--wdl`.
+/// and sizes), the seed, the validation share, the batch, `--wdl`,
+/// `--mirror` and the `--init` net's content.
 fn run_digest(args: &TrainArgs, variant: Variant) -> u64 {
     let mut text = format!(
         "variant={variant} seed={} val={} batch={} wdl={}",
@@ -262,6 +268,11 @@ fn run_digest(args: &TrainArgs, variant: Variant) -> u64 {
     );
     if args.mirror {
         text.push_str(" mirror");
+    }
+    if let Some(init) = &args.init {
+        // The starting net by its content, so a run resumes only from it.
+        let hash = std::fs::read(init).map_or(0, |b| fnv64(&b));
+        text.push_str(&format!(" init={hash:016x}"));
     }
     for p in &args.data {
         let len = std::fs::metadata(p).map_or(0, |m| m.len());
@@ -309,7 +320,7 @@ fn trainer(
         let state = checkpoint::load(ckpt).map_err(CliError::bad_input)?;
         if state.digest != digest || state.board != board {
             return Err(CliError::bad_input(format!(
-                "{}: the checkpoint is of another run (variant, data, --seed, --val, --batch or --wdl differ)",
+                "{}: the checkpoint is of another run (variant, data, --seed, --val, --batch, --wdl, --mirror or --init differ)",
                 ckpt.display()
             )));
         }
@@ -325,7 +336,16 @@ fn trainer(
         Some(k) => k,
         None => fit_k(&data.train),
     };
-    Ok(Trainer::new(board, settings))
+    match &args.init {
+        Some(path) => {
+            let net = load_net(path).map_err(CliError::bad_input)?;
+            let t = Trainer::from_net(board, settings, &net)
+                .map_err(|e| CliError::bad_input(format!("--init: {e}")))?;
+            println!("starting from {}", net.describe());
+            Ok(t)
+        }
+        None => Ok(Trainer::new(board, settings)),
+    }
 }
 
 fn train(args: &TrainArgs, variant: Variant) -> Result<i32, CliError> {

@@ -265,6 +265,31 @@ impl Trainer {
         }
     }
 
+    /// A trainer whose weights start as `net`'s (dequantised, head 0),
+    /// its moments at zero: a run that goes on from a shipped net with
+    /// new data (`tally train --init`).
+    ///
+    /// # Errors
+    ///
+    /// A one-line message when `net` is for another board.
+    pub fn from_net(
+        board: BoardKind,
+        settings: Settings,
+        net: &Network,
+    ) -> Result<Trainer, String> {
+        if net.board() != board {
+            return Err(format!(
+                "{} is a net for the {} board, not the {} board",
+                net.name(),
+                net.board().name(),
+                board.name()
+            ));
+        }
+        let mut t = Trainer::new(board, settings);
+        t.params = dequantised(net);
+        Ok(t)
+    }
+
     /// The float value of a sample in internal units.
     pub fn evaluate(&self, s: &Sample) -> f32 {
         output(&self.params, &accumulate(&self.params, s)) * SCALE

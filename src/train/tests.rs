@@ -179,3 +179,23 @@ fn schedules() {
     let k = fit_k(&data);
     assert!((k - 0.004).abs() < 2e-4, "{k}");
 }
+
+#[test]
+fn a_trainer_from_a_net_starts_from_its_weights() {
+    let data = samples(1500, 11);
+    let mut t = Trainer::new(BoardKind::Standard, settings(2));
+    t.epoch(&data, |_, _| {});
+    let net = t.network().unwrap();
+    // The dequantised weights quantise back to the same net.
+    let from = Trainer::from_net(BoardKind::Standard, settings(2), &net).unwrap();
+    let again = from.network().unwrap();
+    assert_eq!(again.name(), net.name());
+    assert_eq!(from.step, 0);
+    assert_eq!(from.epoch, 0);
+    // It evaluates as the net does, within the integers' truncation.
+    let a = compare(&from, &net, &data[..200]);
+    assert!(a.max <= ARITHMETIC_TOLERANCE, "{a:?}");
+    // A net of the other board is refused.
+    let e = Trainer::from_net(BoardKind::Extinction, settings(2), &net).unwrap_err();
+    assert!(e.contains("standard board"), "{e}");
+}
