@@ -21,7 +21,7 @@ use tally::matches::{
 use tally::pgn::read_games;
 use tally::referee::score_input;
 use tally::rules::{EndingKind, Variant};
-use tally::scoring::Scorer;
+use tally::scoring::{DrawAdvantage, Scorer};
 
 fn fake(mode: &str) -> String {
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fake_uci.py");
@@ -183,6 +183,41 @@ fn an_engine_that_lists_the_scoring_variant_is_told_it() {
         assert!(
             f.reason.contains(&format!("'told-{told}'")),
             "{variant}{setting}: {}",
+            f.reason
+        );
+    }
+}
+
+#[test]
+fn an_engine_that_offers_draw_advantage_is_told_the_matchs() {
+    // The fake answers with the DrawAdvantage value it was given: the
+    // match's (black by default), unless the player's settings name one;
+    // an engine without the option (the variant fake) is not sent it.
+    for (advantage, setting, told) in [
+        (None, "", "black"),
+        (Some(DrawAdvantage::White), "", "white"),
+        (
+            Some(DrawAdvantage::None),
+            " option.DrawAdvantage=black",
+            "black",
+        ),
+    ] {
+        let fake = format!("{}{setting}", fake("drawadv"));
+        let mut c = config(
+            Variant::Sets,
+            "name=tally hash=8 depth=1",
+            &fake,
+            1,
+            depth(1),
+        );
+        if let Some(a) = advantage {
+            c.draw_advantage = a;
+        }
+        let games = play(&c);
+        let f = games[0].forfeit.as_ref().expect("a forfeit");
+        assert!(
+            f.reason.contains(&format!("'told-{told}'")),
+            "{advantage:?}{setting}: {}",
             f.reason
         );
     }

@@ -553,6 +553,7 @@ impl MatchConfig {
             PlayerKind::Uci { .. } => Ok(Box::new(UciPlayer::start(
                 spec,
                 self.variant,
+                self.draw_advantage,
                 self.start_timeout,
             )?)),
         }

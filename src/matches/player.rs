@@ -23,7 +23,9 @@
 //! standard chess rules, so an engine that does not know it plays chess;
 //! one that lists the variant among its `UCI_Variant` values (as Tally
 //! does) is told it with `setoption name UCI_Variant value VARIANT`, again
-//! unless the spec sets `UCI_Variant`.
+//! unless the spec sets `UCI_Variant`. Likewise an engine that offers a
+//! `DrawAdvantage` option (as Tally does) is told the match's, unless the
+//! spec sets it, so that it scores draws as the referee does.
 //!
 //! Engines die with Tally: an engine that is not reading its input (hung,
 //! or thinking) does not see it close when Tally is killed (`kill -9`,
@@ -51,6 +53,7 @@ use crate::engine::{Engine, EngineOptions};
 use crate::rules::Variant;
 use crate::scoring::{DrawAdvantage, Tables};
 use crate::search::{Limits, Silent};
+use crate::uci::option_names::DRAW_ADVANTAGE;
 
 /// How long an external engine may take, by default, over what is not a
 /// move: answering `uci` or `isready`, and giving its exit status once
@@ -540,6 +543,9 @@ pub struct UciPlayer {
     /// The scoring variant to name in `UCI_Variant` if the engine lists it
     /// (none when the spec sets `UCI_Variant`, for chess and extinction).
     offer_variant: Option<&'static str>,
+    /// The match's draw advantage, to set if the engine offers a
+    /// `DrawAdvantage` option (none when the spec sets it).
+    offer_draw_advantage: Option<&'static str>,
     patience: Duration,
     process: Option<Process>,
 }
@@ -554,9 +560,10 @@ impl std::fmt::Debug for UciPlayer {
 }
 
 impl UciPlayer {
-    /// Starts an external engine for `variant` (see the module docs for
-    /// the handshake), giving it `start_timeout` for everything that is not
-    /// a move (see [`START_TIMEOUT`]).
+    /// Starts an external engine for `variant` with the match's
+    /// `draw_advantage` (see the module docs for the handshake), giving it
+    /// `start_timeout` for everything that is not a move (see
+    /// [`START_TIMEOUT`]).
     ///
     /// # Errors
     ///
@@ -564,6 +571,7 @@ impl UciPlayer {
     pub fn start(
         spec: &PlayerSpec,
         variant: Variant,
+        draw_advantage: DrawAdvantage,
         start_timeout: Duration,
     ) -> Result<UciPlayer, String> {
         let PlayerKind::Uci {
@@ -575,9 +583,9 @@ impl UciPlayer {
             return Err("not an external engine".to_owned());
         };
         let mut options = options.clone();
-        let has_variant = options
-            .iter()
-            .any(|(n, _)| n.eq_ignore_ascii_case("UCI_Variant"));
+        let sets = |name: &str| options.iter().any(|(n, _)| n.eq_ignore_ascii_case(name));
+        let has_variant = sets("UCI_Variant");
+        let offer_draw_advantage = (!sets(DRAW_ADVANTAGE)).then(|| draw_advantage.as_str());
         if variant.is_extinction() && !has_variant {
             options.insert(0, ("UCI_Variant".to_owned(), "extinction".to_owned()));
         }
@@ -589,6 +597,7 @@ impl UciPlayer {
             args: args.clone(),
             options,
             offer_variant,
+            offer_draw_advantage,
             patience: start_timeout,
             process: None,
         };
@@ -606,6 +615,7 @@ impl UciPlayer {
         proc.request("uci").map_err(what)?;
         let mut id = None;
         let mut listed = false;
+        let mut has_draw_advantage = false;
         proc.wait_for(
             &|l| l.trim() == "uciok",
             &mut |l| {
@@ -615,6 +625,8 @@ impl UciPlayer {
                 if let Some(v) = self.offer_variant {
                     listed |= lists_variant(l, v);
                 }
+                has_draw_advantage |=
+                    option_name(l).is_some_and(|n| n.eq_ignore_ascii_case(DRAW_ADVANTAGE));
             },
             self.patience,
             None,
@@ -629,8 +641,12 @@ impl UciPlayer {
             .offer_variant
             .filter(|_| listed)
             .map(|v| ("UCI_Variant", v));
+        let draw = self
+            .offer_draw_advantage
+            .filter(|_| has_draw_advantage)
+            .map(|v| (DRAW_ADVANTAGE, v));
         let options = self.options.iter().map(|(n, v)| (n.as_str(), v.as_str()));
-        for (n, v) in offered.into_iter().chain(options) {
+        for (n, v) in offered.into_iter().chain(draw).chain(options) {
             proc.send(&format!("setoption name {n} value {v}"))
                 .map_err(what)?;
         }
@@ -649,20 +665,25 @@ impl UciPlayer {
     }
 }
 
+/// The name of the engine's option that `line` declares (`option name
+/// NAME type ...`, a one-word name), if it is an option line.
+fn option_name(line: &str) -> Option<&str> {
+    let mut words = line.split_whitespace();
+    (words.next() == Some("option") && words.next() == Some("name"))
+        .then(|| words.next())
+        .flatten()
+}
+
 /// Whether `line` is a `UCI_Variant` option line that lists `variant`
 /// among its `var` values (names compared without case).
 fn lists_variant(line: &str, variant: &str) -> bool {
+    if !option_name(line).is_some_and(|n| n.eq_ignore_ascii_case("UCI_Variant")) {
+        return false;
+    }
     let words: Vec<&str> = line.split_whitespace().collect();
-    let Some(rest) = words.strip_prefix(&["option", "name"]) else {
-        return false;
-    };
-    let Some((&name, rest)) = rest.split_first() else {
-        return false;
-    };
-    name.eq_ignore_ascii_case("UCI_Variant")
-        && rest
-            .windows(2)
-            .any(|w| w[0] == "var" && w[1].eq_ignore_ascii_case(variant))
+    words
+        .windows(2)
+        .any(|w| w[0] == "var" && w[1].eq_ignore_ascii_case(variant))
 }
 
 impl Player for UciPlayer {

@@ -26,6 +26,9 @@ mod input;
 mod options;
 mod output;
 
+/// The names of Tally's UCI options (the match runner reads them too).
+pub use options::name as option_names;
+
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::path::Path;

@@ -49,7 +49,7 @@ pub(super) struct Spec {
 }
 
 /// Option names, so the loop matches on constants rather than strings.
-pub(super) mod name {
+pub mod name {
     /// Transposition table size in MiB.
     pub const HASH: &str = "Hash";
     /// Empties the transposition table.
