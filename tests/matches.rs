@@ -164,6 +164,15 @@ fn an_illegal_move_loses() {
     );
 }
 
+/// The reason of the first game's forfeit, which must be an illegal move
+/// (the `variant` and `drawadv` fakes answer with what they were told).
+fn illegal_reason(c: &MatchConfig) -> String {
+    let games = play(c);
+    let f = games[0].forfeit.as_ref().expect("a forfeit");
+    assert_eq!(f.kind, ForfeitKind::Illegal, "{}", f.reason);
+    f.reason.clone()
+}
+
 #[test]
 fn an_engine_that_lists_the_scoring_variant_is_told_it() {
     // The fake answers with the UCI_Variant value it was given (as an
@@ -177,13 +186,10 @@ fn an_engine_that_lists_the_scoring_variant_is_told_it() {
     ] {
         let fake = format!("{}{setting}", fake("variant"));
         let c = config(variant, "name=tally hash=8 depth=1", &fake, 1, depth(1));
-        let games = play(&c);
-        let f = games[0].forfeit.as_ref().expect("a forfeit");
-        assert_eq!(f.kind, ForfeitKind::Illegal, "{variant}");
+        let reason = illegal_reason(&c);
         assert!(
-            f.reason.contains(&format!("'told-{told}'")),
-            "{variant}{setting}: {}",
-            f.reason
+            reason.contains(&format!("'told-{told}'")),
+            "{variant}{setting}: {reason}"
         );
     }
 }
@@ -191,8 +197,7 @@ fn an_engine_that_lists_the_scoring_variant_is_told_it() {
 #[test]
 fn an_engine_that_offers_draw_advantage_is_told_the_matchs() {
     // The fake answers with the DrawAdvantage value it was given: the
-    // match's (black by default), unless the player's settings name one;
-    // an engine without the option (the variant fake) is not sent it.
+    // match's (black by default), unless the player's settings name one.
     for (advantage, setting, told) in [
         (None, "", "black"),
         (Some(DrawAdvantage::White), "", "white"),
@@ -213,12 +218,10 @@ fn an_engine_that_offers_draw_advantage_is_told_the_matchs() {
         if let Some(a) = advantage {
             c.draw_advantage = a;
         }
-        let games = play(&c);
-        let f = games[0].forfeit.as_ref().expect("a forfeit");
+        let reason = illegal_reason(&c);
         assert!(
-            f.reason.contains(&format!("'told-{told}'")),
-            "{advantage:?}{setting}: {}",
-            f.reason
+            reason.contains(&format!("'told-{told}'")),
+            "{advantage:?}{setting}: {reason}"
         );
     }
 }
