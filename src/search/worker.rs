@@ -834,19 +834,24 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             if searched == 0 {
                 v = m - self.search::<PV>(new_depth, m - beta, m - alpha, ply + 1);
             } else {
-                // Late-move reductions for quiet moves.
-                let r = if depth >= LMR_DEPTH
-                    && searched >= LMR_MOVES
-                    && quiet
-                    && !in_check
-                    && !gives_check
+                // Late-move reductions: for quiet moves by the table and
+                // the history; for captures that lose material by
+                // exchange (where captures earn no points) by the table.
+                let late = depth >= LMR_DEPTH && searched >= LMR_MOVES && !in_check && !gives_check;
+                let r = if late && quiet {
+                    self.reduction::<PV>(ply, depth, searched, is_killer, improving, action)
+                } else if late
+                    && !self.awards
+                    && let Action::Move(mv) = action
+                    && mv.is_capture()
+                    && !see_ge(self.stack[ply].node.pos.board(), turn, mv, 0)
                 {
-                    let r =
-                        self.reduction::<PV>(ply, depth, searched, is_killer, improving, action);
-                    r.clamp(0, new_depth - 1)
+                    self.lmr[depth.min(63) as usize][searched.min(63)] - i32::from(PV)
                 } else {
                     0
-                };
+                }
+                .min(new_depth - 1)
+                .max(0);
                 v = m - self.search::<false>(new_depth - r, m - alpha - 1, m - alpha, ply + 1);
                 if v > alpha && r > 0 && !self.stopped {
                     v = m - self.search::<false>(new_depth, m - alpha - 1, m - alpha, ply + 1);
