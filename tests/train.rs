@@ -134,6 +134,49 @@ fn trains_a_tiny_generated_file_into_a_net_that_plays() {
     assert!(err.contains("/nonexistent/tally.tnn"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 
+    // Output buckets from the net: a run at a negligible rate starts
+    // every bucket as the net's output layer, so it plays the same; the
+    // engine loads it and names its buckets; a count beyond 8 is refused.
+    let four = d.join("four.tnn");
+    let run = train(
+        &data,
+        &four,
+        &[
+            "--epochs",
+            "1",
+            "--lr",
+            "1e-12",
+            "--wd",
+            "0",
+            "--init",
+            net_arg,
+            "--buckets",
+            "4",
+        ],
+    );
+    assert!(run.status.success(), "{run:?}");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(stdout.contains("4 output buckets"), "{stdout}");
+    let bucketed = tally::nnue::format::load(&four).unwrap();
+    assert_eq!((bucketed.buckets(), bucketed.head_count()), (4, 1));
+    assert!(bucketed.heads().iter().all(|h| *h == loaded.heads()[0]));
+    let out = uci(&format!(
+        "setoption name EvalFile value {}
+setoption name EvalMode value nnue
+position startpos
+go depth 3
+quit
+",
+        four.display()
+    ));
+    assert!(
+        out.contains(&format!("info string net {}", bucketed.name()))
+            && out.contains("4 output buckets"),
+        "{out}"
+    );
+    let bad = train(&data, &four, &["--buckets", "9"]);
+    assert_eq!(bad.status.code(), Some(2), "{bad:?}");
+
     // bench and analyse take it.
     let bench = tally(&["bench", "2", "--net", net_arg]);
     assert!(bench.status.success(), "{bench:?}");

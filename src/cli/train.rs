@@ -105,6 +105,12 @@ pub struct TrainArgs {
     /// on new data.
     #[arg(long, value_name = "FILE", conflicts_with = "head")]
     pub init: Option<PathBuf>,
+    /// Output buckets by the number of pieces on the board, 1 ..= 8: each
+    /// range of piece counts reads the hidden layer through its own output
+    /// layer. With --init from a net of one bucket, every bucket starts as
+    /// its output layer. Default: the --init net's, otherwise 1.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=8))]
+    pub buckets: Option<u8>,
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -241,8 +247,9 @@ fn train_head(args: &TrainArgs, variant: Variant) -> Result<i32, CliError> {
         .iter()
         .take(args.check)
         .map(|s| {
-            let acc = crate::nnue::Accumulator::refresh(&net, &s.board());
-            let int = f64::from(net.output_head(&acc, s.turn(), index));
+            let board = s.board();
+            let acc = crate::nnue::Accumulator::refresh(&net, &board);
+            let int = f64::from(net.output_head(&acc, &board, s.turn(), index));
             (int - head.value(&p, s)).abs()
         })
         .fold(0.0, f64::max);
@@ -266,6 +273,9 @@ fn run_digest(args: &TrainArgs, variant: Variant) -> u64 {
         "variant={variant} seed={} val={} batch={} wdl={}",
         args.seed, args.val, args.batch, args.wdl
     );
+    if let Some(b) = args.buckets.filter(|&b| b != 1) {
+        text.push_str(&format!(" buckets={b}"));
+    }
     if args.mirror {
         text.push_str(" mirror");
     }
@@ -314,13 +324,17 @@ fn trainer(
         lambda: args.wdl,
         k: 0.0,
         seed: args.seed,
+        buckets: args.buckets.map_or(1, usize::from),
     };
     let board = BoardKind::of(variant);
     if args.resume {
         let state = checkpoint::load(ckpt).map_err(CliError::bad_input)?;
-        if state.digest != digest || state.board != board {
+        if args.buckets.is_none() {
+            settings.buckets = state.buckets;
+        }
+        if state.digest != digest || state.board != board || state.buckets != settings.buckets {
             return Err(CliError::bad_input(format!(
-                "{}: the checkpoint is of another run (variant, data, --seed, --val, --batch, --wdl, --mirror or --init differ)",
+                "{}: the checkpoint is of another run (variant, data, --seed, --val, --batch, --wdl, --mirror, --buckets or --init differ)",
                 ckpt.display()
             )));
         }
@@ -339,6 +353,9 @@ fn trainer(
     match &args.init {
         Some(path) => {
             let net = load_net(path).map_err(CliError::bad_input)?;
+            if args.buckets.is_none() {
+                settings.buckets = net.buckets();
+            }
             let t = Trainer::from_net(board, settings, &net)
                 .map_err(|e| CliError::bad_input(format!("--init: {e}")))?;
             println!("starting from {}", net.describe());
@@ -370,9 +387,11 @@ fn train(args: &TrainArgs, variant: Variant) -> Result<i32, CliError> {
     let ckpt = checkpoint_path(args);
     let mut t = trainer(args, variant, &data, digest, &ckpt)?;
     println!(
-        "K = {:.6} per internal unit, {} hidden neurons per side",
+        "K = {:.6} per internal unit, {} hidden neurons per side, {} output bucket{}",
         t.settings.k,
-        crate::nnue::HIDDEN
+        crate::nnue::HIDDEN,
+        t.settings.buckets,
+        if t.settings.buckets == 1 { "" } else { "s" }
     );
     let n = data.train.len();
     let start_epoch = t.epoch;

@@ -331,7 +331,7 @@ impl Evaluator {
             model: VariantWeights::model(variant, tuned_weights(mode)),
             head: net
                 .as_ref()
-                .and_then(|n| crate::nnue::margin_head(variant).filter(|&h| h < n.heads().len())),
+                .and_then(|n| crate::nnue::margin_head(variant).filter(|&h| h < n.head_count())),
             net,
         }
     }
@@ -629,9 +629,9 @@ impl<P: Pos> Evaluate<P> for Evaluator {
             Some(net) => {
                 let limit = self.units.limit();
                 let v = match self.head {
-                    Some(h) => net.output_head(state, node.pos.turn(), h),
+                    Some(h) => net.output_head(state, node.pos.board(), node.pos.turn(), h),
                     None => {
-                        let score = net.output(state, node.pos.turn());
+                        let score = net.output(state, node.pos.board(), node.pos.turn());
                         self.over_net_score(node, memo, score)
                     }
                 };
@@ -647,9 +647,9 @@ impl<P: Pos> Evaluate<P> for Evaluator {
             (_, Some(net)) => {
                 let acc = Accumulator::refresh(net, node.pos.board());
                 match self.head {
-                    Some(h) => net.output_head(&acc, node.pos.turn(), h),
+                    Some(h) => net.output_head(&acc, node.pos.board(), node.pos.turn(), h),
                     None => {
-                        let score = net.output(&acc, node.pos.turn());
+                        let score = net.output(&acc, node.pos.board(), node.pos.turn());
                         self.over_net_score(node, memo, score)
                     }
                 }
@@ -880,11 +880,11 @@ mod tests {
         let two = with_heads(vec![chess_net.heads()[0].clone(), margin]);
         let e = Evaluator::with_net(&stylish, EvalMode::Nnue, Some(two.clone()));
         let acc = Accumulator::refresh(&two, node.pos.board());
-        let by_head = two.output_head(&acc, Color::White, h);
-        assert_ne!(by_head, two.output(&acc, Color::White));
+        let by_head = two.output_head(&acc, node.pos.board(), Color::White, h);
+        assert_ne!(by_head, two.output(&acc, node.pos.board(), Color::White));
         assert_eq!(e.evaluate(&node, &memo), by_head);
         assert_eq!(e.evaluate_with(&node, &memo, &e.root_state(&node)), by_head);
-        let score = one.output(&acc, Color::White);
+        let score = one.output(&acc, node.pos.board(), Color::White);
         let under = Evaluator::new(&stylish, EvalMode::Variant).variant_value_at(
             &node,
             &memo,

@@ -5,29 +5,36 @@
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `TALLYNNU` |
-//! | 8 | 2 | format version (1) |
+//! | 8 | 2 | format version (1 or 2) |
 //! | 10 | 2 | hidden neurons per perspective `H` |
 //! | 12 | 1 | output heads `n` (1 ..= 8; head 0 the score) |
 //! | 13 | 1 | board: 0 standard, 1 extinction |
-//! | 14 | 2 | reserved (0) |
-//! | 16 | 8 | content hash: FNV-1a (64 bits) of every byte after the header |
+//! | 14 | 1 | version 2: output buckets `b` (2 ..= 8); version 1: 0 (one bucket) |
+//! | 15 | 1 | reserved (0) |
+//! | 16 | 8 | content hash: FNV-1a (64 bits), see below |
 //! | 24 | 1536 H | hidden weights, `i16`, feature by feature (768 rows of `H`) |
 //! | | 2 H | hidden biases, `i16` |
-//! | | n (4 H + 4) | per head: `2 H` output weights `i16` (side to move first), bias `i32` |
+//! | | n b (4 H + 4) | per head, per bucket: `2 H` output weights `i16` (side to move first), bias `i32` |
 //!
 //! The hash names the net (`nn-` and its first 12 hex digits) and catches
-//! a damaged file.
+//! a damaged file. In version 1 it covers every byte after the header; in
+//! version 2 the header's bytes 12 to 15 (heads, board, buckets) and then
+//! every byte after the header, so the same weights read as other heads
+//! or buckets have another name. A net of one bucket is written as
+//! version 1.
 
 use std::fmt;
 use std::path::Path;
 
-use super::{FEATURES, HIDDEN, Head, MAX_HEADS, Network};
+use super::{FEATURES, HIDDEN, Head, MAX_BUCKETS, MAX_HEADS, Network};
 use crate::rules::BoardKind;
 
 /// The file's first eight bytes.
 pub const MAGIC: [u8; 8] = *b"TALLYNNU";
-/// The format version this module reads and writes.
+/// The format version of a net of one output bucket.
 pub const VERSION: u16 = 1;
+/// The format version of a net of several output buckets.
+pub const VERSION_BUCKETS: u16 = 2;
 /// Bytes of the header.
 pub const HEADER_LEN: usize = 24;
 
@@ -61,7 +68,7 @@ impl fmt::Display for NetError {
             NetError::NotNet(s) => write!(f, "not a Tally net: {s}"),
             NetError::Version(v) => write!(
                 f,
-                "net format version {v} (this Tally reads version {VERSION})"
+                "net format version {v} (this Tally reads versions {VERSION} and {VERSION_BUCKETS})"
             ),
             NetError::Hidden(h) => write!(
                 f,
@@ -82,14 +89,41 @@ impl std::error::Error for NetError {}
 
 /// FNV-1a (64 bits).
 pub fn fnv64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    fnv64_on(0xcbf2_9ce4_8422_2325, bytes)
 }
 
-/// The file's length for `heads` output heads.
-pub const fn file_len(heads: usize) -> usize {
-    HEADER_LEN + 2 * FEATURES * HIDDEN + 2 * HIDDEN + heads * (4 * HIDDEN + 4)
+/// FNV-1a (64 bits) going on from the state `h` over `bytes`.
+fn fnv64_on(h: u64, bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .fold(h, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// The file's length for `layers` output layers (heads times buckets).
+pub const fn file_len(layers: usize) -> usize {
+    HEADER_LEN + 2 * FEATURES * HIDDEN + 2 * HIDDEN + layers * (4 * HIDDEN + 4)
+}
+
+/// The header's bytes 12 to 15: heads, board, buckets (0 for one),
+/// reserved.
+fn shape_bytes(heads: usize, board: BoardKind, buckets: usize) -> [u8; 4] {
+    let b = if buckets == 1 { 0 } else { buckets as u8 };
+    [heads as u8, board_byte(board), b, 0]
+}
+
+/// The content hash of a net with this shape and `body` (the bytes after
+/// the header): see the module documentation.
+fn content_hash(heads: usize, board: BoardKind, buckets: usize, body: &[u8]) -> u64 {
+    if buckets == 1 {
+        fnv64(body)
+    } else {
+        fnv64_on(fnv64(&shape_bytes(heads, board, buckets)), body)
+    }
+}
+
+/// The content hash of `net`.
+pub(super) fn hash_of(net: &Network) -> u64 {
+    content_hash(net.head_count(), net.board, net.buckets, &payload(net))
 }
 
 /// The bytes after the header: the weights.
@@ -123,13 +157,16 @@ fn board_byte(b: BoardKind) -> u8 {
 pub fn write(net: &Network) -> Vec<u8> {
     let body = payload(net);
     let mut out = Vec::with_capacity(HEADER_LEN + body.len());
+    let version = if net.buckets == 1 {
+        VERSION
+    } else {
+        VERSION_BUCKETS
+    };
     out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&version.to_le_bytes());
     out.extend_from_slice(&(HIDDEN as u16).to_le_bytes());
-    out.push(net.heads.len() as u8);
-    out.push(board_byte(net.board));
-    out.extend_from_slice(&[0, 0]);
-    out.extend_from_slice(&fnv64(&body).to_le_bytes());
+    out.extend_from_slice(&shape_bytes(net.head_count(), net.board, net.buckets));
+    out.extend_from_slice(&net.hash.to_le_bytes());
     out.extend_from_slice(&body);
     out
 }
@@ -158,7 +195,7 @@ pub fn read(bytes: &[u8]) -> Result<Network, NetError> {
         return Err(NetError::NotNet("wrong magic".to_owned()));
     }
     let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-    if version != VERSION {
+    if version != VERSION && version != VERSION_BUCKETS {
         return Err(NetError::Version(version));
     }
     let hidden = u16::from_le_bytes([bytes[10], bytes[11]]);
@@ -174,7 +211,21 @@ pub fn read(bytes: &[u8]) -> Result<Network, NetError> {
         1 => BoardKind::Extinction,
         b => return Err(NetError::Shape(format!("board byte {b}"))),
     };
-    let expected = file_len(heads);
+    let buckets = match (version, bytes[14]) {
+        (VERSION, 0) => 1,
+        (VERSION, b) => {
+            return Err(NetError::Shape(format!(
+                "buckets byte {b} in a version {VERSION} net (0)"
+            )));
+        }
+        (_, b) if (2..=MAX_BUCKETS as u8).contains(&b) => usize::from(b),
+        (_, b) => {
+            return Err(NetError::Shape(format!(
+                "{b} output buckets (2 to {MAX_BUCKETS} in version {VERSION_BUCKETS})"
+            )));
+        }
+    };
+    let expected = file_len(heads * buckets);
     if bytes.len() != expected {
         return Err(NetError::Size {
             got: bytes.len(),
@@ -184,7 +235,7 @@ pub fn read(bytes: &[u8]) -> Result<Network, NetError> {
     let mut hash = [0u8; 8];
     hash.copy_from_slice(&bytes[16..24]);
     let body = &bytes[HEADER_LEN..];
-    if fnv64(body) != u64::from_le_bytes(hash) {
+    if content_hash(heads, board, buckets, body) != u64::from_le_bytes(hash) {
         return Err(NetError::Hash);
     }
     let (rows, rest) = body.split_at(2 * FEATURES * HIDDEN);
@@ -217,7 +268,7 @@ pub fn read(bytes: &[u8]) -> Result<Network, NetError> {
             }
         })
         .collect();
-    Network::new(board, feature_weights, feature_bias, heads)
+    Network::with_buckets(board, feature_weights, feature_bias, buckets, heads)
 }
 
 /// Reads a net file.
@@ -232,7 +283,7 @@ pub fn load(path: &Path) -> Result<Network, String> {
     if !meta.is_file() {
         return Err(format!("cannot read {name}: not a regular file"));
     }
-    let largest = file_len(MAX_HEADS) as u64;
+    let largest = file_len(MAX_HEADS * MAX_BUCKETS) as u64;
     if meta.len() > largest {
         return Err(format!(
             "{name}: not a Tally net of this build ({} bytes, a net has at most {largest})",

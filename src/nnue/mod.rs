@@ -23,6 +23,11 @@
 //!   reads it as it reads the base evaluation. The file format counts its
 //!   heads, so a second head (the scoring variants' remaining point margin)
 //!   can be added later without a new format.
+//! - **Output buckets**: a net may have up to [`MAX_BUCKETS`] copies of
+//!   each head, one per range of the number of pieces on the board
+//!   ([`bucket`]): the same hidden layer read by an output layer fitted to
+//!   openings, middlegames or endings. A net of one bucket is the plain
+//!   net above.
 //!
 //! # Integers
 //!
@@ -53,7 +58,7 @@ pub mod format;
 
 use std::sync::Arc;
 
-use shakmaty::{Color, Piece, Square};
+use shakmaty::{Board, Color, Piece, Square};
 
 use crate::rules::{BoardKind, Variant};
 
@@ -79,6 +84,8 @@ pub const MAX_FEATURE_WEIGHT: i16 = 500;
 pub const MAX_OUTPUT_WEIGHT: i16 = 127;
 /// The largest output heads a file may have.
 pub const MAX_HEADS: usize = 8;
+/// The most output buckets a net may have.
+pub const MAX_BUCKETS: usize = 8;
 /// The `i32` lanes of the output sum.
 pub const LANES: usize = 16;
 
@@ -104,8 +111,18 @@ pub fn feature(persp: Color, piece: Piece, sq: Square) -> usize {
     side * 384 + (piece.role as usize - 1) * 64 + usize::from(sq)
 }
 
-/// An output head: weights for the side to move's activated accumulator,
-/// then the other side's, and a bias.
+/// The output bucket of a board with `pieces` pieces (kings included) in a
+/// net of `buckets` buckets: the 2 to 32 pieces of a game split into
+/// `buckets` ranges of about equal width (for 8: 2-5 pieces read bucket 0,
+/// 6-9 bucket 1, ..., 30-32 bucket 7). Extinction's boards of fewer or
+/// more pieces read the first or the last.
+#[inline]
+pub fn bucket(pieces: usize, buckets: usize) -> usize {
+    (pieces.saturating_sub(2) * buckets / 31).min(buckets.max(1) - 1)
+}
+
+/// An output layer (a head, in one bucket): weights for the side to
+/// move's activated accumulator, then the other side's, and a bias.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Head {
     /// Weights times [`QB`]: `[side to move, other side]`.
@@ -120,6 +137,9 @@ pub struct Network {
     board: BoardKind,
     feature_weights: Vec<[i16; HIDDEN]>,
     feature_bias: [i16; HIDDEN],
+    /// Output buckets per head (1 ..= [`MAX_BUCKETS`]).
+    buckets: usize,
+    /// Every head's buckets: head `h`'s bucket `b` at `h · buckets + b`.
     heads: Vec<Head>,
     /// The content hash (FNV-1a, 64 bits, of the weights' bytes): the
     /// net's name.
@@ -133,7 +153,8 @@ impl std::fmt::Debug for Network {
 }
 
 impl Network {
-    /// A network of the given weights (its hash computed).
+    /// A network of one output bucket with the given weights (its hash
+    /// computed).
     ///
     /// # Errors
     ///
@@ -145,15 +166,33 @@ impl Network {
         feature_bias: [i16; HIDDEN],
         heads: Vec<Head>,
     ) -> Result<Network, NetError> {
+        Network::with_buckets(board, feature_weights, feature_bias, 1, heads)
+    }
+
+    /// A network of `buckets` output buckets: `heads` holds every head's
+    /// buckets, head `h`'s bucket `b` at `h · buckets + b`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Network::new`], and when `buckets` is not 1 ..=
+    /// [`MAX_BUCKETS`] or does not divide the layers given.
+    pub fn with_buckets(
+        board: BoardKind,
+        feature_weights: Vec<[i16; HIDDEN]>,
+        feature_bias: [i16; HIDDEN],
+        buckets: usize,
+        heads: Vec<Head>,
+    ) -> Result<Network, NetError> {
         let mut net = Network {
             board,
             feature_weights,
             feature_bias,
+            buckets,
             heads,
             hash: 0,
         };
         net.check()?;
-        net.hash = format::fnv64(&format::payload(&net));
+        net.hash = format::hash_of(&net);
         Ok(net)
     }
 
@@ -165,11 +204,22 @@ impl Network {
                 self.feature_weights.len()
             )));
         }
-        if self.heads.is_empty() || self.heads.len() > MAX_HEADS {
+        if self.buckets == 0 || self.buckets > MAX_BUCKETS {
             return Err(NetError::Shape(format!(
-                "{} heads (1 to {MAX_HEADS})",
-                self.heads.len()
+                "{} output buckets (1 to {MAX_BUCKETS})",
+                self.buckets
             )));
+        }
+        if !self.heads.len().is_multiple_of(self.buckets) {
+            return Err(NetError::Shape(format!(
+                "{} output layers for {} buckets",
+                self.heads.len(),
+                self.buckets
+            )));
+        }
+        let heads = self.head_count();
+        if heads == 0 || heads > MAX_HEADS {
+            return Err(NetError::Shape(format!("{heads} heads (1 to {MAX_HEADS})")));
         }
         let hidden_ok = self
             .feature_weights
@@ -211,9 +261,20 @@ impl Network {
         &self.feature_bias
     }
 
-    /// The output heads (at least one; head 0 is the score).
+    /// Every head's output layers, head `h`'s bucket `b` at `h ·
+    /// buckets + b` (at least one head; head 0 is the score).
     pub fn heads(&self) -> &[Head] {
         &self.heads
+    }
+
+    /// The number of heads (each of [`Network::buckets`] layers).
+    pub fn head_count(&self) -> usize {
+        self.heads.len() / self.buckets
+    }
+
+    /// Output buckets per head.
+    pub fn buckets(&self) -> usize {
+        self.buckets
     }
 
     /// The content hash.
@@ -228,22 +289,30 @@ impl Network {
 
     /// One line on the net: name, board, size.
     pub fn describe(&self) -> String {
+        let heads = self.head_count();
+        let buckets = if self.buckets == 1 {
+            String::new()
+        } else {
+            format!(", {} output buckets", self.buckets)
+        };
         format!(
-            "{} ({} board, {} hidden, {} head{})",
+            "{} ({} board, {} hidden, {} head{}{buckets})",
             self.name(),
             self.board.name(),
             HIDDEN,
-            self.heads.len(),
-            if self.heads.len() == 1 { "" } else { "s" }
+            heads,
+            if heads == 1 { "" } else { "s" }
         )
     }
 
     /// The value of head `head` (internal units, for the side to move
-    /// `stm`) from accumulators that hold the position. Head 0 for a head
-    /// the net lacks.
+    /// `stm`) from accumulators that hold `board`, whose piece count picks
+    /// the bucket. Head 0 for a head the net lacks.
     #[inline]
-    pub fn output_head(&self, acc: &Accumulator, stm: Color, head: usize) -> i32 {
-        let h = self.heads.get(head).unwrap_or(&self.heads[0]);
+    pub fn output_head(&self, acc: &Accumulator, board: &Board, stm: Color, head: usize) -> i32 {
+        let head = if head < self.head_count() { head } else { 0 };
+        let b = bucket(board.occupied().count(), self.buckets);
+        let h = &self.heads[head * self.buckets + b];
         let mut lanes = [0i32; LANES];
         for (side, weights) in [stm, !stm].into_iter().zip(&h.weights) {
             let a = acc.side(side);
@@ -263,13 +332,13 @@ impl Network {
 
     /// The score (head 0) in internal units for `stm`.
     #[inline]
-    pub fn output(&self, acc: &Accumulator, stm: Color) -> i32 {
-        self.output_head(acc, stm, 0)
+    pub fn output(&self, acc: &Accumulator, board: &Board, stm: Color) -> i32 {
+        self.output_head(acc, board, stm, 0)
     }
 
     /// The score of a board for `stm`, summing every piece afresh.
-    pub fn evaluate(&self, board: &shakmaty::Board, stm: Color) -> i32 {
-        self.output(&Accumulator::refresh(self, board), stm)
+    pub fn evaluate(&self, board: &Board, stm: Color) -> i32 {
+        self.output(&Accumulator::refresh(self, board), board, stm)
     }
 }
 

@@ -94,7 +94,7 @@ fn bad_files_are_refused_with_one_line() {
     b[8] = 9;
     assert_eq!(
         refuse(&b),
-        "net format version 9 (this Tally reads version 1)"
+        "net format version 9 (this Tally reads versions 1 and 2)"
     );
     let mut b = good.clone();
     b[10..12].copy_from_slice(&256u16.to_le_bytes());
@@ -170,7 +170,7 @@ fn the_output_is_the_quantised_formula() {
                 }
             }
             let want = (sum / 255 + i64::from(h.bias)) * 400 / (255 * 64);
-            assert_eq!(i64::from(net.output_head(&acc, stm, head)), want);
+            assert_eq!(i64::from(net.output_head(&acc, &board, stm, head)), want);
         }
     }
     // A net of biases only: the output bias alone, scaled.
@@ -307,4 +307,130 @@ fn every_built_in_net_loads_as_its_boards_net() {
         assert_eq!(net.board(), board);
         assert_eq!(embedded(board).unwrap().name(), net.name());
     }
+}
+
+#[test]
+fn output_buckets_split_the_piece_counts_evenly() {
+    // Eight buckets: 2-5 pieces, 6-9, ..., 26-29, 30-32.
+    let eight: Vec<usize> = (2..=32).map(|n| bucket(n, 8)).collect();
+    assert_eq!(&eight[..5], &[0, 0, 0, 0, 1]);
+    assert_eq!(&eight[24..], &[6, 6, 6, 6, 7, 7, 7]);
+    for buckets in 1..=MAX_BUCKETS {
+        let used: std::collections::BTreeSet<usize> =
+            (2..=32).map(|n| bucket(n, buckets)).collect();
+        assert_eq!(used, (0..buckets).collect(), "{buckets}");
+        // Never decreasing with the pieces; odd counts stay in range.
+        assert!((2..32).all(|n| bucket(n, buckets) <= bucket(n + 1, buckets)));
+        assert_eq!(bucket(0, buckets), 0);
+        assert_eq!(bucket(40, buckets), buckets - 1);
+    }
+}
+
+/// A net of zero weights with `buckets` buckets whose bucket `b` outputs
+/// `100 · (b + 1)` internal units.
+fn bias_only(buckets: usize) -> Network {
+    let heads = (0..buckets as i32)
+        .map(|b| Head {
+            weights: [[0; HIDDEN]; 2],
+            bias: 255 * 64 / 4 * (b + 1),
+        })
+        .collect();
+    Network::with_buckets(
+        BoardKind::Standard,
+        vec![[0; HIDDEN]; FEATURES],
+        [0; HIDDEN],
+        buckets,
+        heads,
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_bucketed_net_reads_the_bucket_of_its_piece_count() {
+    let net = bias_only(4);
+    let value = |fen: &str| {
+        let b: shakmaty::fen::Fen = fen.parse().unwrap();
+        net.evaluate(&b.as_setup().board, Color::White)
+    };
+    // 32 pieces: bucket 3; 12: bucket 1; 3: bucket 0.
+    assert_eq!(
+        value(shakmaty::fen::Fen::default().to_string().as_str()),
+        400
+    );
+    assert_eq!(value("r3k2r/pp4pp/8/8/8/8/PP4PP/R3K2R w - - 0 1"), 200);
+    assert_eq!(value("4k3/8/8/8/8/8/8/3QK3 w - - 0 1"), 100);
+    assert_eq!(
+        net.describe(),
+        format!(
+            "{} (standard board, 128 hidden, 1 head, 4 output buckets)",
+            net.name()
+        )
+    );
+}
+
+#[test]
+fn a_bucketed_net_round_trips_and_its_shape_is_part_of_its_name() {
+    let mut r = Rng::new(5);
+    let rows: Vec<[i16; HIDDEN]> = (0..FEATURES)
+        .map(|_| std::array::from_fn(|_| r.within(80)))
+        .collect();
+    let bias = std::array::from_fn(|_| r.within(200));
+    let layers: Vec<Head> = (0..8)
+        .map(|_| Head {
+            weights: std::array::from_fn(|_| std::array::from_fn(|_| r.within(MAX_OUTPUT_WEIGHT))),
+            bias: i32::from(r.within(20_000)),
+        })
+        .collect();
+    let net =
+        Network::with_buckets(BoardKind::Standard, rows.clone(), bias, 4, layers.clone()).unwrap();
+    assert_eq!((net.head_count(), net.buckets()), (2, 4));
+    let bytes = format::write(&net);
+    assert_eq!(bytes.len(), format::file_len(8));
+    assert_eq!(
+        u16::from_le_bytes([bytes[8], bytes[9]]),
+        format::VERSION_BUCKETS
+    );
+    assert_eq!((bytes[12], bytes[14]), (2, 4));
+    assert_eq!(format::read(&bytes).unwrap(), net);
+    // The same weights as 4 heads of 2 buckets, or 8 heads of one: other
+    // names.
+    let other =
+        Network::with_buckets(BoardKind::Standard, rows.clone(), bias, 2, layers.clone()).unwrap();
+    let plain = Network::new(BoardKind::Standard, rows, bias, layers).unwrap();
+    assert_ne!(other.name(), net.name());
+    assert_ne!(plain.name(), net.name());
+    assert_eq!(format::write(&plain)[8], 1);
+    // A changed shape byte is refused, never read as another net.
+    let refused = |at: usize, v: u8| {
+        let mut b = bytes.clone();
+        b[at] = v;
+        format::read(&b).unwrap_err().to_string()
+    };
+    assert!(refused(14, 1).contains("1 output buckets"));
+    assert!(refused(14, 9).contains("9 output buckets"));
+    assert!(refused(14, 2).contains("wrong size"));
+    assert!(refused(12, 4).contains("wrong size"));
+    assert!(refused(12, 1).contains("wrong size"));
+    // A version-1 file with a bucket byte.
+    let mut b = format::write(&plain);
+    b[14] = 4;
+    assert!(
+        format::read(&b)
+            .unwrap_err()
+            .to_string()
+            .contains("buckets byte 4")
+    );
+    // Layers that no bucket count divides.
+    let e = Network::with_buckets(
+        BoardKind::Standard,
+        vec![[0; HIDDEN]; FEATURES],
+        [0; HIDDEN],
+        4,
+        vec![bias_only(1).heads()[0].clone(); 6],
+    )
+    .unwrap_err();
+    assert!(
+        e.to_string().contains("6 output layers for 4 buckets"),
+        "{e}"
+    );
 }

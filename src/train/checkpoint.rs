@@ -3,7 +3,8 @@
 //! so that `tally train --resume` continues where a run stopped.
 //!
 //! Little-endian: magic `TALLYCKP` (8), version `u16` (1), hidden size
-//! `u16`, board `u8` (0 standard, 1 extinction), 3 reserved bytes, epochs
+//! `u16`, board `u8` (0 standard, 1 extinction), output buckets `u8` (0
+//! for one), 2 reserved bytes, epochs
 //! done `u32`, 4 reserved bytes, steps `u64`, generator `u64`, `K` `f64`,
 //! the run's digest `u64` (what must not change between the run and its
 //! resumption: variant, data, seed, validation share, batch, `--wdl`),
@@ -14,9 +15,9 @@
 
 use std::path::Path;
 
-use super::{PARAMS, Trainer};
-use crate::nnue::HIDDEN;
+use super::{Trainer, params_len};
 use crate::nnue::format::fnv64;
+use crate::nnue::{HIDDEN, MAX_BUCKETS};
 use crate::rules::BoardKind;
 
 /// The file's first eight bytes.
@@ -24,13 +25,19 @@ pub const MAGIC: [u8; 8] = *b"TALLYCKP";
 /// The format version.
 pub const VERSION: u16 = 1;
 const HEADER_LEN: usize = 56;
-const LEN: usize = HEADER_LEN + 3 * 4 * PARAMS + 8;
+
+/// The file's length for a net of `buckets` output buckets.
+const fn file_len(buckets: usize) -> usize {
+    HEADER_LEN + 3 * 4 * params_len(buckets) + 8
+}
 
 /// What a checkpoint holds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {
     /// The board kind of the net.
     pub board: BoardKind,
+    /// Output buckets of the net.
+    pub buckets: usize,
     /// Epochs completed.
     pub epoch: u32,
     /// AdamW steps taken.
@@ -55,12 +62,14 @@ pub struct State {
 ///
 /// A one-line message when the file cannot be written.
 pub fn save(t: &Trainer, digest: u64, path: &Path) -> Result<(), String> {
-    let mut out = Vec::with_capacity(LEN);
+    let buckets = t.settings.buckets;
+    let mut out = Vec::with_capacity(file_len(buckets));
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.extend_from_slice(&(HIDDEN as u16).to_le_bytes());
     out.push(u8::from(t.board == BoardKind::Extinction));
-    out.extend_from_slice(&[0; 3]);
+    out.push(if buckets == 1 { 0 } else { buckets as u8 });
+    out.extend_from_slice(&[0; 2]);
     out.extend_from_slice(&t.epoch.to_le_bytes());
     out.extend_from_slice(&[0; 4]);
     out.extend_from_slice(&t.step.to_le_bytes());
@@ -96,15 +105,24 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 pub fn load(path: &Path) -> Result<State, String> {
     let name = path.display();
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {name}: {e}"))?;
-    if meta.len() != LEN as u64 {
+    let (least, most) = (file_len(1), file_len(MAX_BUCKETS));
+    if !(least as u64..=most as u64).contains(&meta.len()) {
         return Err(format!(
-            "{name}: not a checkpoint of this Tally ({} bytes, expected {LEN})",
+            "{name}: not a checkpoint of this Tally ({} bytes, expected {least} to {most})",
             meta.len()
         ));
     }
     let b = std::fs::read(path).map_err(|e| format!("cannot read {name}: {e}"))?;
-    if b.len() != LEN || b[0..8] != MAGIC {
+    if b.len() < least || b[0..8] != MAGIC {
         return Err(format!("{name}: not a Tally training checkpoint"));
+    }
+    let buckets = usize::from(b[13]).max(1);
+    let len = file_len(buckets);
+    if buckets > MAX_BUCKETS || b.len() != len {
+        return Err(format!(
+            "{name}: not a checkpoint of this Tally ({} bytes, {buckets} output buckets)",
+            b.len()
+        ));
     }
     let version = u16::from_le_bytes([b[8], b[9]]);
     let hidden = u16::from_le_bytes([b[10], b[11]]);
@@ -113,14 +131,16 @@ pub fn load(path: &Path) -> Result<State, String> {
             "{name}: checkpoint version {version} with {hidden} hidden neurons (this Tally writes version {VERSION} with {HIDDEN})"
         ));
     }
-    if fnv64(&b[..LEN - 8]) != u64_at(&b, LEN - 8) {
+    if fnv64(&b[..len - 8]) != u64_at(&b, len - 8) {
         return Err(format!("{name}: the checkpoint is damaged (hash mismatch)"));
     }
-    let floats: Vec<f32> = b[HEADER_LEN..LEN - 8]
+    let floats: Vec<f32> = b[HEADER_LEN..len - 8]
         .chunks_exact(4)
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
-    let mut parts = floats.chunks_exact(PARAMS).map(<[f32]>::to_vec);
+    let mut parts = floats
+        .chunks_exact(params_len(buckets))
+        .map(<[f32]>::to_vec);
     let mut next = || parts.next().unwrap_or_default();
     Ok(State {
         board: if b[12] == 1 {
@@ -128,6 +148,7 @@ pub fn load(path: &Path) -> Result<State, String> {
         } else {
             BoardKind::Standard
         },
+        buckets,
         epoch: u32::from_le_bytes([b[16], b[17], b[18], b[19]]),
         step: u64_at(&b, 24),
         rng: u64_at(&b, 32),

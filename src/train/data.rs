@@ -49,6 +49,11 @@ impl Sample {
         }
     }
 
+    /// The number of pieces on the board (kings included).
+    pub fn pieces(&self) -> usize {
+        usize::from(self.len)
+    }
+
     /// The side to move.
     pub fn turn(&self) -> Color {
         Color::from_white(self.white)

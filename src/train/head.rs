@@ -293,23 +293,29 @@ pub fn with_head(body: &Network, variant: Variant, head: Head) -> Result<Network
             body.board().name()
         ));
     }
+    // The head reads the hidden layer alone: the same layer in every
+    // output bucket.
+    let buckets = body.buckets();
+    let count = body.head_count();
     let mut heads = body.heads().to_vec();
-    match index.cmp(&heads.len()) {
-        std::cmp::Ordering::Less => heads[index] = head,
-        std::cmp::Ordering::Equal => heads.push(head),
+    match index.cmp(&count) {
+        std::cmp::Ordering::Less => {
+            heads[index * buckets..(index + 1) * buckets].fill(head);
+        }
+        std::cmp::Ordering::Equal => heads.extend(std::iter::repeat_n(head, buckets)),
         std::cmp::Ordering::Greater => {
             return Err(format!(
-                "the net {} has {} head{}; {variant}'s margin head is head {index}, so the heads before it come first (stylish's is 1)",
+                "the net {} has {count} head{}; {variant}'s margin head is head {index}, so the heads before it come first (stylish's is 1)",
                 body.name(),
-                heads.len(),
-                if heads.len() == 1 { "" } else { "s" }
+                if count == 1 { "" } else { "s" }
             ));
         }
     }
-    Network::new(
+    Network::with_buckets(
         body.board(),
         body.feature_weights().to_vec(),
         *body.feature_bias(),
+        buckets,
         heads,
     )
     .map_err(|e| e.to_string())
@@ -399,8 +405,9 @@ mod tests {
         samples
             .iter()
             .map(|s| {
-                let acc = Accumulator::refresh(&net, &s.board());
-                let int = f64::from(net.output_head(&acc, s.turn(), index));
+                let board = s.board();
+                let acc = Accumulator::refresh(&net, &board);
+                let int = f64::from(net.output_head(&acc, &board, s.turn(), index));
                 (int, head.value(p, s))
             })
             .collect()
@@ -467,6 +474,24 @@ mod tests {
         let both = with_head(&net, Variant::Wacky, head.quantised()).unwrap();
         assert_eq!(both.heads().len(), 3);
         assert!(with_head(&body, Variant::Sets, head.quantised()).is_err());
+        // Over a net of output buckets the head is the same in each.
+        let rows = body.feature_weights().to_vec();
+        let score = |bias| Head {
+            weights: [[1; HIDDEN], [-1; HIDDEN]],
+            bias,
+        };
+        let bucketed = Network::with_buckets(
+            BoardKind::Standard,
+            rows,
+            *body.feature_bias(),
+            4,
+            (0..4).map(|b| score(b * 1000)).collect(),
+        )
+        .unwrap();
+        let both = with_head(&bucketed, Variant::Stylish, head.quantised()).unwrap();
+        assert_eq!((both.buckets(), both.head_count()), (4, 2));
+        assert_eq!(both.heads()[..4], bucketed.heads()[..4]);
+        assert!(both.heads()[4..].iter().all(|h| *h == head.quantised()));
     }
 
     #[test]

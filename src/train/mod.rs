@@ -37,7 +37,8 @@ pub mod head;
 use rayon::prelude::*;
 
 use crate::nnue::{
-    FEATURES, HIDDEN, Head, MAX_FEATURE_WEIGHT, MAX_OUTPUT_WEIGHT, Network, OUTPUT_SCALE, QA, QB,
+    FEATURES, HIDDEN, Head, MAX_BUCKETS, MAX_FEATURE_WEIGHT, MAX_OUTPUT_WEIGHT, Network,
+    OUTPUT_SCALE, QA, QB,
 };
 use crate::rules::{BoardKind, Variant};
 use data::{Sample, splitmix};
@@ -54,13 +55,38 @@ pub const CLIP_HIDDEN: f32 = MAX_FEATURE_WEIGHT as f32 / QA as f32;
 /// [`QB`]).
 pub const CLIP_OUTPUT: f32 = MAX_OUTPUT_WEIGHT as f32 / QB as f32;
 
-/// Where each group of weights starts in the flat parameter vector.
+/// Where each group of weights starts in the flat parameter vector: the
+/// hidden weights, the hidden biases, then per output bucket its weights
+/// (side to move first) and its bias.
 const FT_W: usize = 0;
 const FT_B: usize = FEATURES * HIDDEN;
 const OUT_W: usize = FT_B + HIDDEN;
-const OUT_B: usize = OUT_W + 2 * HIDDEN;
-/// The number of float parameters (one head).
-pub const PARAMS: usize = OUT_B + 1;
+/// The float parameters of one output bucket.
+const LAYER: usize = 2 * HIDDEN + 1;
+
+/// Where output bucket `b`'s weights start.
+#[inline]
+const fn out_w(b: usize) -> usize {
+    OUT_W + b * LAYER
+}
+
+/// Where output bucket `b`'s bias is.
+#[inline]
+const fn out_b(b: usize) -> usize {
+    out_w(b) + 2 * HIDDEN
+}
+
+/// The number of float parameters of a net of `buckets` output buckets
+/// (one head).
+pub const fn params_len(buckets: usize) -> usize {
+    OUT_W + buckets * LAYER
+}
+
+/// The output buckets of a parameter vector of `len` floats, if it is one.
+pub fn buckets_of_len(len: usize) -> Option<usize> {
+    let b = len.checked_sub(OUT_W)? / LAYER;
+    (params_len(b) == len && (1..=MAX_BUCKETS).contains(&b)).then_some(b)
+}
 
 /// Whether the trainer trains nets on `variant`'s games: chess and
 /// extinction, whose searches' scores are in the units a net learns
@@ -157,6 +183,8 @@ pub struct Settings {
     pub k: f64,
     /// The seed of the initial weights and the batches.
     pub seed: u64,
+    /// Output buckets of the net (1 ..= [`MAX_BUCKETS`]).
+    pub buckets: usize,
 }
 
 /// The learning rate at `step` of a run of `total` steps, `per_epoch` a
@@ -195,12 +223,18 @@ fn accumulate(p: &[f32], s: &Sample) -> Accs {
     acc
 }
 
-/// The float output of accumulators under `p`.
+/// The output bucket of a sample in a net of `p`'s parameters.
 #[inline]
-fn output(p: &[f32], acc: &Accs) -> f32 {
-    let mut o = p[OUT_B];
+fn bucket_of(p: &[f32], s: &Sample) -> usize {
+    crate::nnue::bucket(s.pieces(), buckets_of_len(p.len()).unwrap_or(1))
+}
+
+/// The float output of accumulators under `p`, read by output bucket `b`.
+#[inline]
+fn output(p: &[f32], acc: &Accs, b: usize) -> f32 {
+    let mut o = p[out_b(b)];
     for (side, a) in acc.iter().enumerate() {
-        let w = &p[OUT_W + side * HIDDEN..OUT_W + (side + 1) * HIDDEN];
+        let w = &p[out_w(b) + side * HIDDEN..out_w(b) + (side + 1) * HIDDEN];
         for (x, w) in a.iter().zip(w) {
             let c = x.clamp(0.0, 1.0);
             o += c * c * w;
@@ -220,7 +254,8 @@ struct Grad {
 #[derive(Clone, Debug)]
 pub struct Trainer {
     /// The flat float parameters: hidden weights (feature by feature),
-    /// hidden biases, output weights (side to move first), output bias.
+    /// hidden biases, then per output bucket its weights (side to move
+    /// first) and bias.
     pub params: Vec<f32>,
     m: Vec<f32>,
     v: Vec<f32>,
@@ -238,25 +273,29 @@ pub struct Trainer {
 impl Trainer {
     /// A trainer with seeded random weights: hidden weights uniform in
     /// ±0.1 (a position's ~30 features then sum to about ±0.3), output
-    /// weights in ±1/√(2·HIDDEN), biases 0.
-    pub fn new(board: BoardKind, settings: Settings) -> Trainer {
+    /// weights in ±1/√(2·HIDDEN) (the same in every bucket), biases 0.
+    /// `settings.buckets` is held within 1 ..= [`MAX_BUCKETS`].
+    pub fn new(board: BoardKind, mut settings: Settings) -> Trainer {
+        settings.buckets = settings.buckets.clamp(1, MAX_BUCKETS);
         let mut rng = settings.seed ^ 0x005e_ed0f_7a11_u64;
         let mut uniform = |r: f32| {
             let u = (splitmix(&mut rng) >> 40) as f32 / (1u64 << 24) as f32;
             (2.0 * u - 1.0) * r
         };
-        let mut params = vec![0f32; PARAMS];
+        let len = params_len(settings.buckets);
+        let mut params = vec![0f32; len];
         for w in &mut params[FT_W..FT_B] {
             *w = uniform(0.1);
         }
         let out = 1.0 / (2.0 * HIDDEN as f32).sqrt();
-        for w in &mut params[OUT_W..OUT_B] {
+        for w in &mut params[out_w(0)..out_b(0)] {
             *w = uniform(out);
         }
+        copy_bucket_zero(&mut params);
         Trainer {
             params,
-            m: vec![0.0; PARAMS],
-            v: vec![0.0; PARAMS],
+            m: vec![0.0; len],
+            v: vec![0.0; len],
             step: 0,
             epoch: 0,
             rng,
@@ -267,11 +306,14 @@ impl Trainer {
 
     /// A trainer whose weights start as `net`'s (dequantised, head 0),
     /// its moments at zero: a run that goes on from a shipped net with
-    /// new data (`tally train --init`).
+    /// new data (`tally train --init`). A net of one bucket starts every
+    /// one of `settings.buckets` as its output layer, so the trainer
+    /// starts with the net's function.
     ///
     /// # Errors
     ///
-    /// A one-line message when `net` is for another board.
+    /// A one-line message when `net` is for another board, or has several
+    /// buckets but not `settings.buckets`.
     pub fn from_net(
         board: BoardKind,
         settings: Settings,
@@ -286,13 +328,27 @@ impl Trainer {
             ));
         }
         let mut t = Trainer::new(board, settings);
-        t.params = dequantised(net);
+        let buckets = t.settings.buckets;
+        if net.buckets() != 1 && net.buckets() != buckets {
+            return Err(format!(
+                "{} has {} output buckets, not {buckets}",
+                net.name(),
+                net.buckets()
+            ));
+        }
+        let mut p = dequantised(net);
+        p.resize(params_len(buckets), 0.0);
+        if net.buckets() == 1 {
+            copy_bucket_zero(&mut p);
+        }
+        t.params = p;
         Ok(t)
     }
 
     /// The float value of a sample in internal units.
     pub fn evaluate(&self, s: &Sample) -> f32 {
-        output(&self.params, &accumulate(&self.params, s)) * SCALE
+        let p = &self.params;
+        output(p, &accumulate(p, s), bucket_of(p, s)) * SCALE
     }
 
     /// The target of a sample.
@@ -328,21 +384,22 @@ impl Trainer {
         let p = &self.params;
         let k = self.settings.k as f32;
         let mut g = Grad {
-            g: vec![0.0; PARAMS],
+            g: vec![0.0; p.len()],
             touched: vec![false; FEATURES],
             loss: 0.0,
         };
         for &i in idx {
             let s = &samples[i as usize];
             let acc = accumulate(p, s);
-            let pred = sigmoid32(k * output(p, &acc) * SCALE);
+            let b = bucket_of(p, s);
+            let pred = sigmoid32(k * output(p, &acc, b) * SCALE);
             let diff = pred - self.target(s);
             g.loss += f64::from(diff * diff);
             // d loss / d output.
             let d = 2.0 * diff * pred * (1.0 - pred) * k * SCALE;
-            g.g[OUT_B] += d;
+            g.g[out_b(b)] += d;
             for (side, a) in acc.iter().enumerate() {
-                let ow = OUT_W + side * HIDDEN;
+                let ow = out_w(b) + side * HIDDEN;
                 let mut da = [0f32; HIDDEN];
                 for j in 0..HIDDEN {
                     let x = a[j];
@@ -424,8 +481,10 @@ impl Trainer {
             }
         }
         adam(FT_B..OUT_W, false, CLIP_HIDDEN);
-        adam(OUT_W..OUT_B, true, CLIP_OUTPUT);
-        adam(OUT_B..PARAMS, false, f32::MAX);
+        for b in 0..self.settings.buckets {
+            adam(out_w(b)..out_b(b), true, CLIP_OUTPUT);
+            adam(out_b(b)..out_b(b) + 1, false, f32::MAX);
+        }
         sum.loss
     }
 
@@ -480,15 +539,20 @@ impl Trainer {
             .map(|f| std::array::from_fn(|j| q(p[FT_W + f * HIDDEN + j], QA, MAX_FEATURE_WEIGHT)))
             .collect();
         let bias = std::array::from_fn(|j| q(p[FT_B + j], QA, MAX_FEATURE_WEIGHT));
-        let head = Head {
-            weights: std::array::from_fn(|side| {
-                std::array::from_fn(|j| q(p[OUT_W + side * HIDDEN + j], QB, MAX_OUTPUT_WEIGHT))
-            }),
-            bias: (f64::from(p[OUT_B]) * f64::from(QA * QB))
-                .round()
-                .clamp(-1e9, 1e9) as i32,
-        };
-        Network::new(self.board, rows, bias, vec![head]).map_err(|e| e.to_string())
+        let buckets = self.settings.buckets;
+        let heads = (0..buckets)
+            .map(|b| Head {
+                weights: std::array::from_fn(|side| {
+                    std::array::from_fn(|j| {
+                        q(p[out_w(b) + side * HIDDEN + j], QB, MAX_OUTPUT_WEIGHT)
+                    })
+                }),
+                bias: (f64::from(p[out_b(b)]) * f64::from(QA * QB))
+                    .round()
+                    .clamp(-1e9, 1e9) as i32,
+            })
+            .collect();
+        Network::with_buckets(self.board, rows, bias, buckets, heads).map_err(|e| e.to_string())
     }
 
     /// The generator's state (for checkpoints).
@@ -507,7 +571,8 @@ impl Trainer {
         settings: Settings,
         state: checkpoint::State,
     ) -> Result<Trainer, String> {
-        if state.params.len() != PARAMS || state.m.len() != PARAMS || state.v.len() != PARAMS {
+        let len = params_len(settings.buckets);
+        if state.params.len() != len || state.m.len() != len || state.v.len() != len {
             return Err("the checkpoint holds another number of weights".to_owned());
         }
         Ok(Trainer {
@@ -545,9 +610,18 @@ pub struct Agreement {
 /// the division by `QA` and float rounding add a few hundredths.
 pub const ARITHMETIC_TOLERANCE: f64 = 1.5;
 
-/// The float parameters that `net`'s integers stand for.
+/// Copies output bucket 0's weights and bias to every other bucket.
+fn copy_bucket_zero(p: &mut [f32]) {
+    let buckets = buckets_of_len(p.len()).unwrap_or(1);
+    for b in 1..buckets {
+        p.copy_within(out_w(0)..out_w(1), out_w(b));
+    }
+}
+
+/// The float parameters that `net`'s integers stand for (its score head,
+/// every bucket).
 pub fn dequantised(net: &Network) -> Vec<f32> {
-    let mut p = vec![0f32; PARAMS];
+    let mut p = vec![0f32; params_len(net.buckets())];
     let qa = QA as f32;
     for (f, row) in net.feature_weights().iter().enumerate() {
         for (j, &w) in row.iter().enumerate() {
@@ -557,13 +631,14 @@ pub fn dequantised(net: &Network) -> Vec<f32> {
     for (j, &b) in net.feature_bias().iter().enumerate() {
         p[FT_B + j] = f32::from(b) / qa;
     }
-    let head = &net.heads()[0];
-    for (side, ws) in head.weights.iter().enumerate() {
-        for (j, &w) in ws.iter().enumerate() {
-            p[OUT_W + side * HIDDEN + j] = f32::from(w) / QB as f32;
+    for (b, head) in net.heads()[..net.buckets()].iter().enumerate() {
+        for (side, ws) in head.weights.iter().enumerate() {
+            for (j, &w) in ws.iter().enumerate() {
+                p[out_w(b) + side * HIDDEN + j] = f32::from(w) / QB as f32;
+            }
         }
+        p[out_b(b)] = (f64::from(head.bias) / f64::from(QA * QB)) as f32;
     }
-    p[OUT_B] = (f64::from(head.bias) / f64::from(QA * QB)) as f32;
     p
 }
 
@@ -577,7 +652,7 @@ pub fn compare(trainer: &Trainer, net: &Network, samples: &[Sample]) -> Agreemen
         .map(|s| {
             let int = f64::from(net.evaluate(&s.board(), s.turn()));
             let float = f64::from(trainer.evaluate(s));
-            let same = f64::from(output(&q, &accumulate(&q, s)) * SCALE);
+            let same = f64::from(output(&q, &accumulate(&q, s), bucket_of(&q, s)) * SCALE);
             ((int - float).abs(), (int - same).abs())
         })
         .collect();

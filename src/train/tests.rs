@@ -60,6 +60,7 @@ fn settings(epochs: u32) -> Settings {
         lambda: 0.0,
         k: 1.0 / 300.0,
         seed: 3,
+        buckets: 1,
     }
 }
 
@@ -98,7 +99,7 @@ fn the_trainer_learns_material_and_the_net_agrees() {
     // The weights stay within the loader's bounds.
     assert!(t.params[FT_W..OUT_W].iter().all(|w| w.abs() <= CLIP_HIDDEN));
     assert!(
-        t.params[OUT_W..OUT_B]
+        t.params[out_w(0)..out_b(0)]
             .iter()
             .all(|w| w.abs() <= CLIP_OUTPUT)
     );
@@ -198,4 +199,52 @@ fn a_trainer_from_a_net_starts_from_its_weights() {
     // A net of the other board is refused.
     let e = Trainer::from_net(BoardKind::Extinction, settings(2), &net).unwrap_err();
     assert!(e.contains("standard board"), "{e}");
+}
+
+#[test]
+fn output_buckets_start_from_a_plain_net_and_learn_apart() {
+    let data = samples(1500, 13);
+    let mut t = Trainer::new(BoardKind::Standard, settings(2));
+    t.epoch(&data, |_, _| {});
+    let plain = t.network().unwrap();
+    let mut four = settings(2);
+    four.buckets = 4;
+    // Every bucket starts as the plain net's output layer: the same values.
+    let same = Trainer::from_net(BoardKind::Standard, settings(2), &plain).unwrap();
+    let mut from = Trainer::from_net(BoardKind::Standard, four.clone(), &plain).unwrap();
+    assert_eq!(from.params.len(), params_len(4));
+    for s in &data[..300] {
+        assert_eq!(from.evaluate(s), same.evaluate(s));
+    }
+    // Trained, the buckets differ, and the engine computes what the
+    // trainer does.
+    from.epoch(&data, |_, _| {});
+    let net = from.network().unwrap();
+    assert_eq!(net.buckets(), 4);
+    assert_ne!(net.heads()[0], net.heads()[3]);
+    let a = compare(&from, &net, &data[..300]);
+    assert!(a.arithmetic <= ARITHMETIC_TOLERANCE, "{a:?}");
+    // The bucketed net goes on training as itself; another bucket count
+    // is refused.
+    let again = Trainer::from_net(BoardKind::Standard, four.clone(), &net).unwrap();
+    assert_eq!(again.network().unwrap().name(), net.name());
+    let mut two = four.clone();
+    two.buckets = 2;
+    let e = Trainer::from_net(BoardKind::Standard, two, &net).unwrap_err();
+    assert!(e.contains("has 4 output buckets, not 2"), "{e}");
+    // A checkpoint of a bucketed run continues it exactly.
+    let dir = std::env::temp_dir().join(format!("tally-train-buckets-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("run.ckpt");
+    checkpoint::save(&from, 7, &path).unwrap();
+    let state = checkpoint::load(&path).unwrap();
+    assert_eq!(state.buckets, 4);
+    let mut resumed = Trainer::restore(BoardKind::Standard, four, state).unwrap();
+    resumed.epoch(&data, |_, _| {});
+    from.epoch(&data, |_, _| {});
+    assert_eq!(resumed.params, from.params);
+    // Restored with another bucket count: refused.
+    let state = checkpoint::load(&path).unwrap();
+    assert!(Trainer::restore(BoardKind::Standard, settings(2), state).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
 }
