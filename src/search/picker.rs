@@ -103,6 +103,10 @@ enum Ties {
     Stable,
 }
 
+/// The pick key of an action of another stage than the current one: below
+/// every score (scores are exchange values and bounded histories).
+const NOT_IN_STAGE: i32 = i32::MIN;
+
 /// An action's place in the order: its stage, and its score within it.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -115,6 +119,13 @@ pub(super) struct Picker<'a> {
     actions: &'a mut ActionList,
     /// One entry per action, at the same index.
     entries: ArrayVec<Entry, MAX_ACTIONS>,
+    /// The current stage's pick keys, at the same index: an action's score
+    /// if it is of the stage, [`NOT_IN_STAGE`] otherwise (set when the
+    /// stage begins; scores and stages change only between stages), so a
+    /// pick is a plain maximum over one array.
+    keys: ArrayVec<i32, MAX_ACTIONS>,
+    /// Whether `keys` holds the stage `order[at]`.
+    keys_ready: bool,
     /// Actions not yet handed out, by stage.
     counts: [u16; STAGES],
     order: &'static [Stage],
@@ -131,6 +142,8 @@ impl<'a> Picker<'a> {
         Picker {
             actions,
             entries: ArrayVec::new(),
+            keys: ArrayVec::new(),
+            keys_ready: false,
             counts: [0; STAGES],
             order,
             at: 0,
@@ -142,6 +155,7 @@ impl<'a> Picker<'a> {
     #[inline]
     fn push(&mut self, stage: Stage, score: i32) {
         self.entries.push(Entry { score, stage });
+        self.keys.push(NOT_IN_STAGE);
         self.counts[stage as usize] += 1;
     }
 
@@ -227,12 +241,16 @@ impl<'a> Picker<'a> {
         loop {
             let stage = *self.order.get(self.at)?;
             if self.counts[stage as usize] > 0 {
-                if let Some(i) = self.best(stage) {
+                if !self.keys_ready {
+                    self.load_keys(stage);
+                }
+                if let Some(i) = self.best() {
                     return Some(self.take(i));
                 }
                 self.counts[stage as usize] = 0;
             }
             self.at += 1;
+            self.keys_ready = false;
             match self.order.get(self.at) {
                 Some(Stage::GoodNoisy) => {
                     self.split_captures::<P>(board, ctx.turn);
@@ -244,16 +262,33 @@ impl<'a> Picker<'a> {
         }
     }
 
-    /// The first of the best-scored actions not yet handed out in `stage`.
+    /// Sets the pick keys of the actions not yet handed out for `stage`.
     #[inline]
-    fn best(&self, stage: Stage) -> Option<usize> {
-        let mut best: Option<(usize, i32)> = None;
-        for (j, e) in self.entries.iter().enumerate().skip(self.next) {
-            if e.stage == stage && best.is_none_or(|(_, s)| e.score > s) {
-                best = Some((j, e.score));
-            }
+    fn load_keys(&mut self, stage: Stage) {
+        for (k, e) in self.keys[self.next..]
+            .iter_mut()
+            .zip(&self.entries[self.next..])
+        {
+            *k = if e.stage == stage {
+                e.score
+            } else {
+                NOT_IN_STAGE
+            };
         }
-        best.map(|(j, _)| j)
+        self.keys_ready = true;
+    }
+
+    /// The first of the best-scored actions not yet handed out in the
+    /// current stage: the largest key (a loop the compiler vectorises),
+    /// then its first place.
+    #[inline]
+    fn best(&self) -> Option<usize> {
+        let keys = &self.keys[self.next..];
+        let top = keys.iter().fold(NOT_IN_STAGE, |m, &k| m.max(k));
+        if top == NOT_IN_STAGE {
+            return None;
+        }
+        keys.iter().position(|&k| k == top).map(|j| self.next + j)
     }
 
     /// Hands out the action at `i`.
@@ -264,10 +299,12 @@ impl<'a> Picker<'a> {
             Ties::Swap => {
                 self.actions.swap(n, i);
                 self.entries.swap(n, i);
+                self.keys.swap(n, i);
             }
             Ties::Stable => {
                 self.actions[n..=i].rotate_right(1);
                 self.entries[n..=i].rotate_right(1);
+                self.keys[n..=i].rotate_right(1);
             }
         }
         self.counts[self.entries[n].stage as usize] -= 1;
