@@ -223,10 +223,10 @@ fn accumulate(p: &[f32], s: &Sample) -> Accs {
     acc
 }
 
-/// The output bucket of a sample in a net of `p`'s parameters.
+/// The output bucket of a sample in a net of `buckets` output buckets.
 #[inline]
-fn bucket_of(p: &[f32], s: &Sample) -> usize {
-    crate::nnue::bucket(s.pieces(), buckets_of_len(p.len()).unwrap_or(1))
+fn bucket_of(buckets: usize, s: &Sample) -> usize {
+    crate::nnue::bucket(s.pieces(), buckets)
 }
 
 /// The float output of accumulators under `p`, read by output bucket `b`.
@@ -348,7 +348,7 @@ impl Trainer {
     /// The float value of a sample in internal units.
     pub fn evaluate(&self, s: &Sample) -> f32 {
         let p = &self.params;
-        output(p, &accumulate(p, s), bucket_of(p, s)) * SCALE
+        output(p, &accumulate(p, s), bucket_of(self.settings.buckets, s)) * SCALE
     }
 
     /// The target of a sample.
@@ -391,7 +391,7 @@ impl Trainer {
         for &i in idx {
             let s = &samples[i as usize];
             let acc = accumulate(p, s);
-            let b = bucket_of(p, s);
+            let b = bucket_of(self.settings.buckets, s);
             let pred = sigmoid32(k * output(p, &acc, b) * SCALE);
             let diff = pred - self.target(s);
             g.loss += f64::from(diff * diff);
@@ -652,7 +652,8 @@ pub fn compare(trainer: &Trainer, net: &Network, samples: &[Sample]) -> Agreemen
         .map(|s| {
             let int = f64::from(net.evaluate(&s.board(), s.turn()));
             let float = f64::from(trainer.evaluate(s));
-            let same = f64::from(output(&q, &accumulate(&q, s), bucket_of(&q, s)) * SCALE);
+            let same =
+                f64::from(output(&q, &accumulate(&q, s), bucket_of(net.buckets(), s)) * SCALE);
             ((int - float).abs(), (int - same).abs())
         })
         .collect();
