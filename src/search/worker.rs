@@ -715,7 +715,9 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             let rfp_margin = RFP_MARGIN * (depth - i32::from(improving))
                 + if threat { RFP_THREAT_MARGIN } else { 0 };
             if depth <= RFP_DEPTH && eval - rfp_margin >= beta {
-                return eval;
+                // Half way back to beta: a static eval far above beta is
+                // an overestimate more often than not.
+                return (eval + beta) / 2;
             }
             // Razoring: far below alpha at shallow depth, only captures can
             // save the node; if quiescence agrees, it fails low. Not in
