@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | 0 | 8 | magic `TALLYNNU` |
 //! | 8 | 2 | format version (1 or 2) |
-//! | 10 | 2 | hidden neurons per perspective `H` |
+//! | 10 | 2 | hidden neurons per perspective `H` (1 ..= the build's `HIDDEN`; a narrower net is read with the others at zero) |
 //! | 12 | 1 | output heads `n` (1 ..= 8; head 0 the score) |
 //! | 13 | 1 | board: 0 standard, 1 extinction |
 //! | 14 | 1 | version 2: output buckets `b` (2 ..= 8); version 1: 0 (one bucket) |
@@ -45,7 +45,8 @@ pub enum NetError {
     NotNet(String),
     /// Another format version.
     Version(u16),
-    /// Another hidden size than this build's.
+    /// A hidden size this build cannot hold (none, or more than
+    /// [`HIDDEN`]).
     Hidden(u16),
     /// The file's length disagrees with its header.
     Size {
@@ -72,7 +73,7 @@ impl fmt::Display for NetError {
             ),
             NetError::Hidden(h) => write!(
                 f,
-                "the net has {h} hidden neurons (this Tally is built for {HIDDEN})"
+                "the net has {h} hidden neurons (this Tally reads 1 to {HIDDEN})"
             ),
             NetError::Size { got, expected } => write!(
                 f,
@@ -99,9 +100,10 @@ fn fnv64_on(h: u64, bytes: &[u8]) -> u64 {
         .fold(h, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
-/// The file's length for `layers` output layers (heads times buckets).
-pub const fn file_len(layers: usize) -> usize {
-    HEADER_LEN + 2 * FEATURES * HIDDEN + 2 * HIDDEN + layers * (4 * HIDDEN + 4)
+/// The file's length for a net of `hidden` neurons and `layers` output
+/// layers (heads times buckets).
+pub const fn file_len(hidden: usize, layers: usize) -> usize {
+    HEADER_LEN + 2 * FEATURES * hidden + 2 * hidden + layers * (4 * hidden + 4)
 }
 
 /// The header's bytes 12 to 15: heads, board, buckets (0 for one),
@@ -126,22 +128,25 @@ pub(super) fn hash_of(net: &Network) -> u64 {
     content_hash(net.head_count(), net.board, net.buckets, &payload(net))
 }
 
-/// The bytes after the header: the weights.
+/// The bytes after the header: the weights of the net's first
+/// [`Network::hidden`] neurons.
 pub(super) fn payload(net: &Network) -> Vec<u8> {
-    let mut out = Vec::with_capacity(file_len(net.heads.len()) - HEADER_LEN);
+    let h = net.hidden;
+    let mut out = Vec::with_capacity(file_len(h, net.heads.len()) - HEADER_LEN);
+    let put = |out: &mut Vec<u8>, row: &[i16; HIDDEN]| {
+        for w in &row[..h] {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+    };
     for row in &net.feature_weights {
-        for w in row {
-            out.extend_from_slice(&w.to_le_bytes());
-        }
+        put(&mut out, row);
     }
-    for b in &net.feature_bias {
-        out.extend_from_slice(&b.to_le_bytes());
-    }
-    for h in &net.heads {
-        for w in h.weights.iter().flatten() {
-            out.extend_from_slice(&w.to_le_bytes());
+    put(&mut out, &net.feature_bias);
+    for head in &net.heads {
+        for row in &head.weights {
+            put(&mut out, row);
         }
-        out.extend_from_slice(&h.bias.to_le_bytes());
+        out.extend_from_slice(&head.bias.to_le_bytes());
     }
     out
 }
@@ -164,7 +169,7 @@ pub fn write(net: &Network) -> Vec<u8> {
     };
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&version.to_le_bytes());
-    out.extend_from_slice(&(HIDDEN as u16).to_le_bytes());
+    out.extend_from_slice(&(net.hidden as u16).to_le_bytes());
     out.extend_from_slice(&shape_bytes(net.head_count(), net.board, net.buckets));
     out.extend_from_slice(&net.hash.to_le_bytes());
     out.extend_from_slice(&body);
@@ -199,9 +204,10 @@ pub fn read(bytes: &[u8]) -> Result<Network, NetError> {
         return Err(NetError::Version(version));
     }
     let hidden = u16::from_le_bytes([bytes[10], bytes[11]]);
-    if usize::from(hidden) != HIDDEN {
+    if hidden == 0 || usize::from(hidden) > HIDDEN {
         return Err(NetError::Hidden(hidden));
     }
+    let h = usize::from(hidden);
     let heads = usize::from(bytes[12]);
     if heads == 0 || heads > MAX_HEADS {
         return Err(NetError::Shape(format!("{heads} heads (1 to {MAX_HEADS})")));
@@ -225,7 +231,7 @@ pub fn read(bytes: &[u8]) -> Result<Network, NetError> {
             )));
         }
     };
-    let expected = file_len(heads * buckets);
+    let expected = file_len(h, heads * buckets);
     if bytes.len() != expected {
         return Err(NetError::Size {
             got: bytes.len(),
@@ -238,37 +244,28 @@ pub fn read(bytes: &[u8]) -> Result<Network, NetError> {
     if content_hash(heads, board, buckets, body) != u64::from_le_bytes(hash) {
         return Err(NetError::Hash);
     }
-    let (rows, rest) = body.split_at(2 * FEATURES * HIDDEN);
-    let (bias, rest) = rest.split_at(2 * HIDDEN);
-    let feature_weights = rows
-        .chunks_exact(2 * HIDDEN)
-        .map(|r| {
-            let mut row = [0i16; HIDDEN];
-            for (w, v) in row.iter_mut().zip(i16s(r)) {
-                *w = v;
-            }
-            row
-        })
-        .collect();
-    let mut feature_bias = [0i16; HIDDEN];
-    for (w, v) in feature_bias.iter_mut().zip(i16s(bias)) {
-        *w = v;
-    }
+    // Rows of `h` weights, each padded with zeros to `HIDDEN`.
+    let row = |bytes: &[u8]| {
+        let mut row = [0i16; HIDDEN];
+        for (w, v) in row.iter_mut().zip(i16s(bytes)) {
+            *w = v;
+        }
+        row
+    };
+    let (rows, rest) = body.split_at(2 * FEATURES * h);
+    let (bias, rest) = rest.split_at(2 * h);
+    let feature_weights = rows.chunks_exact(2 * h).map(row).collect();
     let heads = rest
-        .chunks_exact(4 * HIDDEN + 4)
-        .map(|h| {
-            let mut weights = [[0i16; HIDDEN]; 2];
-            for (w, v) in weights.iter_mut().flatten().zip(i16s(&h[..4 * HIDDEN])) {
-                *w = v;
-            }
-            let b = &h[4 * HIDDEN..];
+        .chunks_exact(4 * h + 4)
+        .map(|layer| {
+            let b = &layer[4 * h..];
             Head {
-                weights,
+                weights: [row(&layer[..2 * h]), row(&layer[2 * h..4 * h])],
                 bias: i32::from_le_bytes([b[0], b[1], b[2], b[3]]),
             }
         })
         .collect();
-    Network::with_buckets(board, feature_weights, feature_bias, buckets, heads)
+    Network::with_width(board, feature_weights, row(bias), buckets, heads, h)
 }
 
 /// Reads a net file.
@@ -283,7 +280,7 @@ pub fn load(path: &Path) -> Result<Network, String> {
     if !meta.is_file() {
         return Err(format!("cannot read {name}: not a regular file"));
     }
-    let largest = file_len(MAX_HEADS * MAX_BUCKETS) as u64;
+    let largest = file_len(HIDDEN, MAX_HEADS * MAX_BUCKETS) as u64;
     if meta.len() > largest {
         return Err(format!(
             "{name}: not a Tally net of this build ({} bytes, a net has at most {largest})",

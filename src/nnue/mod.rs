@@ -66,7 +66,8 @@ pub use accumulator::Accumulator;
 pub use format::NetError;
 
 /// Neurons of the hidden layer per perspective (a multiple of
-/// [`LANES`]; 128 now, 256 a one-line change that needs new nets).
+/// [`LANES`]). A net file of fewer neurons is read with the rest at zero,
+/// which computes the same function (see [`Network::hidden`]).
 pub const HIDDEN: usize = 128;
 /// Input features per perspective: 2 sides × 6 piece types × 64 squares.
 pub const FEATURES: usize = 768;
@@ -141,6 +142,9 @@ pub struct Network {
     buckets: usize,
     /// Every head's buckets: head `h`'s bucket `b` at `h · buckets + b`.
     heads: Vec<Head>,
+    /// The neurons the weights use (1 ..= [`HIDDEN`]): those from here on
+    /// are zero, and the file holds only these.
+    hidden: usize,
     /// The content hash (FNV-1a, 64 bits, of the weights' bytes): the
     /// net's name.
     hash: u64,
@@ -183,12 +187,32 @@ impl Network {
         buckets: usize,
         heads: Vec<Head>,
     ) -> Result<Network, NetError> {
+        Network::with_width(board, feature_weights, feature_bias, buckets, heads, HIDDEN)
+    }
+
+    /// A network as [`Network::with_buckets`] whose weights use only the
+    /// first `hidden` neurons (the rest must be zero): a net file of that
+    /// width.
+    ///
+    /// # Errors
+    ///
+    /// As [`Network::with_buckets`], and when `hidden` is not 1 ..=
+    /// [`HIDDEN`] or a weight beyond it is not zero.
+    pub fn with_width(
+        board: BoardKind,
+        feature_weights: Vec<[i16; HIDDEN]>,
+        feature_bias: [i16; HIDDEN],
+        buckets: usize,
+        heads: Vec<Head>,
+        hidden: usize,
+    ) -> Result<Network, NetError> {
         let mut net = Network {
             board,
             feature_weights,
             feature_bias,
             buckets,
             heads,
+            hidden,
             hash: 0,
         };
         net.check()?;
@@ -220,6 +244,21 @@ impl Network {
         let heads = self.head_count();
         if heads == 0 || heads > MAX_HEADS {
             return Err(NetError::Shape(format!("{heads} heads (1 to {MAX_HEADS})")));
+        }
+        if self.hidden == 0 || self.hidden > HIDDEN {
+            return Err(NetError::Hidden(self.hidden as u16));
+        }
+        let beyond_zero = self
+            .feature_weights
+            .iter()
+            .chain(std::iter::once(&self.feature_bias))
+            .chain(self.heads.iter().flat_map(|h| h.weights.iter()))
+            .all(|row| row[self.hidden..].iter().all(|&w| w == 0));
+        if !beyond_zero {
+            return Err(NetError::Shape(format!(
+                "a weight of a neuron beyond the net's {}",
+                self.hidden
+            )));
         }
         let hidden_ok = self
             .feature_weights
@@ -277,6 +316,12 @@ impl Network {
         self.buckets
     }
 
+    /// The hidden neurons per perspective that the net's file holds; this
+    /// build computes [`HIDDEN`], the others at zero.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
     /// The content hash.
     pub fn hash(&self) -> u64 {
         self.hash
@@ -299,7 +344,7 @@ impl Network {
             "{} ({} board, {} hidden, {} head{}{buckets})",
             self.name(),
             self.board.name(),
-            HIDDEN,
+            self.hidden,
             heads,
             if heads == 1 { "" } else { "s" }
         )

@@ -53,7 +53,7 @@ fn the_file_round_trips() {
     for board in BoardKind::ALL {
         let net = random_net(board, 7);
         let bytes = format::write(&net);
-        assert_eq!(bytes.len(), format::file_len(2));
+        assert_eq!(bytes.len(), format::file_len(HIDDEN, 2));
         assert_eq!(&bytes[0..8], b"TALLYNNU");
         let back = format::read(&bytes).unwrap();
         assert_eq!(back, net);
@@ -69,6 +69,61 @@ fn the_file_round_trips() {
     let net = random_net(BoardKind::Standard, 1);
     format::save(&net, &path).unwrap();
     assert_eq!(format::load(&path).unwrap(), net);
+}
+
+/// `net`'s weights with every neuron from `hidden` on set to zero.
+fn narrowed(net: &Network, hidden: usize) -> (Vec<[i16; HIDDEN]>, [i16; HIDDEN], Vec<Head>) {
+    let cut = |row: &[i16; HIDDEN]| std::array::from_fn(|j| if j < hidden { row[j] } else { 0 });
+    let rows = net.feature_weights().iter().map(cut).collect();
+    let heads = net
+        .heads()
+        .iter()
+        .map(|h| Head {
+            weights: [cut(&h.weights[0]), cut(&h.weights[1])],
+            bias: h.bias,
+        })
+        .collect();
+    (rows, cut(net.feature_bias()), heads)
+}
+
+#[test]
+fn a_narrower_net_is_read_with_its_other_neurons_at_zero() {
+    let full = random_net(BoardKind::Standard, 11);
+    let h = HIDDEN / 2;
+    let (rows, bias, heads) = narrowed(&full, h);
+    let narrow =
+        Network::with_width(BoardKind::Standard, rows.clone(), bias, 1, heads.clone(), h).unwrap();
+    assert_eq!(narrow.hidden(), h);
+    assert!(narrow.describe().contains(&format!("{h} hidden")));
+    // The file holds only its neurons, and reads back as the same net.
+    let bytes = format::write(&narrow);
+    assert_eq!(bytes.len(), format::file_len(h, 2));
+    assert_eq!(u16::from_le_bytes([bytes[10], bytes[11]]), h as u16);
+    let back = format::read(&bytes).unwrap();
+    assert_eq!(back, narrow);
+    assert_eq!(format::write(&back), bytes);
+    // The same function as the full-width net of the same weights (whose
+    // file, and so name, differ).
+    let padded =
+        Network::with_buckets(BoardKind::Standard, rows.clone(), bias, 1, heads.clone()).unwrap();
+    assert_ne!(padded.name(), narrow.name());
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 5 4",
+    ] {
+        let setup = fen.parse::<shakmaty::fen::Fen>().unwrap().into_setup();
+        for turn in [Color::White, Color::Black] {
+            assert_eq!(
+                back.evaluate(&setup.board, turn),
+                padded.evaluate(&setup.board, turn)
+            );
+        }
+    }
+    // A weight beyond the width is refused.
+    let mut wide = rows;
+    wide[5][h] = 1;
+    let e = Network::with_width(BoardKind::Standard, wide, bias, 1, heads, h).unwrap_err();
+    assert!(e.to_string().contains("beyond the net's"), "{e}");
 }
 
 /// Rewrites the hash after a change to the weights.
@@ -97,8 +152,14 @@ fn bad_files_are_refused_with_one_line() {
         "net format version 9 (this Tally reads versions 1 and 2)"
     );
     let mut b = good.clone();
-    b[10..12].copy_from_slice(&256u16.to_le_bytes());
-    assert!(refuse(&b).contains("256 hidden neurons"));
+    let wide = HIDDEN as u16 + 16;
+    b[10..12].copy_from_slice(&wide.to_le_bytes());
+    assert!(refuse(&b).contains(&format!("{wide} hidden neurons")));
+    b[10..12].copy_from_slice(&0u16.to_le_bytes());
+    assert!(refuse(&b).contains("0 hidden neurons"));
+    let mut b = good.clone();
+    b[10..12].copy_from_slice(&(HIDDEN as u16 / 2).to_le_bytes());
+    assert!(refuse(&b).contains("wrong size"));
     let mut b = good.clone();
     b[12] = 0;
     assert!(refuse(&b).contains("0 heads"));
@@ -362,7 +423,7 @@ fn a_bucketed_net_reads_the_bucket_of_its_piece_count() {
     assert_eq!(
         net.describe(),
         format!(
-            "{} (standard board, 128 hidden, 1 head, 4 output buckets)",
+            "{} (standard board, {HIDDEN} hidden, 1 head, 4 output buckets)",
             net.name()
         )
     );
@@ -385,7 +446,7 @@ fn a_bucketed_net_round_trips_and_its_shape_is_part_of_its_name() {
         Network::with_buckets(BoardKind::Standard, rows.clone(), bias, 4, layers.clone()).unwrap();
     assert_eq!((net.head_count(), net.buckets()), (2, 4));
     let bytes = format::write(&net);
-    assert_eq!(bytes.len(), format::file_len(8));
+    assert_eq!(bytes.len(), format::file_len(HIDDEN, 8));
     assert_eq!(
         u16::from_le_bytes([bytes[8], bytes[9]]),
         format::VERSION_BUCKETS

@@ -431,7 +431,7 @@ mod tests {
         // unbounded solution would overshoot them; the bounded one holds
         // some at the bound, keeps the rest inside, and still follows the
         // target better than predicting nothing.
-        let (body, p, data, got) = fitted(40.0, -25.0);
+        let (body, p, data, got) = fitted(160.0, -100.0);
         let bound = f64::from(CLIP_OUTPUT);
         assert!(got.weights.iter().all(|w| w.abs() <= bound + 1e-12));
         assert!(got.weights.iter().any(|w| w.abs() > bound - 1e-9));

@@ -307,8 +307,10 @@ impl Trainer {
     /// A trainer whose weights start as `net`'s (dequantised, head 0),
     /// its moments at zero: a run that goes on from a shipped net with
     /// new data (`tally train --init`). A net of one bucket starts every
-    /// one of `settings.buckets` as its output layer, so the trainer
-    /// starts with the net's function.
+    /// one of `settings.buckets` as its output layer, and a net of fewer
+    /// than [`HIDDEN`] neurons grows random hidden weights for the others
+    /// (their output weights zero), so the trainer starts with the net's
+    /// function.
     ///
     /// # Errors
     ///
@@ -340,6 +342,14 @@ impl Trainer {
         p.resize(params_len(buckets), 0.0);
         if net.buckets() == 1 {
             copy_bucket_zero(&mut p);
+        }
+        // A narrower net's missing neurons start with the fresh trainer's
+        // random hidden weights and zero output weights: the function is
+        // the net's, and the new neurons have gradients to learn from.
+        for f in 0..FEATURES {
+            let row = FT_W + f * HIDDEN;
+            p[row + net.hidden()..row + HIDDEN]
+                .copy_from_slice(&t.params[row + net.hidden()..row + HIDDEN]);
         }
         t.params = p;
         Ok(t)

@@ -248,3 +248,55 @@ fn output_buckets_start_from_a_plain_net_and_learn_apart() {
     assert!(Trainer::restore(BoardKind::Standard, settings(2), state).is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_narrower_net_grows_new_neurons_that_start_silent_and_learn() {
+    let data = samples(1500, 17);
+    let mut t = Trainer::new(BoardKind::Standard, settings(2));
+    t.epoch(&data, |_, _| {});
+    let full = t.network().unwrap();
+    // The same net cut to half the neurons, as a narrower file reads.
+    let h = HIDDEN / 2;
+    let cut = |row: &[i16; HIDDEN]| std::array::from_fn(|j| if j < h { row[j] } else { 0 });
+    let heads = full
+        .heads()
+        .iter()
+        .map(|l| Head {
+            weights: [cut(&l.weights[0]), cut(&l.weights[1])],
+            bias: l.bias,
+        })
+        .collect();
+    let rows = full.feature_weights().iter().map(cut).collect();
+    let narrow = Network::with_width(
+        BoardKind::Standard,
+        rows,
+        cut(full.feature_bias()),
+        1,
+        heads,
+        h,
+    )
+    .unwrap();
+    let mut from = Trainer::from_net(BoardKind::Standard, settings(2), &narrow).unwrap();
+    // It starts as the narrow net: the new neurons' output weights are
+    // zero, their hidden weights random.
+    let a = compare(&from, &narrow, &data[..200]);
+    assert!(a.max <= ARITHMETIC_TOLERANCE, "{a:?}");
+    let new_inputs = (0..FEATURES).flat_map(|f| {
+        let row = FT_W + f * HIDDEN;
+        from.params[row + h..row + HIDDEN].to_vec()
+    });
+    assert!(new_inputs.filter(|w| *w != 0.0).count() > FEATURES * (HIDDEN - h) / 2);
+    assert!(
+        from.params[out_w(0) + h..out_w(0) + HIDDEN]
+            .iter()
+            .all(|w| *w == 0.0)
+    );
+    // Trained, the new neurons take part.
+    from.epoch(&data, |_, _| {});
+    assert!(
+        from.params[out_w(0) + h..out_w(0) + HIDDEN]
+            .iter()
+            .any(|w| *w != 0.0)
+    );
+    assert_eq!(from.network().unwrap().hidden(), HIDDEN);
+}
