@@ -1476,7 +1476,8 @@ fn eval_mode_nnue_and_eval_file() {
     assert_eq!(
         lines,
         [format!(
-            "info string net {name} (standard board, 128 hidden, 1 head) loaded from {}",
+            "info string net {name} (standard board, {} hidden, 1 head) loaded from {}",
+            tally::nnue::HIDDEN,
             path.display()
         )]
     );

@@ -246,7 +246,9 @@ impl Network {
             return Err(NetError::Shape(format!("{heads} heads (1 to {MAX_HEADS})")));
         }
         if self.hidden == 0 || self.hidden > HIDDEN {
-            return Err(NetError::Hidden(self.hidden as u16));
+            return Err(NetError::Hidden(
+                u16::try_from(self.hidden).unwrap_or(u16::MAX),
+            ));
         }
         let beyond_zero = self
             .feature_weights
