@@ -72,7 +72,10 @@ fn the_file_round_trips() {
 }
 
 /// `net`'s weights with every neuron from `hidden` on set to zero.
-fn narrowed(net: &Network, hidden: usize) -> (Vec<[i16; HIDDEN]>, [i16; HIDDEN], Vec<Head>) {
+pub(crate) fn narrowed(
+    net: &Network,
+    hidden: usize,
+) -> (Vec<[i16; HIDDEN]>, [i16; HIDDEN], Vec<Head>) {
     let cut = |row: &[i16; HIDDEN]| std::array::from_fn(|j| if j < hidden { row[j] } else { 0 });
     let rows = net.feature_weights().iter().map(cut).collect();
     let heads = net

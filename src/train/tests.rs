@@ -257,25 +257,8 @@ fn a_narrower_net_grows_new_neurons_that_start_silent_and_learn() {
     let full = t.network().unwrap();
     // The same net cut to half the neurons, as a narrower file reads.
     let h = HIDDEN / 2;
-    let cut = |row: &[i16; HIDDEN]| std::array::from_fn(|j| if j < h { row[j] } else { 0 });
-    let heads = full
-        .heads()
-        .iter()
-        .map(|l| Head {
-            weights: [cut(&l.weights[0]), cut(&l.weights[1])],
-            bias: l.bias,
-        })
-        .collect();
-    let rows = full.feature_weights().iter().map(cut).collect();
-    let narrow = Network::with_width(
-        BoardKind::Standard,
-        rows,
-        cut(full.feature_bias()),
-        1,
-        heads,
-        h,
-    )
-    .unwrap();
+    let (rows, bias, heads) = crate::nnue::tests::narrowed(&full, h);
+    let narrow = Network::with_width(BoardKind::Standard, rows, bias, 1, heads, h).unwrap();
     let mut from = Trainer::from_net(BoardKind::Standard, settings(2), &narrow).unwrap();
     // It starts as the narrow net: the new neurons' output weights are
     // zero, their hidden weights random.
