@@ -6,6 +6,9 @@
 //! file holds its lock. A reopen right after a close could then be
 //! refused, as it once was on CI.
 
+#[path = "common/cli.rs"]
+mod cli;
+
 use tally::matches::Experiment;
 use tally::matches::results::{FORMAT, Header, open};
 
@@ -27,8 +30,7 @@ fn header() -> Header {
 
 #[test]
 fn open_repairs_the_end_and_locks() {
-    let dir = std::env::temp_dir().join(format!("tally-results-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = cli::scratch("results");
     let path = dir.join("r.json");
     // An empty file gets the header, one line.
     std::fs::write(&path, "").unwrap();
