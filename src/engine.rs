@@ -702,11 +702,12 @@ impl Engine {
         let evaluator = self.evaluator(&scorer);
         let value = with_game!(&self.game, |g| evaluator
             .evaluate(g.current(), &Self::memo_of(g)));
+        let units = Units::of(&scorer);
         EvalTrace {
             base: evaluator.breakdown(self.game.board()),
             turn: self.game.turn(),
             value,
-            margin: Points::from_f64(Units::of(&scorer).to_points(value)).unwrap_or_default(),
+            margin: Points::from_f64(units.to_points(units.margin_of(value))).unwrap_or_default(),
             mode: evaluator.mode(),
             net: evaluator.net().map(Network::name),
         }

@@ -170,11 +170,11 @@ fn fifty_move_rule_is_a_draw() {
 fn thirty_move_rule_in_sets() {
     // Sets ends after 60 plies: the draw gives 1/2 to Black (the default
     // draw advantage), so White's margin is -1/2 = -250 internal units (a
-    // point is 500 at 0.2 points per pawn). K+R v K has no mate or
-    // stalemate in one here.
+    // point is 500 at 0.2 points per pawn), a search value on the curve of
+    // sets. K+R v K has no mate or stalemate in one here.
     let mut e = engine(Variant::Sets, "7k/8/8/8/8/8/8/KR6 w - - 58 1", &[]);
     let r = search(&mut e, 6);
-    assert_eq!(value(&r), -250);
+    assert_eq!(value(&r), e.units().value_of(-250));
 }
 
 #[test]
@@ -183,7 +183,7 @@ fn sets_stalemate_beats_the_move_rule() {
     // stalemating side beats the -1/2 of the coming 30-move draw.
     let mut e = engine(Variant::Sets, "7k/8/8/8/8/8/8/KQ6 w - - 58 1", &[]);
     let r = search(&mut e, 4);
-    assert_eq!(value(&r), 500);
+    assert_eq!(value(&r), e.units().value_of(500));
     e.play(&best(&r)).unwrap();
     assert!(matches!(
         e.ending(),
@@ -203,7 +203,7 @@ fn sets_claim_with_bishop() {
     );
     let r = search(&mut e, 4);
     assert_eq!(r.best, Some(Action::Claim));
-    assert_eq!(value(&r), 500);
+    assert_eq!(value(&r), e.units().value_of(500));
 }
 
 #[test]

@@ -19,7 +19,7 @@ use crate::engine::Engine;
 use crate::referee::score_game;
 use crate::rules::{Action, Ending, Game, Pos};
 use crate::scoring::{EndContext, Memo, Scorer, margin};
-use crate::search::{Limits, Silent, is_decided};
+use crate::search::{Limits, Silent, is_decided, margin_value};
 
 /// Openings tried per game before the game is skipped.
 pub const MAX_ATTEMPTS: u32 = 64;
@@ -121,7 +121,11 @@ pub fn play_game(
         let Some(best) = result.best else {
             return Played::Skipped;
         };
-        let value = result.lines.first().map_or(0, |l| l.value);
+        // Scores are kept as expected margins, whatever the search's scale.
+        let value = result
+            .lines
+            .first()
+            .map_or(0, |l| margin_value(l.value, engine.units()));
         plies.push(Ply {
             value,
             best,
@@ -226,7 +230,10 @@ fn open(engine: &mut Engine, config: &Config, rng: &mut Rng) -> bool {
         let Ok(r) = engine.search(limits, &Silent) else {
             return false;
         };
-        let value = r.lines.first().map_or(0, |l| l.value);
+        let value = r
+            .lines
+            .first()
+            .map_or(0, |l| margin_value(l.value, engine.units()));
         if value.abs() > v.max_score {
             return false;
         }

@@ -13,6 +13,7 @@
 //! and the point tables of `scoring` only.
 
 pub mod base;
+pub mod curve;
 pub mod params;
 pub mod score;
 pub mod trace;
@@ -87,6 +88,11 @@ pub struct Units {
     pawn_milli: i64,
     /// The largest magnitude of a path's margin and of an estimate.
     limit: i32,
+    /// The margin of a win where the search's values lie on the value
+    /// curve ([`curve`]): the variants whose evaluators return expected
+    /// margins and whose actions earn nothing by themselves (sets,
+    /// dynamic, tiebraker). `None`: the values are the margins.
+    curve: Option<i32>,
 }
 
 impl Units {
@@ -114,10 +120,36 @@ impl Units {
         let needed = (path * 100 + limit_wide - 1) / limit_wide;
         let needed = i64::try_from(needed).unwrap_or(i64::MAX);
         let pawn_milli = scorer.points_per_pawn().milli().max(1);
-        Units {
+        let mut units = Units {
             ppp_milli: pawn_milli.max(needed),
             pawn_milli,
             limit,
+            curve: None,
+        };
+        if !net_alone(scorer.variant()) && !scorer.has_action_awards() {
+            // A win is ten pawns of the variant's scale.
+            units.curve = Some(units.from_points(units.pawns(10_000)));
+        }
+        units
+    }
+
+    /// The search value of the expected margin `m` (outside the decisive
+    /// band): `m` itself, or its value on the curve ([`curve::value_of`]).
+    #[inline]
+    pub fn value_of(self, m: i32) -> i32 {
+        match self.curve {
+            Some(win) => curve::value_of(m, win),
+            None => m,
+        }
+    }
+
+    /// The expected margin of the search value `v` (outside the decisive
+    /// band): the inverse of [`Units::value_of`].
+    #[inline]
+    pub fn margin_of(self, v: i32) -> i32 {
+        match self.curve {
+            Some(win) => curve::margin_of(v, win),
+            None => v,
         }
     }
 
@@ -496,7 +528,7 @@ impl Evaluator {
         }
         let r = self.result_margins(node, memo);
         let w = Wdl::from_cp(cp, base::phase(node.pos.board()));
-        w.expect(r) + cp.clamp(-3000, 3000) / 32
+        w.expect(r) + curve::progress(cp)
     }
 }
 
@@ -635,7 +667,7 @@ impl<P: Pos> Evaluate<P> for Evaluator {
                         self.over_net_score(node, memo, score)
                     }
                 };
-                v.clamp(-limit, limit)
+                self.units.value_of(v).clamp(-limit, limit)
             }
             None => self.evaluate(node, memo),
         }
@@ -658,7 +690,7 @@ impl<P: Pos> Evaluate<P> for Evaluator {
             (EvalMode::Variant | EvalMode::Untuned, _) => self.variant_value(node, memo),
         };
         let limit = self.units.limit();
-        v.clamp(-limit, limit)
+        self.units.value_of(v).clamp(-limit, limit)
     }
 }
 
@@ -695,6 +727,37 @@ mod tests {
 
     fn board(fen: &str) -> shakmaty::Board {
         fen.parse::<Fen>().unwrap().into_setup().board
+    }
+
+    #[test]
+    fn the_value_curve_serves_the_variants_of_expected_margins() {
+        for v in Variant::ALL {
+            let units = Units::of(&Scorer::new(v));
+            let curved = matches!(v, Variant::Sets | Variant::Dynamic | Variant::Tiebraker);
+            // 300 units of margin: the same value without the curve, about
+            // a pawn and a half (a win is 1000) on it.
+            let value = units.value_of(300);
+            if curved {
+                assert!((100..200).contains(&value), "{v:?} {value}");
+                assert!(units.margin_of(value) <= 300);
+                assert!(units.margin_of(value + 1) > 300);
+                assert_eq!(units.value_of(-300), -value);
+            } else {
+                assert_eq!(value, 300, "{v:?}");
+                assert_eq!(units.margin_of(-1234), -1234, "{v:?}");
+            }
+        }
+        // The evaluation of a dynamic position is the value of its
+        // expected margin.
+        let dynamic = Scorer::new(Variant::Dynamic);
+        let e = Evaluator::new(&dynamic, EvalMode::Base);
+        let rules = crate::rules::Rules::<shakmaty::Chess>::new(Variant::Dynamic);
+        let node = rules.from_fen("4k3/8/8/8/8/8/PPPP4/4K3 w - - 0 1").unwrap();
+        let memo = Memo::default();
+        let margin = e.base_value(&node, &memo);
+        assert!(margin > 900, "four pawns up: {margin}");
+        assert_eq!(e.evaluate(&node, &memo), e.units().value_of(margin));
+        assert!(e.evaluate(&node, &memo) > 300);
     }
 
     #[test]
@@ -850,6 +913,8 @@ mod tests {
             VariantWeights::of(Variant::Sets, true),
             VariantWeights::model(Variant::Sets, true),
         );
+        // On the value curve of sets.
+        let over_net = e.units().value_of(over_net);
         assert_eq!(e.evaluate(&node, &memo), over_net);
         let state = e.root_state(&node);
         assert_eq!(e.evaluate_with(&node, &memo, &state), over_net);

@@ -36,7 +36,9 @@ pub use see::see_ge;
 pub use skill::{Skill, Strength};
 pub use tt::{Bound, Tt};
 use turns::{Turn, Turns};
-pub use value::{DECIDED, INFINITE, MATE, MATE_STEP, Score, is_decided, plies_to_end};
+pub use value::{
+    DECIDED, INFINITE, MATE, MATE_STEP, Score, is_decided, margin_value, plies_to_end,
+};
 
 use crate::eval::{Evaluate, Units};
 use crate::rules::Ending;

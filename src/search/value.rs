@@ -40,6 +40,14 @@ pub fn is_decided(v: i32) -> bool {
     v.abs() > DECIDED
 }
 
+/// A search value with its estimate read as an expected margin
+/// ([`Units::margin_of`]: the values of some variants lie on a curve); a
+/// decided value unchanged.
+#[inline]
+pub fn margin_value(v: i32, units: Units) -> i32 {
+    if is_decided(v) { v } else { units.margin_of(v) }
+}
+
 /// Plies to the decided end of a band value, from the node it belongs to.
 #[inline]
 pub fn plies_to_end(v: i32) -> i32 {
@@ -96,16 +104,28 @@ impl Score {
         }
     }
 
-    /// The point margin in internal units: at the proven end, or expected.
+    /// The point margin in internal units at the proven end, or the
+    /// estimate's search value (its expected margin where the variant's
+    /// values are the margins; see [`Score::margin_in`]).
     pub fn margin(self) -> i32 {
         match self {
             Score::End { margin, .. } | Score::Margin(margin) => margin,
         }
     }
 
-    /// [`Score::margin`] in the variant's points.
+    /// The point margin in internal units: at the proven end, or the
+    /// expected margin of the estimate ([`Units::margin_of`]: the search's
+    /// values of some variants lie on a curve).
+    pub fn margin_in(self, units: Units) -> i32 {
+        match self {
+            Score::End { margin, .. } => margin,
+            Score::Margin(v) => units.margin_of(v),
+        }
+    }
+
+    /// [`Score::margin_in`] in the variant's points.
     pub fn points(self, units: Units) -> f64 {
-        units.to_points(self.margin())
+        units.to_points(self.margin_in(units))
     }
 }
 
@@ -180,5 +200,25 @@ mod tests {
         assert_eq!(Score::of(-(MATE - MATE_STEP)).moves(), Some(-1));
         assert_eq!(Score::of(MATE).moves(), Some(1));
         assert_eq!(Score::of(1 << 28).moves(), None);
+    }
+
+    #[test]
+    fn margins_on_the_value_curve() {
+        use crate::rules::Variant;
+        use crate::scoring::Scorer;
+        let dynamic = Units::of(&Scorer::new(Variant::Dynamic));
+        let chess = Units::of(&Scorer::new(Variant::Chess));
+        // An estimate of dynamic is read through the curve; a proven end
+        // keeps its margin; chess values are their margins.
+        let v = 250;
+        assert_eq!(margin_value(v, dynamic), dynamic.margin_of(v));
+        assert_ne!(dynamic.margin_of(v), v);
+        assert_eq!(Score::of(v).margin_in(dynamic), dynamic.margin_of(v));
+        let won = decided(true, 5, 1000);
+        assert_eq!(margin_value(won, dynamic), won);
+        assert_eq!(Score::of(won).margin_in(dynamic), 1000);
+        assert_eq!(Score::of(won).points(dynamic), 100.0);
+        assert_eq!(margin_value(v, chess), v);
+        assert_eq!(Score::of(v).points(chess), 0.25);
     }
 }

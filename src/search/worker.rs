@@ -486,7 +486,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         if self.band && ending.is_decisive_on_board() {
             decided(ending.winner() == Some(stm), ply, m)
         } else {
-            m
+            self.job.units.value_of(m)
         }
     }
 

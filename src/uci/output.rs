@@ -114,10 +114,10 @@ impl PointScale {
         })
     }
 
-    /// A value outside the decisive band as a number of `cp` (rounded to
+    /// A point margin in internal units as a number of `cp` (rounded to
     /// the nearest, clamped to `±CP_LIMIT`).
-    pub fn cp(self, value: i32) -> i32 {
-        let milli = self.units.to_points(value) * 1000.0;
+    pub fn cp(self, margin: i32) -> i32 {
+        let milli = self.units.to_points(margin) * 1000.0;
         let cp = (milli / self.milli_per_cp as f64).round();
         cp.clamp(f64::from(-CP_LIMIT), f64::from(CP_LIMIT)) as i32
     }
@@ -129,10 +129,9 @@ pub fn score_text(score: Score, scale: Option<PointScale>) -> String {
     if let Some(moves) = score.moves() {
         return format!("mate {moves}");
     }
-    let v = score.margin();
     match scale {
-        Some(s) => format!("cp {}", s.cp(v)),
-        None => format!("cp {}", v.clamp(-CP_LIMIT, CP_LIMIT)),
+        Some(s) => format!("cp {}", s.cp(score.margin_in(s.units))),
+        None => format!("cp {}", score.margin().clamp(-CP_LIMIT, CP_LIMIT)),
     }
 }
 
@@ -302,17 +301,21 @@ mod tests {
         let stylish = scale(Variant::Stylish).unwrap();
         assert_eq!(score_in(2200, Some(stylish)), "cp 110");
         assert_eq!(score_in(-100, Some(stylish)), "cp -5");
+        assert_eq!(scale(Variant::Sets).unwrap().cp(1000), 200);
+        let dynamic = scale(Variant::Dynamic).unwrap();
+        assert_eq!(dynamic.cp(1000), 100);
+        assert_eq!(scale(Variant::Tiebraker).unwrap().cp(1000), 100);
+        // Their estimates lie on the value curve: the text gives the
+        // expected margin of the value (three pawns: over half a win).
+        let m = dynamic.units.margin_of(300);
+        assert!(m > 500 && m < 1000, "{m}");
         assert_eq!(
-            score_in(1000, Some(scale(Variant::Sets).unwrap())),
-            "cp 200"
+            score_in(300, Some(dynamic)),
+            format!("cp {}", dynamic.cp(m))
         );
         assert_eq!(
-            score_in(1000, Some(scale(Variant::Dynamic).unwrap())),
-            "cp 100"
-        );
-        assert_eq!(
-            score_in(1000, Some(scale(Variant::Tiebraker).unwrap())),
-            "cp 100"
+            score_in(-300, Some(dynamic)),
+            format!("cp {}", dynamic.cp(-m))
         );
         let wacky = scale(Variant::Wacky).unwrap();
         assert_eq!(score_in(500, Some(wacky)), "cp 50");

@@ -118,7 +118,7 @@ pub fn wdl(c: &Ctx) -> Wdl {
 /// share of the centipawns the base value adds so that a won position
 /// still shows progress.
 pub fn expected(c: &Ctx, r: ResultMargins) -> i32 {
-    wdl(c).expect(r) + c.cp.clamp(-3000, 3000) / 32
+    wdl(c).expect(r) + super::curve::progress(c.cp)
 }
 
 /// The chance (per mille) that `color` can force a perpetual check: it
