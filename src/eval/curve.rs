@@ -82,24 +82,23 @@ mod tests {
 
     const WIN: i32 = 1000;
 
+    /// Asserts that `f` is odd and non-decreasing over `range`.
+    fn odd_and_non_decreasing(f: impl Fn(i32) -> i32, range: std::ops::RangeInclusive<i32>) {
+        let mut last = i32::MIN;
+        for x in range {
+            let y = f(x);
+            assert_eq!(f(-x), -y, "not odd at {x}");
+            assert!(y >= last, "not monotone at {x}");
+            last = y;
+        }
+    }
+
     #[test]
     fn odd_and_monotone() {
         assert_eq!(margin_of(0, WIN), 0);
         assert_eq!(value_of(0, WIN), 0);
-        let mut last = i32::MIN;
-        for v in -4000..=4000 {
-            let m = margin_of(v, WIN);
-            assert_eq!(margin_of(-v, WIN), -m);
-            assert!(m >= last, "margin_of not monotone at {v}");
-            last = m;
-        }
-        let mut last = i32::MIN;
-        for m in -1500..=1500 {
-            let v = value_of(m, WIN);
-            assert_eq!(value_of(-m, WIN), -v);
-            assert!(v >= last, "value_of not monotone at {m}");
-            last = v;
-        }
+        odd_and_non_decreasing(|v| margin_of(v, WIN), -4000..=4000);
+        odd_and_non_decreasing(|m| value_of(m, WIN), -1500..=1500);
     }
 
     #[test]
