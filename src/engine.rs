@@ -13,6 +13,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::eval::base::{self, Breakdown};
+use crate::eval::variant_weights::WeightOverrides;
 use crate::eval::{EvalMode, Evaluate, Evaluator, Units};
 use crate::nnue::Network;
 use crate::referee::score_game;
@@ -47,6 +48,8 @@ pub struct EngineOptions {
     /// The net loaded for [`EvalMode::Nnue`] (`EvalFile`, `--net`); the
     /// one built into the binary for the board is used without it.
     pub net: Option<Arc<Network>>,
+    /// Variant weights set over the built-in ones (`EvalWeights`).
+    pub weights: WeightOverrides,
     /// The point tables.
     pub tables: Tables,
     /// The playing strength (full by default).
@@ -64,6 +67,7 @@ impl Default for EngineOptions {
             draw_advantage: DrawAdvantage::Black,
             eval_mode: EvalMode::Variant,
             net: None,
+            weights: WeightOverrides::default(),
             tables: Tables::default(),
             strength: Strength::default(),
         }
@@ -279,6 +283,15 @@ impl Engine {
         }
     }
 
+    /// Sets the variant weights over the built-in ones; a change clears
+    /// the hash table.
+    pub fn set_weights(&mut self, w: WeightOverrides) {
+        if w != self.options.weights {
+            self.options.weights = w;
+            self.clear_hash();
+        }
+    }
+
     /// Sets the net of [`EvalMode::Nnue`] (`None`: the one built into the
     /// binary, if any); a change clears the hash table.
     pub fn set_net(&mut self, net: Option<Arc<Network>>) {
@@ -312,6 +325,7 @@ impl Engine {
     /// The evaluator of the current settings.
     fn evaluator(&self, scorer: &Scorer) -> Evaluator {
         Evaluator::with_net(scorer, self.options.eval_mode, self.options.net.clone())
+            .with_overrides(&self.options.weights)
     }
 
     /// Replaces the point tables and clears the hash table.

@@ -217,7 +217,7 @@ fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     None
 }
 
-const OPTION_NAMES: [&str; 18] = [
+const OPTION_NAMES: [&str; 19] = [
     "Hash",
     "Clear Hash",
     "Threads",
@@ -232,6 +232,7 @@ const OPTION_NAMES: [&str; 18] = [
     "DrawAdvantage",
     "EvalMode",
     "EvalFile",
+    "EvalWeights",
     "RulesFile",
     "UCI_LimitStrength",
     "UCI_Elo",
@@ -278,6 +279,7 @@ fn every_option_valid_and_invalid() {
         ("SpecialActions", "true"),
         ("DrawAdvantage", "white"),
         ("EvalMode", "base"),
+        ("EvalWeights", "perpetual_checks=4, wacky_tempo=0"),
         ("RulesFile", good.to_str().unwrap()),
     ];
     for (name, value) in valid {
@@ -290,6 +292,12 @@ fn every_option_valid_and_invalid() {
         lines
             .iter()
             .any(|l| l.contains("rules file") && l.contains("loaded"))
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.ends_with("evaluator weights set: perpetual_checks=4 wacky_tempo=0")),
+        "{lines:#?}"
     );
     c.send("position startpos");
     c.send("d");
@@ -329,6 +337,9 @@ fn every_option_valid_and_invalid() {
         ("Skill Level", "-1"),
         ("EvalMode", "neural"),
         ("EvalFile", "/no/such/net.tnn"),
+        ("EvalWeights", "wacky_tempo"),
+        ("EvalWeights", "no_such_weight=1"),
+        ("EvalWeights", "wacky_our_check=-5"),
         ("RulesFile", bad.to_str().unwrap()),
         ("RulesFile", "/no/such/file.toml"),
         ("NoSuchOption", "1"),
@@ -345,6 +356,12 @@ fn every_option_valid_and_invalid() {
             .iter()
             .any(|l| l.contains("RulesFile") && l.contains("kept"))
     );
+    assert!(
+        lines.iter().any(|l| l.contains("EvalWeights")
+            && l.contains("unknown weight 'no_such_weight'")
+            && l.ends_with("(kept: perpetual_checks=4 wacky_tempo=0)")),
+        "{lines:#?}"
+    );
     c.send("d");
     let d = c.sync();
     assert!(d.iter().any(|l| l.starts_with("Variant: dynamic")));
@@ -358,6 +375,7 @@ fn every_option_valid_and_invalid() {
         ("MultiPV", "1"),
         ("RulesFile", ""),
         ("RulesFile", "<empty>"),
+        ("EvalWeights", "<empty>"),
         ("EvalMode", "variant"),
         ("SpecialActions", "false"),
         ("Threads", "1"),

@@ -30,7 +30,7 @@ use crate::nnue::{Accumulator, Network};
 use crate::rules::{BoardKind, Disk, Node, Pos, Variant};
 use crate::scoring::{Memo, Points, Scorer, stylish, wacky};
 use params::EvalParams;
-use variant_weights::VariantWeights;
+use variant_weights::{VariantWeights, WeightOverrides};
 use wdl::WdlModel;
 
 pub use wdl::Wdl;
@@ -80,7 +80,8 @@ pub trait Evaluate<P: Pos>: Send + Sync {
 /// within [`Units::limit`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Units {
-    /// Thousandths of a point per 100 units.
+    /// Thousandths of a point per 100 units: the scale's pawn times
+    /// [`Scorer::search_pawns`].
     ppp_milli: i64,
     /// Thousandths of a point per pawn of the variant's scale
     /// ([`Scorer::points_per_pawn`]): what the evaluator's weights in
@@ -121,7 +122,7 @@ impl Units {
         let needed = i64::try_from(needed).unwrap_or(i64::MAX);
         let pawn_milli = scorer.points_per_pawn().milli().max(1);
         let mut units = Units {
-            ppp_milli: pawn_milli.max(needed),
+            ppp_milli: pawn_milli.saturating_mul(scorer.search_pawns()).max(needed),
             pawn_milli,
             limit,
             curve: None,
@@ -248,14 +249,13 @@ pub fn net_alone(variant: Variant) -> bool {
 /// Whether the default evaluation ([`EvalMode::Variant`]) of `variant`
 /// reads the net of its board: where the built-in net has won its match
 /// against the hand-written evaluation and keeps every suite move
-/// (`docs/train.md`, "The built-in nets"): chess, stylish, sets, dynamic
-/// and tiebraker. Not yet: extinction (its net, on a third of the data, is
-/// weaker), wacky (its margins too wide to tell in 200 games).
+/// (`docs/train.md`, "The built-in nets"): every variant but extinction
+/// (its net, on a third of the data, is weaker). In wacky the net's
+/// centipawns lost fewer games to Stockfish 2400 than the hand-written
+/// evaluation's (self-play margins there are too wide to tell in 200
+/// games).
 pub fn net_by_default(variant: Variant) -> bool {
-    matches!(
-        variant,
-        Variant::Chess | Variant::Stylish | Variant::Sets | Variant::Dynamic | Variant::Tiebraker
-    )
+    variant != Variant::Extinction
 }
 
 /// The net an evaluator of `variant` in `mode` evaluates with, given the
@@ -330,6 +330,9 @@ pub struct Evaluator {
     weights: &'static VariantWeights,
     /// The win/draw/loss model of the weights' curves.
     model: &'static WdlModel,
+    /// Weights set over those by [`Evaluator::with_overrides`], with
+    /// their model (in place of `weights` and `model`).
+    custom: Option<Arc<(VariantWeights, WdlModel)>>,
     /// The net [`EvalMode::Nnue`] evaluates with (only set in that mode,
     /// and of the variant's board kind).
     net: Option<Arc<Network>>,
@@ -361,11 +364,32 @@ impl Evaluator {
             params: EvalParams::of(variant, mode != EvalMode::Untuned),
             weights: VariantWeights::of(variant, tuned_weights(mode)),
             model: VariantWeights::model(variant, tuned_weights(mode)),
+            custom: None,
             head: net
                 .as_ref()
                 .and_then(|n| crate::nnue::margin_head(variant).filter(|&h| h < n.head_count())),
             net,
         }
+    }
+
+    /// The same evaluator with `o` set over its variant weights (no
+    /// change when `o` is empty).
+    pub fn with_overrides(mut self, o: &WeightOverrides) -> Evaluator {
+        if !o.is_empty() {
+            let w = o.apply(self.weights);
+            self.custom = Some(Arc::new((w, WdlModel::new(w.curves()))));
+        }
+        self
+    }
+
+    /// The variant weights evaluated with.
+    fn weights(&self) -> &VariantWeights {
+        self.custom.as_ref().map_or(self.weights, |c| &c.0)
+    }
+
+    /// The win/draw/loss model of [`Evaluator::weights`].
+    fn model(&self) -> &WdlModel {
+        self.custom.as_ref().map_or(self.model, |c| &c.1)
     }
 
     /// The evaluation mode.
@@ -443,7 +467,7 @@ impl Evaluator {
             }
             Variant::Wacky => {
                 let (w, board) = (&t.wacky, node.pos.board());
-                let to_mate = self.weights.wacky_moves_to_mate;
+                let to_mate = self.weights().wacky_moves_to_mate;
                 let ours = wacky_win_estimate(w, board, stm, memo.moves_of(stm), to_mate);
                 let theirs = wacky_win_estimate(w, board, !stm, memo.moves_of(!stm), to_mate);
                 ResultMargins {
@@ -539,7 +563,7 @@ impl Evaluator {
     pub fn variant_value<P: Pos>(&self, node: &Node<P>, memo: &Memo) -> i32 {
         let bd = self.breakdown(node.pos.board());
         let cp = bd.cp_for(node.pos.turn());
-        self.variant_value_at(node, memo, (cp, bd.phase), self.weights, self.model)
+        self.variant_value_at(node, memo, (cp, bd.phase), self.weights(), self.model())
     }
 
     /// [`Evaluator::variant_value`] of a node whose base evaluation is
@@ -621,7 +645,7 @@ impl Evaluator {
             return score;
         }
         let phase = base::phase(node.pos.board());
-        self.variant_value_at(node, memo, (score, phase), self.weights, self.model)
+        self.variant_value_at(node, memo, (score, phase), self.weights(), self.model())
     }
 }
 
@@ -860,8 +884,8 @@ mod tests {
                     .is_none()
             );
         }
-        let wacky = Scorer::new(Variant::Wacky);
-        let e = Evaluator::with_net(&wacky, EvalMode::Variant, Some(chess_net.clone()));
+        let extinction = Scorer::new(Variant::Extinction);
+        let e = Evaluator::with_net(&extinction, EvalMode::Variant, Some(ext_net.clone()));
         assert!(e.net().is_none());
         for v in Variant::ALL {
             assert_eq!(
@@ -987,5 +1011,27 @@ mod tests {
         assert_eq!(Units::of(&twice).pawns(13_800), Points::whole(27_600));
         let stylish = Units::of(&Scorer::new(Variant::Stylish));
         assert_eq!(stylish.pawns(24_000), Points::whole(120));
+        // The search's pawn: the scale's in stylish (5 points), thirty of
+        // them in wacky (30,000 points), whatever the table's check pays.
+        assert_eq!(stylish.from_points(Points::whole(5)), 100);
+        assert_eq!(plain.from_points(Points::whole(30_000)), 100);
+        assert_eq!(plain.from_points(Points::whole(5_000)), 16);
+        assert_eq!(Units::of(&twice).from_points(Points::whole(60_000)), 100);
+    }
+
+    #[test]
+    fn overrides_change_the_weights_evaluated_with() {
+        let wacky = Scorer::new(Variant::Wacky);
+        let rules = crate::rules::Rules::<shakmaty::Chess>::new(Variant::Wacky);
+        // A queen that can check against a bare king.
+        let node = rules.from_fen("4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1").unwrap();
+        let memo = Memo::default();
+        let plain = Evaluator::new(&wacky, EvalMode::Untuned);
+        let none = plain.clone().with_overrides(&WeightOverrides::default());
+        assert_eq!(none.evaluate(&node, &memo), plain.evaluate(&node, &memo));
+        let more = WeightOverrides::parse("wacky_our_check=40000").unwrap();
+        let checks = plain.clone().with_overrides(&more);
+        assert_eq!(checks.weights().wacky_our_check, 40_000);
+        assert!(checks.evaluate(&node, &memo) > plain.evaluate(&node, &memo));
     }
 }

@@ -305,6 +305,75 @@ impl VariantWeights {
     }
 }
 
+/// Weights set by hand over a variant's own ([`VariantWeights::of`]): the
+/// `EvalWeights` option, for trying a change in play (`tally match`
+/// players differ by it) before it goes into the tables. Written as
+/// `name=value` pairs, separated by spaces or commas, with the names of
+/// [`VariantWeights::KNOBS`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WeightOverrides(Vec<(usize, f64)>);
+
+// The values are finite ([`WeightOverrides::parse`]), so equality is an
+// equivalence.
+impl Eq for WeightOverrides {}
+
+impl WeightOverrides {
+    /// The overrides of `text` (empty: none). An unknown name, a value
+    /// that is not a finite number or is below the weight's floor, or a
+    /// pair without `=` is an error naming it.
+    pub fn parse(text: &str) -> Result<WeightOverrides, String> {
+        // What the messages echo of the input: at most 40 characters.
+        let echo = |s: &str| -> String { s.chars().take(40).collect() };
+        let mut out = Vec::new();
+        for pair in text.split([' ', ',']).filter(|p| !p.is_empty()) {
+            let Some((name, value)) = pair.split_once('=') else {
+                return Err(format!("expected name=value, got '{}'", echo(pair)));
+            };
+            let i = VariantWeights::KNOBS
+                .iter()
+                .position(|k| k.name == name)
+                .ok_or_else(|| format!("unknown weight '{}'", echo(name)))?;
+            let v: f64 = value
+                .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite())
+                .ok_or_else(|| format!("weight {name}: '{}' is not a number", echo(value)))?;
+            let floor = VariantWeights::KNOBS[i].floor;
+            if v < floor {
+                return Err(format!("weight {name}: {v} is below its floor {floor}"));
+            }
+            out.retain(|&(j, _)| j != i);
+            out.push((i, v));
+        }
+        Ok(WeightOverrides(out))
+    }
+
+    /// Whether no weight is set.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// `base` with the set weights replaced.
+    pub fn apply(&self, base: &VariantWeights) -> VariantWeights {
+        let mut w = *base;
+        for &(i, v) in &self.0 {
+            w.set(i, v);
+        }
+        w
+    }
+}
+
+impl std::fmt::Display for WeightOverrides {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let pairs: Vec<String> = self
+            .0
+            .iter()
+            .map(|&(i, v)| format!("{}={v}", VariantWeights::KNOBS[i].name))
+            .collect();
+        f.write_str(&pairs.join(" "))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -383,6 +452,32 @@ mod tests {
                     "{v} {tuned}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn overrides_replace_the_weights_they_name() {
+        let o = WeightOverrides::parse("wacky_our_check=4000, wacky_tempo=-5 wacky_our_check=3000")
+            .unwrap();
+        let w = o.apply(&VariantWeights::UNTUNED);
+        assert_eq!(w.wacky_our_check, 3000);
+        assert_eq!(w.wacky_tempo, -5);
+        assert_eq!(
+            w.wacky_their_check,
+            VariantWeights::UNTUNED.wacky_their_check
+        );
+        // The last setting of a weight counts, written last.
+        assert_eq!(o.to_string(), "wacky_tempo=-5 wacky_our_check=3000");
+        assert!(WeightOverrides::parse("  ").unwrap().is_empty());
+        for (bad, says) in [
+            ("wacky_nothing=1", "unknown weight 'wacky_nothing'"),
+            ("wacky_tempo", "expected name=value"),
+            ("wacky_tempo=x", "'x' is not a number"),
+            ("wacky_tempo=inf", "is not a number"),
+            ("wacky_our_check=-1", "below its floor"),
+        ] {
+            let err = WeightOverrides::parse(bad).unwrap_err();
+            assert!(err.contains(says), "{bad}: {err}");
         }
     }
 }

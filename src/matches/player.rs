@@ -221,10 +221,12 @@ impl TallyPlayer {
             move_overhead,
             draw_advantage,
             strength,
+            weights,
             ..
         } = &spec.kind
         {
             options.eval_mode = *eval;
+            options.weights.clone_from(weights);
             options.strength = *strength;
             options.net.clone_from(net);
             if let Some(m) = move_overhead {

@@ -28,6 +28,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::eval::EvalMode;
+use crate::eval::variant_weights::WeightOverrides;
 use crate::nnue::Network;
 use crate::scoring::DrawAdvantage;
 use crate::search::Strength;
@@ -52,6 +53,8 @@ pub enum PlayerKind {
         /// Playing strength (`UCI_LimitStrength`, `UCI_Elo`, `Skill
         /// Level`).
         strength: Strength,
+        /// Variant weights set over the built-in ones (`EvalWeights`).
+        weights: WeightOverrides,
     },
     /// An external UCI engine.
     Uci {
@@ -242,6 +245,7 @@ impl Settings {
         let mut draw_advantage = None;
         let mut strength = Strength::default();
         let mut net = None;
+        let mut weights = WeightOverrides::default();
         for (n, v) in &self.options {
             match n.to_ascii_lowercase().as_str() {
                 "hash" => self.hash = Some(parse_num(n, v)?),
@@ -259,6 +263,9 @@ impl Settings {
                         .map_err(|e| format!("option.{n}: {e}"))?;
                     net = Some(Arc::new(loaded));
                 }
+                "evalweights" => {
+                    weights = WeightOverrides::parse(v).map_err(|e| format!("option.{n}: {e}"))?;
+                }
                 "drawadvantage" => draw_advantage = Some(DrawAdvantage::parse(v)?),
                 "uci_limitstrength" => strength.limit = parse_bool(n, v)?,
                 "uci_elo" => strength.elo = parse_in(n, v, MIN_ELO, MAX_ELO)?,
@@ -267,7 +274,7 @@ impl Settings {
                 }
                 _ => {
                     return Err(format!(
-                        "option.{n}: not an option Tally takes in a match (Hash, Threads, MultiPV, Move Overhead, SpecialActions, EvalMode, EvalFile, DrawAdvantage, UCI_LimitStrength, UCI_Elo, Skill Level)"
+                        "option.{n}: not an option Tally takes in a match (Hash, Threads, MultiPV, Move Overhead, SpecialActions, EvalMode, EvalFile, EvalWeights, DrawAdvantage, UCI_LimitStrength, UCI_Elo, Skill Level)"
                     ));
                 }
             }
@@ -284,6 +291,7 @@ impl Settings {
             move_overhead,
             draw_advantage,
             strength,
+            weights,
         })
     }
 }
@@ -437,5 +445,26 @@ mod tests {
             "{e}"
         );
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn weights_in_specs() {
+        let s = PlayerSpec::parse("name=t option.EvalWeights=wacky_tempo=0,wacky_our_check=4000")
+            .unwrap();
+        let PlayerKind::Tally { weights, .. } = &s.kind else {
+            panic!("tally")
+        };
+        assert_eq!(
+            *weights,
+            WeightOverrides::parse("wacky_tempo=0 wacky_our_check=4000").unwrap()
+        );
+        let e = PlayerSpec::parse("option.EvalWeights=no_such=1").unwrap_err();
+        assert_eq!(e, "option.EvalWeights: unknown weight 'no_such'");
+        // An external engine gets it as a plain option.
+        let s = PlayerSpec::parse("cmd=tally option.EvalWeights=wacky_tempo=0").unwrap();
+        let PlayerKind::Uci { options, .. } = &s.kind else {
+            panic!("external")
+        };
+        assert!(options.contains(&("EvalWeights".to_owned(), "wacky_tempo=0".to_owned())));
     }
 }

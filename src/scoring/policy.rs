@@ -43,6 +43,22 @@ impl Scorer {
         }
     }
 
+    /// How many pawns of the variant's scale ([`Scorer::points_per_pawn`])
+    /// a pawn of the search's units stands for: one, except in wacky,
+    /// where the evaluation's future points move by some thirty of the
+    /// scale's pawns per pawn of material (the fall awards grow with every
+    /// capture, and material decides who collects them and who mates), so
+    /// that the search's margins in pawns (futility, razoring, null move,
+    /// aspiration windows) would meet every pawn of material as thirty.
+    /// With the thirty, Tally lost far fewer games to Stockfish 2400
+    /// (`docs/uci.md`, "Search units").
+    pub fn search_pawns(&self) -> i64 {
+        match self.variant() {
+            Variant::Wacky => 30,
+            _ => 1,
+        }
+    }
+
     /// About how many of the variant's points one pawn of material is
     /// worth, from one value of its table, so that search margins mean the
     /// same in every variant and scale with the table: a tenth of a win's

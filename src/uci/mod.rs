@@ -40,6 +40,7 @@ use std::time::Duration;
 
 use crate::engine::{Engine, EngineOptions};
 use crate::eval::EvalMode;
+use crate::eval::variant_weights::WeightOverrides;
 use crate::rules::{RulesError, Variant};
 use crate::scoring::{DrawAdvantage, Tables};
 use crate::search::{Limits, SearchResult, Strength, Tt};
@@ -428,6 +429,25 @@ impl<W: Write + Send + 'static> Session<W> {
                 self.note_eval();
             }
             (name::EVAL_FILE, Value::Text(path)) => self.load_net(path),
+            (name::EVAL_WEIGHTS, Value::Text(text)) => match WeightOverrides::parse(&text) {
+                Ok(w) => {
+                    if !w.is_empty() {
+                        self.out.info(&format!("evaluator weights set: {w}"));
+                    }
+                    e.set_weights(w);
+                }
+                Err(err) => {
+                    let kept = e.options().weights.to_string();
+                    let kept = if kept.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        kept
+                    };
+                    let err = crate::text::printable(&err);
+                    self.out
+                        .error(&format!("option EvalWeights: {err} (kept: {kept})"));
+                }
+            },
             (name::RULES_FILE, Value::Text(path)) => self.load_rules(path),
             (name::LIMIT_STRENGTH, Value::Bool(b)) => {
                 let s = e.options().strength;

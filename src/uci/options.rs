@@ -79,6 +79,9 @@ pub mod name {
     pub const EVAL_MODE: &str = "EvalMode";
     /// The net file of `EvalMode nnue`.
     pub const EVAL_FILE: &str = "EvalFile";
+    /// Variant evaluator weights set over the built-in ones (for trying
+    /// a change in play).
+    pub const EVAL_WEIGHTS: &str = "EvalWeights";
     /// A TOML file of point tables.
     pub const RULES_FILE: &str = "RulesFile";
     /// Whether to play at `UCI_Elo`.
@@ -203,6 +206,10 @@ pub(super) const SPECS: &[Spec] = &[
     },
     Spec {
         name: name::EVAL_FILE,
+        kind: Kind::Text,
+    },
+    Spec {
+        name: name::EVAL_WEIGHTS,
         kind: Kind::Text,
     },
     Spec {

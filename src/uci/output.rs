@@ -297,7 +297,8 @@ mod tests {
         assert_eq!(scale(Variant::Chess), None);
         assert_eq!(scale(Variant::Extinction), None);
         // A pawn (100 units) is 5 stylish points, 0.2 sets points (2 mates
-        // pay 2), 10 dynamic points, 1000 wacky points.
+        // pay 2), 10 dynamic points, 30,000 wacky points (the search's
+        // pawn there is thirty of the scale's).
         let stylish = scale(Variant::Stylish).unwrap();
         assert_eq!(score_in(2200, Some(stylish)), "cp 110");
         assert_eq!(score_in(-100, Some(stylish)), "cp -5");
@@ -318,7 +319,7 @@ mod tests {
             format!("cp {}", dynamic.cp(-m))
         );
         let wacky = scale(Variant::Wacky).unwrap();
-        assert_eq!(score_in(500, Some(wacky)), "cp 50");
+        assert_eq!(score_in(500, Some(wacky)), "cp 1500");
         assert_eq!(score_in(1 << 26, Some(wacky)), format!("cp {CP_LIMIT}"));
         // A decided value is a mate on every scale.
         let mate = MATE - MATE_STEP + 100;
