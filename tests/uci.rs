@@ -1117,13 +1117,14 @@ fn last_score(lines: &[String], n: u32) -> String {
 
 #[test]
 fn scores_in_points_and_proven_mates() {
-    // Ra8 mates; stylish pays 110 for a rook's mate from afar.
+    // Ra8 mates; stylish pays 110 for a rook's mate from afar: 4.4 of
+    // the search's pawns of 25 points.
     let fen = "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
     let mut c = Client::start();
     c.send("setoption name Scoring value stylish");
     c.send(fen);
     let go = c.go("depth 3");
-    assert_eq!(last_score(&go, 1), "cp 2200", "{go:#?}");
+    assert_eq!(last_score(&go, 1), "cp 440", "{go:#?}");
     c.send("setoption name ScoreUnit value points");
     let go = c.go("depth 3");
     assert_eq!(last_score(&go, 1), "cp 110", "{go:#?}");

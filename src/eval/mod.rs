@@ -1011,9 +1011,11 @@ mod tests {
         assert_eq!(Units::of(&twice).pawns(13_800), Points::whole(27_600));
         let stylish = Units::of(&Scorer::new(Variant::Stylish));
         assert_eq!(stylish.pawns(24_000), Points::whole(120));
-        // The search's pawn: the scale's in stylish (5 points), thirty of
-        // them in wacky (30,000 points), whatever the table's check pays.
-        assert_eq!(stylish.from_points(Points::whole(5)), 100);
+        // The search's pawn: five of the scale's in stylish (25 points),
+        // thirty in wacky (30,000 points), whatever the table's check pays.
+        assert_eq!(stylish.from_points(Points::whole(25)), 100);
+        let sets = Units::of(&Scorer::new(Variant::Sets));
+        assert_eq!(sets.from_points(sets.pawns(1000)), 100);
         assert_eq!(plain.from_points(Points::whole(30_000)), 100);
         assert_eq!(plain.from_points(Points::whole(5_000)), 16);
         assert_eq!(Units::of(&twice).from_points(Points::whole(60_000)), 100);

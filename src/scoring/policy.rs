@@ -44,17 +44,19 @@ impl Scorer {
     }
 
     /// How many pawns of the variant's scale ([`Scorer::points_per_pawn`])
-    /// a pawn of the search's units stands for: one, except in wacky,
-    /// where the evaluation's future points move by some thirty of the
-    /// scale's pawns per pawn of material (the fall awards grow with every
-    /// capture, and material decides who collects them and who mates), so
-    /// that the search's margins in pawns (futility, razoring, null move,
-    /// aspiration windows) would meet every pawn of material as thirty.
-    /// With the thirty, Tally lost far fewer games to Stockfish 2400
-    /// (`docs/uci.md`, "Search units").
+    /// a pawn of the search's units stands for: one, except where the
+    /// evaluation's future points move by many of the scale's pawns per
+    /// pawn of material, so that the search's margins in pawns (futility,
+    /// razoring, null move, aspiration windows) would meet every pawn of
+    /// material as several: wacky (thirty: the fall awards grow with every
+    /// capture, and material decides who collects them and who mates) and
+    /// stylish (five: the side ahead collects the captures and the mate
+    /// awards). Each won its self-play SPRT against the scale's own pawn
+    /// by hundreds of Elo (`docs/uci.md`, "Search units").
     pub fn search_pawns(&self) -> i64 {
         match self.variant() {
             Variant::Wacky => 30,
+            Variant::Stylish => 5,
             _ => 1,
         }
     }

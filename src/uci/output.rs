@@ -296,12 +296,13 @@ mod tests {
         let scale = |v| PointScale::of(v, Units::of(&Scorer::new(v)));
         assert_eq!(scale(Variant::Chess), None);
         assert_eq!(scale(Variant::Extinction), None);
-        // A pawn (100 units) is 5 stylish points, 0.2 sets points (2 mates
-        // pay 2), 10 dynamic points, 30,000 wacky points (the search's
-        // pawn there is thirty of the scale's).
+        // A pawn (100 units) is 25 stylish points, 0.2 sets points (2
+        // mates pay 2), 10 dynamic points, 30,000 wacky points (the
+        // search's pawn is five of the scale's in stylish, thirty in
+        // wacky).
         let stylish = scale(Variant::Stylish).unwrap();
-        assert_eq!(score_in(2200, Some(stylish)), "cp 110");
-        assert_eq!(score_in(-100, Some(stylish)), "cp -5");
+        assert_eq!(score_in(440, Some(stylish)), "cp 110");
+        assert_eq!(score_in(-100, Some(stylish)), "cp -25");
         assert_eq!(scale(Variant::Sets).unwrap().cp(1000), 200);
         let dynamic = scale(Variant::Dynamic).unwrap();
         assert_eq!(dynamic.cp(1000), 100);
