@@ -34,6 +34,17 @@ pub fn printable(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Text for an error message: at most 40 characters, control characters
+/// escaped ([`printable`]).
+pub fn clip(s: &str) -> String {
+    let head: String = s.chars().take(40).collect();
+    let mut out = printable(&head).into_owned();
+    if s.chars().nth(40).is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,6 +11,8 @@
 
 use once_cell::sync::Lazy;
 
+use crate::text::clip;
+
 use super::wdl::{Curve, WdlModel};
 use crate::rules::Variant;
 
@@ -320,24 +322,23 @@ impl Eq for WeightOverrides {}
 impl WeightOverrides {
     /// The overrides of `text` (empty: none). An unknown name, a value
     /// that is not a finite number or is below the weight's floor, or a
-    /// pair without `=` is an error naming it.
+    /// pair without `=` is an error naming it (what it echoes of `text`
+    /// passed through [`clip`]).
     pub fn parse(text: &str) -> Result<WeightOverrides, String> {
-        // What the messages echo of the input: at most 40 characters.
-        let echo = |s: &str| -> String { s.chars().take(40).collect() };
         let mut out = Vec::new();
         for pair in text.split([' ', ',']).filter(|p| !p.is_empty()) {
             let Some((name, value)) = pair.split_once('=') else {
-                return Err(format!("expected name=value, got '{}'", echo(pair)));
+                return Err(format!("expected name=value, got '{}'", clip(pair)));
             };
             let i = VariantWeights::KNOBS
                 .iter()
                 .position(|k| k.name == name)
-                .ok_or_else(|| format!("unknown weight '{}'", echo(name)))?;
+                .ok_or_else(|| format!("unknown weight '{}'", clip(name)))?;
             let v: f64 = value
                 .parse()
                 .ok()
                 .filter(|v: &f64| v.is_finite())
-                .ok_or_else(|| format!("weight {name}: '{}' is not a number", echo(value)))?;
+                .ok_or_else(|| format!("weight {name}: '{}' is not a number", clip(value)))?;
             let floor = VariantWeights::KNOBS[i].floor;
             if v < floor {
                 return Err(format!("weight {name}: {v} is below its floor {floor}"));

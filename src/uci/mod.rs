@@ -48,8 +48,9 @@ use crate::search::{Limits, SearchResult, Strength, Tt};
 pub use input::MAX_LINE;
 pub use output::CP_LIMIT;
 
+use crate::text::clip;
 use input::Input;
-use options::{Spec, Value, VariantChoice, clip, name};
+use options::{Spec, Value, VariantChoice, name};
 use output::{Out, UciReporter};
 
 /// The deepest `go perft` (already days from the start position; `stop`
@@ -443,7 +444,6 @@ impl<W: Write + Send + 'static> Session<W> {
                     } else {
                         kept
                     };
-                    let err = crate::text::printable(&err);
                     self.out
                         .error(&format!("option EvalWeights: {err} (kept: {kept})"));
                 }

@@ -10,7 +10,7 @@
 
 use crate::rules::Variant;
 use crate::search::skill;
-use crate::text::printable;
+use crate::text::clip;
 
 /// An option's type and limits, as declared in `uci`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -393,17 +393,6 @@ impl VariantChoice {
             self.uci_variant
         }
     }
-}
-
-/// Text for an error message: at most 40 characters, control characters
-/// escaped ([`printable`]).
-pub(super) fn clip(s: &str) -> String {
-    let head: String = s.chars().take(40).collect();
-    let mut out = printable(&head).into_owned();
-    if s.chars().nth(40).is_some() {
-        out.push_str("...");
-    }
-    out
 }
 
 /// `s` without a leading `word` (followed by whitespace or the end).
