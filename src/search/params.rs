@@ -123,6 +123,15 @@ pub const LMR_DIVISOR: f64 = 2.2;
 /// reduces it one ply less per this much.
 pub const LMR_HISTORY_DIV: i32 = 12_000;
 
+/// Singular extensions: the least depth at which the table's action is
+/// tested, how much shallower its entry may be, and the margin per ply
+/// below its value that the other actions must stay under.
+pub const SE_DEPTH: i32 = 7;
+/// See [`SE_DEPTH`].
+pub const SE_TT_DEPTH: i32 = 3;
+/// See [`SE_DEPTH`].
+pub const SE_MARGIN: i32 = 2;
+
 /// Check extensions apply while the ply is below this many times the
 /// iteration's depth, so check sequences cannot run away.
 pub const CHECK_EXTENSION_PLIES: i32 = 2;
@@ -212,6 +221,9 @@ mod tests {
         assert!(SEE_VALUE.windows(2).all(|w| w[0] < w[1]));
         let min_step = SEE_VALUE.windows(2).map(|w| w[1] - w[0]).min().unwrap();
         assert!(min_step * MVV_LVA_VICTIM > SEE_VALUE[5] / MVV_LVA_ATTACKER_DIV);
+        // A singular-extension search, at (depth - 1) / 2, is a full node
+        // search: quiescence would not leave the table's action out.
+        assert!((SE_DEPTH - 1) / 2 >= 1 && SE_MARGIN > 0 && SE_TT_DEPTH >= 0);
         // The stack holds every ply the search reaches.
         assert!(MAX_DEPTH as usize <= MAX_PLY);
         // Time shares stay positive and bounded.

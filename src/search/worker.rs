@@ -40,6 +40,8 @@ struct Frame<P, T> {
     piece_to: Option<u16>,
     eval: i32,
     killers: [Option<Action>; 2],
+    /// The action a singular-extension search of this node leaves out.
+    excluded: Option<Action>,
 }
 
 /// Late-move reduction by depth and move number.
@@ -98,6 +100,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 piece_to: None,
                 eval: 0,
                 killers: [None; 2],
+                excluded: None,
             })
             .collect();
         let root_moves = job
@@ -674,13 +677,16 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             }
         }
 
+        // A singular-extension search of this node: every action but one,
+        // at reduced depth; its result is not the node's and is not kept.
+        let excluded = self.stack[ply].excluded;
         let key = self.key(ply);
         let tt = self.shared.tt.probe(key);
         let mut tt_action = 0u16;
         if let Some(hit) = tt {
             tt_action = hit.action;
             let v = from_tt(hit.value, ply);
-            if !PV && hit.depth >= depth && hit.bound.cuts(v, alpha, beta) {
+            if !PV && excluded.is_none() && hit.depth >= depth && hit.bound.cuts(v, alpha, beta) {
                 return v;
             }
         }
@@ -710,7 +716,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let risky = compulsory
             || node.extra.bare.pending()
             || matches!(node.extra.disk, Disk::Offered { .. });
-        if !PV && !in_check && !is_decided(beta) && !risky {
+        if !PV && !in_check && !is_decided(beta) && !risky && excluded.is_none() {
             // Reverse futility pruning.
             let rfp_margin = RFP_MARGIN * (depth - i32::from(improving))
                 + if threat { RFP_THREAT_MARGIN } else { 0 };
@@ -774,6 +780,9 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             if action == Action::Disk && depth < DISK_MIN_DEPTH {
                 continue;
             }
+            if Some(action) == excluded {
+                continue;
+            }
             let quiet = is_quiet(action);
             let is_killer = killers.contains(&Some(action));
 
@@ -826,6 +835,38 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 }
             }
 
+            // Singular extension: when the table's action, searched deep
+            // enough to be a lower bound, is the only one that comes near
+            // its value, it is searched a ply deeper; when another action
+            // also beats beta, the node is cut (multi-cut); when only the
+            // table's value beats beta, the action is searched a ply less.
+            let mut singular = 0;
+            if let Some(hit) = tt
+                && depth >= SE_DEPTH
+                && excluded.is_none()
+                && action.code() == tt_action
+                && hit.depth >= depth - SE_TT_DEPTH
+                && hit.bound != Bound::Upper
+                && !is_decided(from_tt(hit.value, ply))
+                && (ply as i32) < CHECK_EXTENSION_PLIES * self.root_depth
+            {
+                let tt_value = from_tt(hit.value, ply);
+                let s_beta = tt_value - SE_MARGIN * depth;
+                self.stack[ply].excluded = Some(action);
+                let v = self.search::<false>((depth - 1) / 2, s_beta - 1, s_beta, ply);
+                self.stack[ply].excluded = None;
+                if self.stopped {
+                    return 0;
+                }
+                if v < s_beta {
+                    singular = 1;
+                } else if s_beta >= beta {
+                    return s_beta;
+                } else if tt_value >= beta {
+                    singular = -1;
+                }
+            }
+
             let m = self.make(ply, action);
             let gives_check = {
                 let n = &self.stack[ply + 1].node;
@@ -833,10 +874,14 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             };
             // Check (and extinction-threat) extensions, bounded so such
             // sequences cannot run away.
-            let ext = i32::from(
-                self.stack[ply + 1].node.check
-                    && (ply as i32) < CHECK_EXTENSION_PLIES * self.root_depth,
-            );
+            let ext = if singular != 0 {
+                singular
+            } else {
+                i32::from(
+                    self.stack[ply + 1].node.check
+                        && (ply as i32) < CHECK_EXTENSION_PLIES * self.root_depth,
+                )
+            };
             let new_depth = depth - 1 + ext;
             let mut v;
             if searched == 0 {
@@ -898,6 +943,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             } else if action.as_move().is_some_and(|m| m.is_capture()) {
                 let _ = captures_tried.try_push(action);
             }
+        }
+        if excluded.is_some() {
+            // The node's value without one of its actions is no value of
+            // the node: neither the table nor the correction learns it.
+            return if searched == 0 { alpha } else { best };
         }
         if searched == 0 {
             // Every action was pruned: fall back to the static estimate.
@@ -1159,5 +1209,31 @@ mod tests {
         w.search::<false>(1, -INFINITE, INFINITE, 1);
         assert_eq!(w.stack[3].killers, [None; 2]);
         w.unmake();
+    }
+
+    /// A singular-extension search leaves one action out: here the rook's
+    /// capture of the queen, so the node's value without it is a rook
+    /// down, not a queen up; and that value never reaches the table.
+    #[test]
+    fn an_excluded_search_skips_its_action_and_stores_nothing() {
+        let job = job::<shakmaty::Chess>(Variant::Chess, "k7/8/8/3q4/8/8/8/K2R4 w - - 0 1");
+        let capture = *job
+            .root_actions
+            .iter()
+            .find(|a| a.as_move().is_some_and(|m| m.is_capture()))
+            .unwrap();
+        let shared = Shared::new(Arc::new(Tt::new(1)), 1);
+        let mut w = Worker::new(&job, &shared, 0, &Silent);
+        w.stack[0].excluded = Some(capture);
+        let without = w.search::<true>(3, -INFINITE, INFINITE, 0);
+        assert!(shared.tt.probe(w.key(0)).is_none());
+        w.stack[0].excluded = None;
+        let with = w.search::<true>(3, -INFINITE, INFINITE, 0);
+        assert!(without < -200, "{without}");
+        assert!(with > 200, "{with}");
+        assert_eq!(
+            shared.tt.probe(w.key(0)).map(|h| h.action),
+            Some(capture.code())
+        );
     }
 }
