@@ -132,8 +132,8 @@ pub const SE_TT_DEPTH: i32 = 3;
 /// See [`SE_DEPTH`].
 pub const SE_MARGIN: i32 = 2;
 
-/// Check extensions apply while the ply is below this many times the
-/// iteration's depth, so check sequences cannot run away.
+/// Check and singular extensions apply while the ply is below this many
+/// times the iteration's depth, so extended sequences cannot run away.
 pub const CHECK_EXTENSION_PLIES: i32 = 2;
 
 // Quiescence.

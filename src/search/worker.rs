@@ -683,11 +683,16 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let key = self.key(ply);
         let tt = self.shared.tt.probe(key);
         let mut tt_action = 0u16;
+        let mut tt_value = 0;
         if let Some(hit) = tt {
             tt_action = hit.action;
-            let v = from_tt(hit.value, ply);
-            if !PV && excluded.is_none() && hit.depth >= depth && hit.bound.cuts(v, alpha, beta) {
-                return v;
+            tt_value = from_tt(hit.value, ply);
+            if !PV
+                && excluded.is_none()
+                && hit.depth >= depth
+                && hit.bound.cuts(tt_value, alpha, beta)
+            {
+                return tt_value;
             }
         }
 
@@ -760,6 +765,18 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         } else {
             depth
         };
+
+        // Whether the table's action is to be tested for a singular
+        // extension (below): its entry is a lower bound searched deep
+        // enough, of a value not decided.
+        let singular_test = tt.is_some_and(|hit| {
+            depth >= SE_DEPTH
+                && excluded.is_none()
+                && hit.depth >= depth - SE_TT_DEPTH
+                && hit.bound != Bound::Upper
+                && !is_decided(tt_value)
+                && (ply as i32) < CHECK_EXTENSION_PLIES * self.root_depth
+        });
 
         let turn = self.stack[ply].node.pos.turn();
         let killers = self.stack[ply].killers;
@@ -841,16 +858,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             // also beats beta, the node is cut (multi-cut); when only the
             // table's value beats beta, the action is searched a ply less.
             let mut singular = 0;
-            if let Some(hit) = tt
-                && depth >= SE_DEPTH
-                && excluded.is_none()
-                && action.code() == tt_action
-                && hit.depth >= depth - SE_TT_DEPTH
-                && hit.bound != Bound::Upper
-                && !is_decided(from_tt(hit.value, ply))
-                && (ply as i32) < CHECK_EXTENSION_PLIES * self.root_depth
-            {
-                let tt_value = from_tt(hit.value, ply);
+            if singular_test && action.code() == tt_action {
                 let s_beta = tt_value - SE_MARGIN * depth;
                 self.stack[ply].excluded = Some(action);
                 let v = self.search::<false>((depth - 1) / 2, s_beta - 1, s_beta, ply);
