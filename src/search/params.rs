@@ -188,6 +188,12 @@ pub const TIME_CHANGE_DECAY: f64 = 0.5;
 pub const TIME_DROP: i32 = 30;
 /// ...see [`TIME_DROP`]...
 pub const TIME_DROP_EXTRA: f64 = 0.4;
+/// ...all scaled by `TIME_NODES_TOP - TIME_NODES_SLOPE * share`, where
+/// `share` is the fraction of the root's nodes spent on the best action:
+/// a best action that took most of the effort needs less confirming...
+pub const TIME_NODES_TOP: f64 = 1.9;
+/// ...see [`TIME_NODES_TOP`]...
+pub const TIME_NODES_SLOPE: f64 = 1.3;
 /// ...and never more than this share of the soft budget.
 pub const TIME_MAX_FACTOR: f64 = 1.5;
 /// With a single legal action on a clock, the depth that is enough.

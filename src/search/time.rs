@@ -24,6 +24,8 @@ pub(super) struct Iteration {
     pub value: i32,
     /// Its value at the iteration before (`-INFINITE` when it had none).
     pub prev_value: i32,
+    /// The fraction of the search's nodes spent below the best action.
+    pub best_share: f64,
 }
 
 /// Decides, iteration by iteration, when a search has thought enough.
@@ -97,6 +99,7 @@ impl TimeManager {
                 factor += TIME_DROP_EXTRA;
             }
             self.best_changes *= TIME_CHANGE_DECAY;
+            factor *= TIME_NODES_TOP - TIME_NODES_SLOPE * done.best_share.clamp(0.0, 1.0);
             if elapsed >= soft.mul_f64(factor.min(TIME_MAX_FACTOR)) {
                 return true;
             }
@@ -129,13 +132,39 @@ mod tests {
         TimeManager::new(budget, root_actions)
     }
 
+    /// The best action's share of the nodes that leaves the time unscaled.
+    const NEUTRAL_SHARE: f64 = (TIME_NODES_TOP - 1.0) / TIME_NODES_SLOPE;
+
     fn done(depth: i32, best: Action, value: i32, prev_value: i32) -> Iteration {
         Iteration {
             depth,
             best,
             value,
             prev_value,
+            best_share: NEUTRAL_SHARE,
         }
+    }
+
+    #[test]
+    fn a_best_action_that_took_most_nodes_stops_sooner() {
+        let shared = Shared::new(Arc::new(Tt::new(1)), 1);
+        let limits = clock_limits();
+        let a = Action::Disk;
+        let stable = TIME_BASE + TIME_PER_CHANGE;
+        let at = |share: f64| SOFT.mul_f64(stable * (TIME_NODES_TOP - TIME_NODES_SLOPE * share));
+        let iteration = |share| Iteration {
+            best_share: share,
+            ..done(1, a, 0, -INFINITE)
+        };
+        for share in [0.2, NEUTRAL_SHARE, 0.95] {
+            let mut tm = manager(20);
+            let before = at(share).mul_f64(0.99);
+            assert!(!tm.stop_after(&iteration(share), &limits, &shared, before));
+            let mut tm = manager(20);
+            let after = at(share).mul_f64(1.01);
+            assert!(tm.stop_after(&iteration(share), &limits, &shared, after));
+        }
+        assert!(at(0.95) < at(NEUTRAL_SHARE) && at(NEUTRAL_SHARE) < at(0.2));
     }
 
     #[test]

@@ -27,6 +27,8 @@ struct RootMove {
     pv: Vec<Action>,
     seldepth: i32,
     bound: Option<Bound>,
+    /// Nodes searched below this action since the search began.
+    nodes: u64,
 }
 
 struct Frame<P, T> {
@@ -113,6 +115,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 pv: vec![action],
                 seldepth: 0,
                 bound: None,
+                nodes: 0,
             })
             .collect();
         Worker {
@@ -195,6 +198,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                     best: best.action,
                     value: best.value,
                     prev_value: best.prev_value,
+                    best_share: best.nodes as f64 / self.nodes.max(1) as f64,
                 };
                 if self
                     .time
@@ -381,6 +385,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 self.root_moves[i].value = -INFINITE;
                 continue;
             }
+            let nodes_before = self.nodes;
             let m = self.make(0, action);
             let child = &self.stack[1].node;
             let ext = i32::from(child.check);
@@ -397,6 +402,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 v
             };
             self.unmake();
+            self.root_moves[i].nodes += self.nodes - nodes_before;
             if self.stopped {
                 return best;
             }
