@@ -99,13 +99,19 @@ impl TimeManager {
                 factor += TIME_DROP_EXTRA;
             }
             self.best_changes *= TIME_CHANGE_DECAY;
-            factor *= TIME_NODES_TOP - TIME_NODES_SLOPE * done.best_share.clamp(0.0, 1.0);
+            factor *= node_scale(done.best_share);
             if elapsed >= soft.mul_f64(factor.min(TIME_MAX_FACTOR)) {
                 return true;
             }
         }
         false
     }
+}
+
+/// How the stop factor scales with the best action's share of the nodes:
+/// a best action that took most of the effort needs less confirming.
+fn node_scale(best_share: f64) -> f64 {
+    TIME_NODES_TOP - TIME_NODES_SLOPE * best_share.clamp(0.0, 1.0)
 }
 
 #[cfg(test)]
@@ -151,7 +157,7 @@ mod tests {
         let limits = clock_limits();
         let a = Action::Disk;
         let stable = TIME_BASE + TIME_PER_CHANGE;
-        let at = |share: f64| SOFT.mul_f64(stable * (TIME_NODES_TOP - TIME_NODES_SLOPE * share));
+        let at = |share: f64| SOFT.mul_f64(stable * node_scale(share));
         let iteration = |share| Iteration {
             best_share: share,
             ..done(1, a, 0, -INFINITE)
