@@ -6,18 +6,19 @@
 //!   ply (the opponent's reply) and two plies (one's own move) before, and
 //!   the piece and target square of the move itself;
 //! - the capture table, by moving piece, target square and captured role;
-//! - the correction table (not a move history): how far searches found
-//!   the static evaluation off, by side to move and pawn structure.
+//! - the correction tables (not a move history): how far searches found
+//!   the static evaluation off, by side to move and pawn structure, and
+//!   by side to move and the placement of each side's other pieces.
 //!
 //! A quiet move's score is the sum of the first three; every table pulls its
 //! entries towards the bound it is updated with (gravity), so old
 //! information fades.
 
-use shakmaty::{Board, Color, Move};
+use shakmaty::{Board, Color, Move, Role};
 
 use super::params::{
-    CORRECTION_BITS, CORRECTION_GRAIN, CORRECTION_MAX, CORRECTION_WEIGHT_MAX, CORRECTION_WEIGHTS,
-    HISTORY_MAX,
+    CORRECTION_BITS, CORRECTION_GRAIN, CORRECTION_MAX, CORRECTION_MIX, CORRECTION_MIX_DIV,
+    CORRECTION_WEIGHT_MAX, CORRECTION_WEIGHTS, HISTORY_MAX,
 };
 use crate::rules::Action;
 
@@ -159,43 +160,90 @@ impl History {
 /// positions with the same pawns.
 #[derive(Clone)]
 pub struct Correction {
-    /// Averages in 1/[`CORRECTION_GRAIN`] of an internal unit.
-    table: Vec<i32>,
+    /// By side to move and pawn structure; averages in
+    /// 1/[`CORRECTION_GRAIN`] of an internal unit.
+    pawns: Vec<i32>,
+    /// By side to move and the placement of one side's pieces other than
+    /// pawns (white's, then black's), likewise.
+    pieces: [Vec<i32>; 2],
 }
 
 impl Default for Correction {
     fn default() -> Correction {
         Correction {
-            table: vec![0; 2 << CORRECTION_BITS],
+            pawns: vec![0; 2 << CORRECTION_BITS],
+            pieces: [vec![0; 2 << CORRECTION_BITS], vec![0; 2 << CORRECTION_BITS]],
         }
     }
 }
 
+/// Multipliers that spread bitboards over a hash.
+const MIX: [u64; 6] = [
+    0x9e37_79b9_7f4a_7c15,
+    0xc2b2_ae3d_27d4_eb4f,
+    0x1656_67b1_9e37_79f9,
+    0xd6e8_feb8_6659_fd93,
+    0xa076_1d64_78bd_642f,
+    0xe703_7ed1_a0b4_28db,
+];
+
 impl Correction {
+    /// A table index from the side to move and a hash.
     #[inline]
-    fn index(color: Color, board: &Board) -> usize {
+    fn slot(turn: Color, h: u64) -> usize {
+        ((turn as usize) << CORRECTION_BITS) | (h >> (64 - CORRECTION_BITS)) as usize
+    }
+
+    /// The indices of the pawn table and of both sides' piece tables.
+    #[inline]
+    fn indices(turn: Color, board: &Board) -> [usize; 3] {
         let pawns = board.pawns();
         let white = u64::from(pawns & board.white());
         let black = u64::from(pawns & board.black());
-        let h =
-            white.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ black.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
-        ((color as usize) << CORRECTION_BITS) | (h >> (64 - CORRECTION_BITS)) as usize
+        let pawn = white.wrapping_mul(MIX[0]) ^ black.wrapping_mul(MIX[1]);
+        let side = |c: Color| {
+            let ours = board.by_color(c);
+            [
+                Role::Knight,
+                Role::Bishop,
+                Role::Rook,
+                Role::Queen,
+                Role::King,
+            ]
+            .iter()
+            .enumerate()
+            .fold(0u64, |h, (i, &r)| {
+                h ^ u64::from(board.by_role(r) & ours).wrapping_mul(MIX[i + 1])
+            })
+        };
+        [
+            Self::slot(turn, pawn),
+            Self::slot(turn, side(Color::White)),
+            Self::slot(turn, side(Color::Black)),
+        ]
     }
 
-    /// The correction to add to a static evaluation, in internal units.
+    /// The correction to add to a static evaluation, in internal units:
+    /// the tables' averages weighed by [`CORRECTION_MIX`].
     #[inline]
-    pub fn get(&self, color: Color, board: &Board) -> i32 {
-        self.table[Self::index(color, board)] / CORRECTION_GRAIN
+    pub fn get(&self, turn: Color, board: &Board) -> i32 {
+        let [p, w, b] = Self::indices(turn, board);
+        let sum = CORRECTION_MIX[0] * self.pawns[p]
+            + CORRECTION_MIX[1] * (self.pieces[0][w] + self.pieces[1][b]);
+        sum / (CORRECTION_GRAIN * CORRECTION_MIX_DIV)
     }
 
-    /// Moves the average towards `diff` (search value less static
-    /// evaluation), more for deeper searches.
+    /// Moves every table's average towards `diff` (search value less
+    /// static evaluation), more for deeper searches.
     #[inline]
-    pub fn update(&mut self, color: Color, board: &Board, diff: i32, depth: i32) {
-        let v = &mut self.table[Self::index(color, board)];
-        let w = (depth + 1).clamp(1, CORRECTION_WEIGHT_MAX);
+    pub fn update(&mut self, turn: Color, board: &Board, diff: i32, depth: i32) {
+        let [p, w, b] = Self::indices(turn, board);
+        let weight = (depth + 1).clamp(1, CORRECTION_WEIGHT_MAX);
         let target = diff.clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_GRAIN;
-        *v = (*v * (CORRECTION_WEIGHTS - w) + target * w) / CORRECTION_WEIGHTS;
+        let [white, black] = &mut self.pieces;
+        for v in [&mut self.pawns[p], &mut white[w], &mut black[b]] {
+            *v = (*v * (CORRECTION_WEIGHTS - weight) + target * weight) / CORRECTION_WEIGHTS;
+        }
     }
 }
 
@@ -215,6 +263,37 @@ mod tests {
             .into_iter()
             .find(|m| m.to_uci(CastlingMode::Standard).to_string() == uci)
             .unwrap()
+    }
+
+    fn board(fen: &str) -> Board {
+        fen.parse::<Fen>().unwrap().into_setup().board
+    }
+
+    #[test]
+    fn corrections_are_shared_by_what_positions_have_in_common() {
+        let learnt = board("r3k3/pp3ppp/2n5/8/8/2N5/PP3PPP/R3K3 w - - 0 1");
+        let mut c = Correction::default();
+        for _ in 0..2_000 {
+            c.update(Color::White, &learnt, 120, 20);
+        }
+        // Each of the three tables has learnt about 120 for this position;
+        // the mix weighs the pawn table's and the sum of the piece tables'.
+        let mix = |pawn: i32, pieces: i32| {
+            (CORRECTION_MIX[0] * pawn + CORRECTION_MIX[1] * pieces) / CORRECTION_MIX_DIV
+        };
+        let near = |got: i32, want: i32| (got - want).abs() <= 2;
+        assert!(near(c.get(Color::White, &learnt), mix(120, 240)));
+        // The other side to move reads other entries.
+        assert_eq!(c.get(Color::Black, &learnt), 0);
+        // White's knight elsewhere: the pawn and black piece tables agree.
+        let white_moved = board("r3k3/pp3ppp/2n5/8/8/8/PP1N1PPP/R3K3 w - - 0 1");
+        assert!(near(c.get(Color::White, &white_moved), mix(120, 120)));
+        // Both sides' knights elsewhere: the pawn table alone.
+        let both_moved = board("r3k3/pp1n1ppp/8/8/8/8/PP1N1PPP/R3K3 w - - 0 1");
+        assert!(near(c.get(Color::White, &both_moved), mix(120, 0)));
+        // Other pawns, the same pieces: the piece tables alone.
+        let pawn_moved = board("r3k3/pp3ppp/2n5/8/8/2N4P/PP3PP1/R3K3 w - - 0 1");
+        assert!(near(c.get(Color::White, &pawn_moved), mix(0, 240)));
     }
 
     #[test]
