@@ -18,6 +18,7 @@ use super::{PvLine, Reporter, Scoring, SearchJob, Shared, Stats, ThreadResult};
 use crate::eval::Evaluate;
 use crate::rules::{Action, ActionList, Disk, Ending, HistoryEntry, Node, Pos};
 use crate::scoring::{Memo, margin};
+use shakmaty::{Move, Role, Square};
 
 #[derive(Clone, Debug)]
 struct RootMove {
@@ -597,7 +598,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             f.killers[1] = f.killers[0];
             f.killers[0] = Some(action);
         }
-        let bonus = (depth * depth * HISTORY_BONUS).min(HISTORY_MAX);
+        let bonus = history_bonus(depth);
         self.history.update_quiet(&ctx, action, bonus);
         for &q in tried {
             self.history.update_quiet(&ctx, q, -bonus);
@@ -608,7 +609,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
     /// it if it is a capture, and punishes the captures `tried` before it.
     fn reward_capture_cutoff(&mut self, ply: usize, action: Action, depth: i32, tried: &[Action]) {
         let turn = self.stack[ply].node.pos.turn();
-        let bonus = (depth * depth * HISTORY_BONUS).min(HISTORY_MAX);
+        let bonus = history_bonus(depth);
         if let Action::Move(m) = action
             && m.is_capture()
         {
@@ -698,6 +699,14 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 && hit.depth >= depth
                 && hit.bound.cuts(tt_value, alpha, beta)
             {
+                // A quiet table action that cuts the node is rewarded as
+                // if it had been searched to the cut-off.
+                if tt_value >= beta
+                    && let Some(a) = quiet_of_code(&self.stack[ply].node.pos, tt_action)
+                {
+                    let ctx = self.context(ply);
+                    self.history.update_quiet(&ctx, a, history_bonus(depth));
+                }
                 return tt_value;
             }
         }
@@ -978,6 +987,16 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         } else {
             Bound::Upper
         };
+        // Every reply to a quiet move failed low: the move was good, and
+        // the parent's history rewards it.
+        if bound == Bound::Upper
+            && ply >= 1
+            && let Some(prev) = self.stack[ply].action
+            && is_quiet(prev)
+        {
+            let ctx = self.context(ply - 1);
+            self.history.update_quiet(&ctx, prev, history_bonus(depth));
+        }
         // The static evaluation was off: learn by how much, unless the
         // bound says nothing of it or a noisy move decided.
         let says_nothing = match bound {
@@ -1149,6 +1168,40 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
     }
 }
 
+/// The history's reward for a cut-off at `depth`.
+#[inline]
+fn history_bonus(depth: i32) -> i32 {
+    (depth * depth * HISTORY_BONUS).min(HISTORY_MAX)
+}
+
+/// The quiet move of table code `code` in `pos`, if the code is one: a
+/// piece of the side to move going to an empty square, no promotion,
+/// castling or en passant. (A stale or colliding code gives a move that
+/// may be illegal; it only feeds the history.)
+fn quiet_of_code<P: Pos>(pos: &P, code: u16) -> Option<Action> {
+    if code == 0 || code >> 12 != 0 {
+        return None;
+    }
+    let board = pos.board();
+    let from = Square::new(u32::from(code >> 6) & 63);
+    let to = Square::new(u32::from(code) & 63);
+    let role = board.role_at(from)?;
+    if !board.by_color(pos.turn()).contains(from)
+        || board.occupied().contains(to)
+        || (role == Role::Pawn && from.file() != to.file())
+        || (role == Role::King && from.distance(to) > 1)
+    {
+        return None;
+    }
+    Some(Action::Move(Move::Normal {
+        role,
+        from,
+        capture: None,
+        to,
+        promotion: None,
+    }))
+}
+
 #[inline]
 fn is_quiet(a: Action) -> bool {
     match a {
@@ -1201,6 +1254,36 @@ mod tests {
         let v = w.search::<false>(1, -501, -500, 0);
         assert!(v >= -500, "{v}");
         assert_eq!(w.nodes, 1);
+    }
+
+    /// A table code gives back its quiet move, and nothing for captures,
+    /// promotions, castling, en passant or the opponent's pieces.
+    #[test]
+    fn table_codes_give_back_quiet_moves_only() {
+        let job = job::<shakmaty::Chess>(
+            Variant::Chess,
+            "r3k2r/1P3ppp/8/3pP3/8/8/5PPP/R3K2R w KQkq d6 0 1",
+        );
+        let pos = &job.root.pos;
+        let (mut quiet, mut other) = (0, 0);
+        for &a in &job.root_actions {
+            let decoded = quiet_of_code(pos, a.code());
+            if is_quiet(a) && !a.as_move().is_some_and(|m| m.is_castle()) {
+                assert_eq!(decoded, Some(a), "{a}");
+                quiet += 1;
+            } else {
+                assert_eq!(decoded, None, "{a}");
+                other += 1;
+            }
+        }
+        // Castling both ways, en passant, Ra1xa8, b7b8 and b7xa8 (four
+        // promotions each).
+        assert_eq!(other, 2 + 1 + 1 + 4 + 4, "{other}");
+        assert!(quiet > 20);
+        // An opponent's piece: the black rook's a8a7.
+        let code = (u16::from(shakmaty::Square::A8) << 6) | u16::from(shakmaty::Square::A7);
+        assert_eq!(quiet_of_code(pos, code), None);
+        assert_eq!(quiet_of_code(pos, 0), None);
     }
 
     /// Killers belong to a ply: playing another move into the ply keeps
