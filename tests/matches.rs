@@ -302,8 +302,12 @@ fn the_sprt_counts_pairs_and_stops_the_match() {
     c.sprt = Some("elo0=0,elo1=5,min_pairs=2".parse().unwrap());
     let stop = AtomicBool::new(false);
     let out = run(&c, Vec::new(), &stop, &Quiet).unwrap();
-    assert!(out.sprt_stopped);
+    let stopped = out.sprt_stop.as_ref().expect("the SPRT stops the match");
+    assert_eq!(stopped.status.decision, SprtDecision::AcceptH1);
     assert_eq!(out.games.len(), 4);
+    // One game at a time: the stop came with the last game, nothing after.
+    assert_eq!(stopped.games, 4);
+    assert_eq!(stopped.status, *out.summary.sprt.as_ref().unwrap());
     assert_eq!(out.summary.penta, [0, 0, 0, 0, 2]);
     let t = out.summary.sprt.as_ref().unwrap();
     assert_eq!(t.decision, SprtDecision::AcceptH1);
@@ -328,7 +332,10 @@ fn the_sprt_counts_pairs_and_stops_the_match() {
         "--quiet",
     ]);
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("stopped early by the SPRT"), "{err}");
+    assert!(
+        err.contains("stopped early by the SPRT: H1 accepted at game 4 (LLR 7.64)"),
+        "{err}"
+    );
     assert!(
         out.lines().any(|l| l
             == "Elo n/a, LLR 7.64 [-2.94, 2.94] H1 accepted, 4 games, penta [0,0,0,0,2]"),

@@ -381,11 +381,20 @@ fn play(a: &RunArgs) -> Result<i32, CliError> {
         }
     }
     let note = if outcome.interrupted {
-        Some("interrupted: finished games are written; run the same command again to resume")
-    } else if outcome.sprt_stopped {
-        Some("stopped early by the SPRT")
+        Some(
+            "interrupted: finished games are written; run the same command again to resume"
+                .to_owned(),
+        )
     } else {
-        None
+        outcome.sprt_stop.as_ref().map(|s| {
+            format!(
+                "stopped early by the SPRT: {} at game {} (LLR {:.2}); the games then in play \
+                 finished and are counted above",
+                s.status.decision.describe(),
+                s.games,
+                s.status.llr
+            )
+        })
     };
     if a.json {
         println!(

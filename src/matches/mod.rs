@@ -637,8 +637,21 @@ pub struct Outcome {
     pub summary: Summary,
     /// Whether the run stopped on `stop` before its schedule was done.
     pub interrupted: bool,
-    /// Whether the SPRT stopped the run.
-    pub sprt_stopped: bool,
+    /// Where the SPRT stopped the run, if it did.
+    pub sprt_stop: Option<SprtStop>,
+}
+
+/// The moment the SPRT stopped a run: the games finished then and the
+/// test's state. The games already in play finish after it and count in
+/// the run's summary, so the final LLR may stand a little either side of
+/// the bound that stopped the run; the decision is this one, as in
+/// fishtest.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SprtStop {
+    /// Games finished (resumed ones included) when a bound was reached.
+    pub games: usize,
+    /// The test at that moment.
+    pub status: SprtStatus,
 }
 
 /// The players' names: as started, the second made distinct if equal.
@@ -689,6 +702,7 @@ pub fn run(
     let queue = Mutex::new(pending);
     let records = Mutex::new(resumed);
     let halt = AtomicBool::new(false);
+    let decided: Mutex<Option<SprtStop>> = Mutex::new(None);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(workers)
         .thread_name(|i| format!("tally-match-{i}"))
@@ -697,7 +711,8 @@ pub fn run(
     let scorer = config.scorer();
     pool.scope(|s| {
         for mut pair in pairs {
-            let (queue, records, halt, names, scorer) = (&queue, &records, &halt, &names, &scorer);
+            let (queue, records, halt, decided, names, scorer) =
+                (&queue, &records, &halt, &decided, &names, &scorer);
             s.spawn(move |_| {
                 loop {
                     if stop.load(Ordering::Relaxed) || halt.load(Ordering::Relaxed) {
@@ -711,12 +726,15 @@ pub fn run(
                     let Ok(mut all) = records.lock() else { break };
                     all.push(rec);
                     let summary = summarise(names, &all, config.sprt.as_ref());
-                    if summary
-                        .sprt
-                        .as_ref()
-                        .is_some_and(|s| s.decision != SprtDecision::Continue)
+                    if let Some(status) = &summary.sprt
+                        && status.decision != SprtDecision::Continue
+                        && !halt.swap(true, Ordering::Relaxed)
+                        && let Ok(mut d) = decided.lock()
                     {
-                        halt.store(true, Ordering::Relaxed);
+                        *d = Some(SprtStop {
+                            games: all.len(),
+                            status: status.clone(),
+                        });
                     }
                     if let Some(rec) = all.last() {
                         observer.game_done(rec, &summary);
@@ -729,13 +747,13 @@ pub fn run(
     games.sort_by_key(|g| g.index);
     let summary = summarise(&names, &games, config.sprt.as_ref());
     let left = queue.into_inner().map(|q| q.len()).unwrap_or(0);
-    let sprt_stopped = halt.load(Ordering::Relaxed);
+    let sprt_stop = decided.into_inner().unwrap_or_default();
     Ok(Outcome {
         names,
         games,
         summary,
-        interrupted: left > 0 && !sprt_stopped && stop.load(Ordering::Relaxed),
-        sprt_stopped,
+        interrupted: left > 0 && sprt_stop.is_none() && stop.load(Ordering::Relaxed),
+        sprt_stop,
     })
 }
 
