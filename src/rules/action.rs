@@ -97,6 +97,16 @@ impl Action {
     }
 }
 
+/// The squares and promotion bits of a [`Action::code`]: `(from, to,
+/// promotion)`, the promotion being 0 for none, else a role's number.
+pub fn code_parts(code: u16) -> (Square, Square, u16) {
+    (
+        Square::new(u32::from(code >> 6) & 63),
+        Square::new(u32::from(code) & 63),
+        code >> 12,
+    )
+}
+
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

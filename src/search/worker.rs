@@ -16,9 +16,9 @@ use super::tt::{Bound, NO_EVAL, TtHit};
 use super::value::{self, INFINITE, decided, from_tt, is_decided, to_tt};
 use super::{PvLine, Reporter, Scoring, SearchJob, Shared, Stats, ThreadResult};
 use crate::eval::Evaluate;
-use crate::rules::{Action, ActionList, Disk, Ending, HistoryEntry, Node, Pos};
+use crate::rules::{Action, ActionList, Disk, Ending, HistoryEntry, Node, Pos, code_parts};
 use crate::scoring::{Memo, margin};
-use shakmaty::{Move, Role, Square};
+use shakmaty::{Move, Role};
 
 #[derive(Clone, Debug)]
 struct RootMove {
@@ -1179,12 +1179,11 @@ fn history_bonus(depth: i32) -> i32 {
 /// castling or en passant. (A stale or colliding code gives a move that
 /// may be illegal; it only feeds the history.)
 fn quiet_of_code<P: Pos>(pos: &P, code: u16) -> Option<Action> {
-    if code == 0 || code >> 12 != 0 {
+    let (from, to, promotion) = code_parts(code);
+    if code == 0 || promotion != 0 {
         return None;
     }
     let board = pos.board();
-    let from = Square::new(u32::from(code >> 6) & 63);
-    let to = Square::new(u32::from(code) & 63);
     let role = board.role_at(from)?;
     if !board.by_color(pos.turn()).contains(from)
         || board.occupied().contains(to)
