@@ -17,6 +17,8 @@
 //! search puts an ending's margin on the same scale; the reports read the
 //! margin back.
 
+use std::sync::{Mutex, PoisonError};
+
 use super::Wdl;
 
 /// The centipawns beyond which an expected margin gains nothing more from
@@ -74,6 +76,74 @@ pub fn value_of(m: i32, win: i32) -> i32 {
         lo
     };
     if m < 0 { -v } else { v }
+}
+
+/// The longest table of values a [`Table`] keeps; a curve whose margins
+/// reach further is searched instead (no built-in table comes near).
+const TABLE_MAX: i32 = 1 << 16;
+
+/// [`value_of`] for one win's margin, tabled by margin: the evaluators
+/// of the curved variants call it at every node, and the search it
+/// replaces costs a dozen look-ups of the chess model.
+#[derive(PartialEq, Eq)]
+pub struct Table {
+    /// The margin of a win.
+    win: i32,
+    /// The value of every margin below the knee's ([`value_of`]), by
+    /// margin; empty when there are more than [`TABLE_MAX`].
+    values: Box<[i32]>,
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "curve::Table(win {})", self.win)
+    }
+}
+
+impl Table {
+    fn new(win: i32) -> Table {
+        let top = positive(KNEE, win);
+        let values = if (0..=TABLE_MAX).contains(&top) {
+            (0..top).map(|m| value_of(m, win)).collect()
+        } else {
+            Box::default()
+        };
+        Table { win, values }
+    }
+
+    /// The table of the curve where a win pays `win`, made once for
+    /// each `win` a process meets and kept for its life.
+    pub fn of(win: i32) -> &'static Table {
+        static TABLES: Mutex<Vec<&'static Table>> = Mutex::new(Vec::new());
+        let mut tables = TABLES.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(t) = tables.iter().find(|t| t.win == win) {
+            return t;
+        }
+        let t: &'static Table = Box::leak(Box::new(Table::new(win)));
+        tables.push(t);
+        t
+    }
+
+    /// The margin of a win.
+    pub fn win(&self) -> i32 {
+        self.win
+    }
+
+    /// [`value_of`] of `m` for this table's win.
+    #[inline]
+    pub fn value_of(&self, m: i32) -> i32 {
+        let a = m.saturating_abs();
+        match self.values.get(a as usize) {
+            Some(&v) => {
+                if m < 0 {
+                    -v
+                } else {
+                    v
+                }
+            }
+            None => value_of(m, self.win),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -137,5 +207,22 @@ mod tests {
         // Saturating inputs do not overflow.
         assert!(margin_of(i32::MAX, WIN) > 0);
         assert!(value_of(i32::MIN, WIN) < 0);
+    }
+
+    #[test]
+    fn the_table_gives_the_values_of_the_search() {
+        for win in [WIN, 1, 37, 2500, 40_000] {
+            let t = Table::of(win);
+            assert_eq!(t.win(), win);
+            assert!(std::ptr::eq(t, Table::of(win)));
+            let top = margin_of(KNEE, win);
+            for m in (-top - 50..=top + 50).chain([i32::MIN, i32::MAX, -i32::MAX]) {
+                assert_eq!(t.value_of(m), value_of(m, win), "win {win} m {m}");
+            }
+        }
+        // Too long to table: searched.
+        let huge = Table::of(1 << 20);
+        assert!(huge.values.is_empty());
+        assert_eq!(huge.value_of(12_345), value_of(12_345, 1 << 20));
     }
 }

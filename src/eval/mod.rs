@@ -92,8 +92,9 @@ pub struct Units {
     /// The margin of a win where the search's values lie on the value
     /// curve ([`curve`]): the variants whose evaluators return expected
     /// margins and whose actions earn nothing by themselves (sets,
-    /// dynamic, tiebraker). `None`: the values are the margins.
-    curve: Option<i32>,
+    /// dynamic, tiebraker), with its table. `None`: the values are the
+    /// margins.
+    curve: Option<&'static curve::Table>,
 }
 
 impl Units {
@@ -129,7 +130,7 @@ impl Units {
         };
         if !net_alone(scorer.variant()) && !scorer.has_action_awards() {
             // A win is ten pawns of the variant's scale.
-            units.curve = Some(units.from_points(units.pawns(10_000)));
+            units.curve = Some(curve::Table::of(units.from_points(units.pawns(10_000))));
         }
         units
     }
@@ -139,7 +140,7 @@ impl Units {
     #[inline]
     pub fn value_of(self, m: i32) -> i32 {
         match self.curve {
-            Some(win) => curve::value_of(m, win),
+            Some(table) => table.value_of(m),
             None => m,
         }
     }
@@ -149,7 +150,7 @@ impl Units {
     #[inline]
     pub fn margin_of(self, v: i32) -> i32 {
         match self.curve {
-            Some(win) => curve::margin_of(v, win),
+            Some(table) => curve::margin_of(v, table.win()),
             None => v,
         }
     }

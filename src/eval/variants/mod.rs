@@ -136,10 +136,16 @@ pub fn perpetual_chance(w: &VariantWeights, board: &Board, color: Color) -> i32 
 /// for the side to move: each side takes its perpetual (worth `ours` or
 /// `theirs` to it) when that beats what it expects otherwise.
 pub fn perpetual(c: &Ctx, e: i32, ours: i32, theirs: i32) -> i32 {
-    let p_us = perpetual_chance(c.weights, c.board, c.stm);
-    let p_them = perpetual_chance(c.weights, c.board, !c.stm);
-    let gain = (ours - e).max(0) * p_us / 1000;
-    let loss = (e + theirs).max(0) * p_them / 1000;
+    // A chance is counted only where its perpetual would pay (counting
+    // checks costs a walk over the pieces).
+    let gain = match (ours - e).max(0) {
+        0 => 0,
+        g => g * perpetual_chance(c.weights, c.board, c.stm) / 1000,
+    };
+    let loss = match (e + theirs).max(0) {
+        0 => 0,
+        l => l * perpetual_chance(c.weights, c.board, !c.stm) / 1000,
+    };
     gain - loss
 }
 
