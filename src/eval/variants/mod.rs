@@ -128,7 +128,8 @@ pub fn perpetual_chance(w: &VariantWeights, board: &Board, color: Color) -> i32 
     if (board.queens() & board.by_color(color)).is_empty() {
         return 0;
     }
-    let checks = (checking_moves(board, color) as i32).min(w.perpetual_checks);
+    let limit = u32::try_from(w.perpetual_checks).unwrap_or(0);
+    let checks = checking_moves_up_to(board, color, limit) as i32;
     w.perpetual_per_check * checks
 }
 
@@ -177,6 +178,12 @@ pub fn attacked_by(board: &Board, color: Color) -> Bitboard {
 /// (pseudo-legal: pins, discovered checks and the mover's own king are
 /// ignored); pawn pushes and pawn captures included.
 pub fn checking_moves(board: &Board, color: Color) -> u32 {
+    checking_moves_up_to(board, color, u32::MAX)
+}
+
+/// [`checking_moves`], counted only up to `limit` (queens first):
+/// `checking_moves(board, color).min(limit)`.
+pub fn checking_moves_up_to(board: &Board, color: Color, limit: u32) -> u32 {
     let Some(king) = (board.kings() & board.by_color(!color)).first() else {
         return 0;
     };
@@ -184,30 +191,37 @@ pub fn checking_moves(board: &Board, color: Color) -> u32 {
     let ours = board.by_color(color);
     let theirs = board.by_color(!color);
     let targets = !ours;
-    let knight_checks = attacks::knight_attacks(king);
-    let diag_checks = attacks::bishop_attacks(king, occupied);
-    let orth_checks = attacks::rook_attacks(king, occupied);
+    let diag_checks = attacks::bishop_attacks(king, occupied) & targets;
+    let orth_checks = attacks::rook_attacks(king, occupied) & targets;
     let mut n = 0;
-    for from in ours & (board.knights() | board.bishops() | board.rooks() | board.queens()) {
-        let reach = match board.role_at(from) {
-            Some(Role::Knight) => attacks::knight_attacks(from) & knight_checks,
-            Some(Role::Bishop) => attacks::bishop_attacks(from, occupied) & diag_checks,
-            Some(Role::Rook) => attacks::rook_attacks(from, occupied) & orth_checks,
-            Some(Role::Queen) => {
-                attacks::queen_attacks(from, occupied) & (diag_checks | orth_checks)
-            }
-            _ => Bitboard::EMPTY,
-        };
-        n += (reach & targets).count() as u32;
+    for from in board.queens() & ours {
+        n += (attacks::queen_attacks(from, occupied) & (diag_checks | orth_checks)).count() as u32;
+        if n >= limit {
+            return limit;
+        }
+    }
+    for from in board.rooks() & ours {
+        n += (attacks::rook_attacks(from, occupied) & orth_checks).count() as u32;
+    }
+    for from in board.bishops() & ours {
+        n += (attacks::bishop_attacks(from, occupied) & diag_checks).count() as u32;
+    }
+    if n >= limit {
+        return limit;
+    }
+    let knight_checks = attacks::knight_attacks(king) & targets;
+    for from in board.knights() & ours {
+        n += (attacks::knight_attacks(from) & knight_checks).count() as u32;
     }
     let pawns = board.pawns() & ours;
     let pawn_checks = attacks::pawn_attacks(!color, king);
     let step = if color.is_white() { 8 } else { -8 };
     n += (pawns.shift(step) & !occupied & pawn_checks).count() as u32;
-    for from in pawns {
-        n += (attacks::pawn_attacks(color, from) & theirs & pawn_checks).count() as u32;
+    // A capture that checks lands on a checking square the enemy holds.
+    for to in pawn_checks & theirs {
+        n += (attacks::pawn_attacks(!color, to) & pawns).count() as u32;
     }
-    n
+    n.min(limit)
 }
 
 /// The flight squares of `color`'s king: the squares around it that hold
@@ -325,5 +339,25 @@ pub(super) mod tests {
             checking_moves(&board("4k3/8/8/8/8/8/8/3QK3 w - - 0 1"), Color::White),
             5
         );
+        // Counted up to a limit: the count, capped.
+        for fen in [
+            "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
+            "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQK2R w KQkq - 0 1",
+            "4k3/5n2/3P2P1/8/8/8/8/4K3 w - - 0 1",
+            "3k4/2P1P3/1N3N2/8/1B6/8/Q2R4/4K3 w - - 0 1",
+            "4K3/8/8/8/8/2q5/5p1p/1n1k2r1 b - - 0 1",
+        ] {
+            let b = board(fen);
+            for color in Color::ALL {
+                let all = checking_moves(&b, color);
+                for limit in 0..=all + 2 {
+                    assert_eq!(
+                        checking_moves_up_to(&b, color, limit),
+                        all.min(limit),
+                        "{fen}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -3,7 +3,7 @@
 //! compensation of the weaker side, the mate's value.
 
 use shakmaty::attacks;
-use shakmaty::{Board, Color, Role};
+use shakmaty::{Bitboard, Board, Color, File, Role};
 
 use super::super::variant_weights::VariantWeights;
 use super::super::{ResultMargins, Units, stylish_draw_margin};
@@ -15,26 +15,53 @@ pub fn best_capture(t: &stylish::Table, board: &Board, color: Color) -> Points {
     let occupied = board.occupied();
     let ours = board.by_color(color);
     let theirs = board.by_color(!color) & !board.kings();
+    if theirs.is_empty() {
+        return Points::ZERO;
+    }
     let mut best = Points::ZERO;
-    for from in ours {
-        let Some(role) = board.role_at(from) else {
-            continue;
-        };
-        let att = match role {
-            Role::Pawn => attacks::pawn_attacks(color, from),
-            Role::Knight => attacks::knight_attacks(from),
-            Role::Bishop => attacks::bishop_attacks(from, occupied),
-            Role::Rook => attacks::rook_attacks(from, occupied),
-            Role::Queen => attacks::queen_attacks(from, occupied),
-            Role::King => attacks::king_attacks(from),
-        };
-        for to in att & theirs {
-            let Some(victim) = board.role_at(to) else {
-                continue;
-            };
-            let p = t.capture.value(role, from, to, victim);
-            if p > best {
-                best = p;
+    // A pawn's award does not depend on its squares: the pawns' attacks
+    // at once.
+    let pawns = board.pawns() & ours;
+    let (west, east) = (Bitboard::from_file(File::A), Bitboard::from_file(File::H));
+    let pawn_reach = if color.is_white() {
+        (pawns & !west).shift(7) | (pawns & !east).shift(9)
+    } else {
+        (pawns & !west).shift(-9) | (pawns & !east).shift(-7)
+    } & theirs;
+    for to in pawn_reach {
+        if let Some(victim) = board.role_at(to) {
+            best = best.max(t.capture.value(Role::Pawn, to, to, victim));
+        }
+    }
+    for role in [
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+        Role::King,
+    ] {
+        for from in board.by_role(role) & ours {
+            let att = match role {
+                Role::Pawn => Bitboard::EMPTY,
+                Role::Knight => attacks::knight_attacks(from),
+                Role::Bishop => attacks::bishop_attacks(from, occupied),
+                Role::Rook => attacks::rook_attacks(from, occupied),
+                Role::Queen => attacks::queen_attacks(from, occupied),
+                Role::King => attacks::king_attacks(from),
+            } & theirs;
+            for victim in [
+                Role::Pawn,
+                Role::Knight,
+                Role::Bishop,
+                Role::Rook,
+                Role::Queen,
+            ] {
+                for to in att & board.by_role(victim) {
+                    let p = t.capture.value(role, from, to, victim);
+                    if p > best {
+                        best = p;
+                    }
+                }
             }
         }
     }
@@ -91,6 +118,40 @@ mod tests {
         let b = board("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1");
         assert_eq!(best_capture(&t, &b, Color::White), Points::whole(40));
         assert_eq!(best_capture(&t, &b, Color::Black), Points::whole(0));
+    }
+
+    #[test]
+    fn best_capture_is_the_best_of_every_capture() {
+        // Every piece's every capture, one at a time.
+        fn reference(t: &stylish::Table, board: &Board, color: Color) -> Points {
+            let theirs = board.by_color(!color) & !board.kings();
+            let mut best = Points::ZERO;
+            for from in board.by_color(color) {
+                let pc = board.piece_at(from).unwrap();
+                for to in attacks::attacks(from, pc, board.occupied()) & theirs {
+                    let victim = board.role_at(to).unwrap();
+                    best = best.max(t.capture.value(pc.role, from, to, victim));
+                }
+            }
+            best
+        }
+        let t = stylish::Table::default();
+        for fen in [
+            "4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+            "r2q1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2Q1RK1 w - - 0 10",
+            "1r2k3/P6P/1q4b1/p1p5/1P1Pn3/8/3Q1p2/R3K2r w - - 0 1",
+            "8/8/8/8/8/8/8/K1k5 w - - 0 1",
+        ] {
+            let b = board(fen);
+            for color in [Color::White, Color::Black] {
+                assert_eq!(
+                    best_capture(&t, &b, color),
+                    reference(&t, &b, color),
+                    "{fen}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -10,7 +10,7 @@
 use shakmaty::Color;
 
 use super::super::wacky_win_estimate;
-use super::{Ctx, checking_moves, wdl};
+use super::{Ctx, checking_moves_up_to, wdl};
 use crate::scoring::Points;
 
 /// The checks still to come, in points for the side to move: each
@@ -19,8 +19,9 @@ use crate::scoring::Points;
 /// more to the side to move (it gives the first one).
 pub fn checks(c: &Ctx) -> Points {
     let w = c.weights;
-    let ours = i64::from(checking_moves(c.board, c.stm)).min(w.wacky_checks_counted);
-    let theirs = i64::from(checking_moves(c.board, !c.stm)).min(w.wacky_checks_counted);
+    let limit = u32::try_from(w.wacky_checks_counted.max(0)).unwrap_or(u32::MAX);
+    let ours = i64::from(checking_moves_up_to(c.board, c.stm, limit));
+    let theirs = i64::from(checking_moves_up_to(c.board, !c.stm, limit));
     c.units
         .pawns(ours * w.wacky_our_check - theirs * w.wacky_their_check)
 }
