@@ -267,6 +267,33 @@ impl<P: Pos> Rules<P> {
         let _ = self.generate(node, out);
     }
 
+    /// Whether the side to move in `node` surely has a legal move, by a
+    /// test much cheaper than generating the moves (`false`: not known).
+    /// Out of check, a knight, bishop, rook or queen with a square to go to
+    /// has a legal move if taking it off the board leaves its king
+    /// unattacked (where kings can be captured, always). The variants'
+    /// restrictions never empty such a list: a frozen king is a king, and
+    /// capture-or-check keeps the captures.
+    pub fn surely_has_move(&self, node: &Node<P>) -> bool {
+        if node.check {
+            return false;
+        }
+        let board = node.pos.board();
+        let us = node.pos.turn();
+        let ours = board.by_color(us);
+        let king = board.king_of(us);
+        let pieces = ours & !board.kings() & !board.pawns();
+        pieces.into_iter().any(|sq| {
+            (board.attacks_from(sq) & !ours).any()
+                && (P::KINGS_CAPTURABLE
+                    || king.is_some_and(|k| {
+                        board
+                            .attacks_to(k, !us, board.occupied().without(sq))
+                            .is_empty()
+                    }))
+        })
+    }
+
     /// The number of legal actions, as [`Rules::legal_actions`] would list.
     #[inline]
     pub fn count_actions(&self, node: &Node<P>) -> usize {
@@ -562,5 +589,71 @@ fn pass_turn<P: Pos>(pos: &P) -> P {
         // Only reachable from a position whose side not to move is in
         // check, which the rules never produce; keep the board as it was.
         Err(_) => pos.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datagen::play::Rng;
+    use crate::rules::Extinction;
+    use shakmaty::{Chess, Position};
+
+    /// Random games of `variant` (specials on): wherever the quick test
+    /// says the side to move has a move, generation finds one; and it says
+    /// so in most positions out of check. Returns (sure, out of check).
+    fn quick_test_holds<P: Pos>(variant: Variant, seed: u64) -> (usize, usize) {
+        let rules = Rules::<P>::new(variant).with_specials(true);
+        let (mut sure, mut free) = (0, 0);
+        let mut out = ActionList::new();
+        for game in 0..40 {
+            let mut rng = Rng::for_game(seed, game);
+            let mut node = rules.start();
+            for _ in 0..200 {
+                let ending = rules.generate(&node, &mut out);
+                if rules.surely_has_move(&node) {
+                    sure += 1;
+                    assert!(
+                        !rules.legal_moves(&node).is_empty(),
+                        "{variant:?}: {}",
+                        node.fen()
+                    );
+                }
+                free += usize::from(!node.check);
+                if ending.is_some() || out.is_empty() {
+                    break;
+                }
+                node = rules.play(&node, out[rng.below(out.len())]);
+            }
+        }
+        (sure, free)
+    }
+
+    #[test]
+    fn the_quick_move_test_never_claims_a_move_that_is_not_there() {
+        for variant in [Variant::Chess, Variant::Sets, Variant::Tiebraker] {
+            let (sure, free) = quick_test_holds::<Chess>(variant, 7);
+            assert!(sure * 10 > free * 8, "{variant:?}: {sure} of {free}");
+        }
+        let (sure, free) = quick_test_holds::<Extinction>(Variant::Extinction, 7);
+        assert!(sure * 10 > free * 8, "extinction: {sure} of {free}");
+    }
+
+    #[test]
+    fn the_quick_move_test_on_set_positions() {
+        let rules = Rules::<Chess>::new(Variant::Dynamic);
+        let at = |fen: &str| rules.surely_has_move(&rules.from_fen(fen).unwrap());
+        // Stalemated, a knight's every square taken by its own pieces, or
+        // in check: not known.
+        assert!(!at("k7/8/1K6/4B3/8/8/8/8 b - - 0 1"));
+        assert!(!at("k7/8/8/8/8/1P6/2P5/N3K3 w - - 0 1"));
+        assert!(!at("4k3/8/8/8/8/3n4/8/R3K3 w - - 0 1"));
+        // The only piece pinned to its king: not known, though it may move
+        // along the pin.
+        assert!(!at("4k3/4r3/8/8/8/8/4R3/4K3 w - - 0 1"));
+        // A free rook: a move.
+        assert!(at("4k3/8/8/8/8/8/R7/4K3 w - - 0 1"));
+        let start = rules.start();
+        assert!(rules.surely_has_move(&start) && start.pos.legal_moves().len() == 20);
     }
 }

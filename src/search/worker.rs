@@ -712,9 +712,18 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         }
 
         // Position endings (mate, stalemate, extinction...) are never
-        // stored, so a table hit above was not one.
+        // stored, so a table hit above was not one. The actions are
+        // generated after the pruning below, which often ends the node,
+        // unless only they can tell whether it has a move (stalemate).
         let mut actions = ActionList::new();
-        if let Some(ending) = rules.generate(&self.stack[ply].node, &mut actions) {
+        let node = &self.stack[ply].node;
+        let generated = !rules.surely_has_move(node);
+        let ending = if generated {
+            rules.generate(node, &mut actions)
+        } else {
+            rules.position_ending(node, true)
+        };
+        if let Some(ending) = ending {
             return self.end_value(ply, &ending);
         }
 
@@ -771,6 +780,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             {
                 return v;
             }
+        }
+
+        if !generated && let Some(ending) = rules.generate(&self.stack[ply].node, &mut actions) {
+            // Not reached: the node was known to have a move.
+            return self.end_value(ply, &ending);
         }
 
         // Internal iterative reduction: without a table move this node was
@@ -1057,20 +1071,15 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
 
         // In check, or bound by capture-or-check: every legal action (and
         // mate or stalemate detection); otherwise captures and queen
-        // promotions only.
+        // promotions only, generated once the node does not stand pat.
         let mut actions = ActionList::new();
         let full = in_check || compulsory;
         if full {
             if let Some(ending) = rules.generate(node, &mut actions) {
                 return self.end_value(ply, &ending);
             }
-        } else {
-            if let Some(ending) = rules.position_ending(node, true) {
-                return self.end_value(ply, &ending);
-            }
-            for m in rules.noisy_moves(node) {
-                let _ = actions.try_push(Action::Move(m));
-            }
+        } else if let Some(ending) = rules.position_ending(node, true) {
+            return self.end_value(ply, &ending);
         }
         if ply >= MAX_PLY || qply >= QS_MAX_PLY {
             return self.static_eval(ply);
@@ -1091,6 +1100,13 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         }
         if stand_pat > alpha {
             alpha = stand_pat;
+        }
+        // Captures and promotions only now: most nodes stand pat above.
+        if !full {
+            // By reference: consuming the list would move its kilobyte first.
+            for &m in &rules.noisy_moves(node) {
+                let _ = actions.try_push(Action::Move(m));
+            }
         }
         let turn = node.pos.turn();
         // Bound to capture or check, the side to move may not stand pat;
