@@ -192,16 +192,21 @@ impl<P: Pos> Rules<P> {
         moves
     }
 
-    /// The legal captures and promotions in `node` (for quiescence), in
-    /// the order of [`Rules::legal_moves`], with the frozen-king
-    /// restriction. Capture-or-check never removes a capture, so it needs
-    /// no filter here. See [`Pos::noisy_moves`] for how they are generated.
-    pub fn noisy_moves(&self, node: &Node<P>) -> MoveList {
-        let mut moves = node.pos.noisy_moves();
-        if self.variant.has_disk() && node.extra.disk.disk_holder() == Some(node.pos.turn()) {
-            moves.retain(|m| m.role() != shakmaty::Role::King);
+    /// Appends the legal captures and promotions in `node` (for
+    /// quiescence) to `out`, in the order of [`Rules::legal_moves`], with
+    /// the frozen-king restriction. Capture-or-check never removes a
+    /// capture, so it needs no filter here. See [`Pos::noisy_moves`] for
+    /// how they are generated. The moves are read in place: a move list is
+    /// kilobytes, and every move of it would be copied.
+    #[inline]
+    pub fn noisy_actions(&self, node: &Node<P>, out: &mut ActionList) {
+        let frozen =
+            self.variant.has_disk() && node.extra.disk.disk_holder() == Some(node.pos.turn());
+        for &m in &node.pos.noisy_moves() {
+            if !(frozen && m.role() == shakmaty::Role::King) {
+                let _ = out.try_push(Action::Move(m));
+            }
         }
-        moves
     }
 
     fn restrict_disk(&self, node: &Node<P>, moves: &mut MoveList) {

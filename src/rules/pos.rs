@@ -58,6 +58,7 @@ pub trait Pos: Position + FromSetup + Clone + Debug + Send + Sync + 'static {
     /// By default every legal move is generated and the rest dropped:
     /// shakmaty's standard chess offers no capture-only generator (its
     /// `capture_moves` filters the same way).
+    #[inline]
     fn noisy_moves(&self) -> MoveList {
         let mut moves = self.legal_moves();
         moves.retain(|m| m.is_capture() || m.is_promotion());

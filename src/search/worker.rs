@@ -1103,10 +1103,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         }
         // Captures and promotions only now: most nodes stand pat above.
         if !full {
-            // By reference: consuming the list would move its kilobyte first.
-            for &m in &rules.noisy_moves(node) {
-                let _ = actions.try_push(Action::Move(m));
-            }
+            rules.noisy_actions(node, &mut actions);
         }
         let turn = node.pos.turn();
         // Bound to capture or check, the side to move may not stand pat;
