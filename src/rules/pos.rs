@@ -179,6 +179,127 @@ impl Pos for Chess {
         self.legal_ep_square()
     }
 
+    /// Out of check, the captures and promotions alone, in the order
+    /// shakmaty's `legal_moves` lists them (filtered): en passant, pawn
+    /// captures towards the a-file then the h-file (plain, then
+    /// promotions, each by target square), promotions by a push, the
+    /// knights', bishops', rooks', queens' and king's captures (by origin,
+    /// then target); then the moves of pinned pieces that leave their line
+    /// are dropped. In check, every legal move filtered, as the default.
+    fn noisy_moves(&self) -> MoveList {
+        use shakmaty::attacks;
+        let board = self.board();
+        let us = self.turn();
+        let king = match board.king_of(us) {
+            Some(k) if self.checkers().is_empty() => k,
+            _ => {
+                let mut moves = self.legal_moves();
+                moves.retain(|m| m.is_capture() || m.is_promotion());
+                return moves;
+            }
+        };
+        let ours = board.by_color(us);
+        let them = board.by_color(!us);
+        let occupied = board.occupied();
+        let pawns = board.pawns() & ours;
+        let mut moves = MoveList::new();
+        let promote = |moves: &mut MoveList, from, to, capture| {
+            for p in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                moves.push(Move::Normal {
+                    role: Role::Pawn,
+                    from,
+                    capture,
+                    to,
+                    promotion: Some(p),
+                });
+            }
+        };
+        let mut en_passant = false;
+        if let Some(to) = self.maybe_ep_square() {
+            for from in pawns & attacks::pawn_attacks(!us, to) {
+                moves.push(Move::EnPassant { from, to });
+                en_passant = true;
+            }
+        }
+        let not_a = !Bitboard::from(shakmaty::File::A);
+        let not_h = !Bitboard::from(shakmaty::File::H);
+        let (west, east, push) = match us {
+            Color::White => ((pawns & not_a).shift(7), (pawns & not_h).shift(9), 8),
+            Color::Black => ((pawns & not_a).shift(-9), (pawns & not_h).shift(-7), -8),
+        };
+        for (targets, offset) in [(west & them, push - 1), (east & them, push + 1)] {
+            for to in targets & !Bitboard::BACKRANKS {
+                moves.push(Move::Normal {
+                    role: Role::Pawn,
+                    from: to.offset(-offset).unwrap_or(to),
+                    capture: board.role_at(to),
+                    to,
+                    promotion: None,
+                });
+            }
+            for to in targets & Bitboard::BACKRANKS {
+                promote(
+                    &mut moves,
+                    to.offset(-offset).unwrap_or(to),
+                    to,
+                    board.role_at(to),
+                );
+            }
+        }
+        for to in pawns.shift(push) & !occupied & Bitboard::BACKRANKS {
+            promote(&mut moves, to.offset(-push).unwrap_or(to), to, None);
+        }
+        for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+            for from in board.by_role(role) & ours {
+                for to in attacks::attacks(from, role.of(us), occupied) & them {
+                    moves.push(Move::Normal {
+                        role,
+                        from,
+                        capture: board.role_at(to),
+                        to,
+                        promotion: None,
+                    });
+                }
+            }
+        }
+        for to in attacks::king_attacks(king) & them {
+            if board.attacks_to(to, !us, occupied).is_empty() {
+                moves.push(Move::Normal {
+                    role: Role::King,
+                    from: king,
+                    capture: board.role_at(to),
+                    to,
+                    promotion: None,
+                });
+            }
+        }
+        // Pieces pinned to the king: alone between it and an enemy slider.
+        let snipers = ((attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
+            | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()))
+            & them;
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let between = attacks::between(king, sniper) & occupied;
+            if !between.more_than_one() {
+                pinned |= between;
+            }
+        }
+        if pinned.any() || en_passant {
+            moves.retain(|m| match *m {
+                Move::Normal { from, to, .. } => {
+                    !pinned.contains(from) || attacks::aligned(from, to, king)
+                }
+                Move::EnPassant { from, to } => {
+                    let taken = Square::from_coords(to.file(), from.rank());
+                    let after = occupied.without(from).without(taken).with(to);
+                    board.attacks_to(king, !us, after).without(taken).is_empty()
+                }
+                _ => true,
+            });
+        }
+        moves
+    }
+
     /// Direct and discovered checks from attack tables, without playing
     /// the move.
     fn gives_check(&self, m: Move) -> bool {
@@ -305,6 +426,37 @@ pub(crate) fn extinction(fen: &str) -> super::Extinction {
 mod tests {
     use super::*;
 
+    #[test]
+    fn chess_noisy_moves_are_the_legal_captures_and_promotions_in_order() {
+        // Castling, pins, en passant (one that would uncover a rank
+        // check), promotions by push and capture, checks.
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "8/8/8/K2pP2r/8/8/8/7k w - d6 0 2",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        ];
+        let mut checked = 0;
+        for fen in fens {
+            let mut stack = vec![(chess(fen), 2)];
+            while let Some((p, d)) = stack.pop() {
+                let mut expected = p.legal_moves();
+                expected.retain(|m| m.is_capture() || m.is_promotion());
+                assert_eq!(Pos::noisy_moves(&p), expected, "{}", p.board());
+                checked += 1;
+                if d > 0 {
+                    for m in p.legal_moves() {
+                        let mut after = p.clone();
+                        after.play_unchecked(m);
+                        stack.push((after, d - 1));
+                    }
+                }
+            }
+        }
+        assert!(checked > 4000, "{checked}");
+    }
     #[test]
     fn gives_check_agrees_with_playing() {
         let fens = [
