@@ -41,14 +41,7 @@ pub fn best_capture(t: &stylish::Table, board: &Board, color: Color) -> Points {
         Role::King,
     ] {
         for from in board.by_role(role) & ours {
-            let att = match role {
-                Role::Pawn => Bitboard::EMPTY,
-                Role::Knight => attacks::knight_attacks(from),
-                Role::Bishop => attacks::bishop_attacks(from, occupied),
-                Role::Rook => attacks::rook_attacks(from, occupied),
-                Role::Queen => attacks::queen_attacks(from, occupied),
-                Role::King => attacks::king_attacks(from),
-            } & theirs;
+            let att = attacks::attacks(from, role.of(color), occupied) & theirs;
             for victim in [
                 Role::Pawn,
                 Role::Knight,
