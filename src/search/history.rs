@@ -194,9 +194,10 @@ impl Correction {
         ((turn as usize) << CORRECTION_BITS) | (h >> (64 - CORRECTION_BITS)) as usize
     }
 
-    /// The indices of the pawn table and of both sides' piece tables.
+    /// The indices of the pawn table and of both sides' piece tables for
+    /// `turn` to move on `board` (a node's, to read and later update).
     #[inline]
-    fn indices(turn: Color, board: &Board) -> [usize; 3] {
+    pub fn indices(turn: Color, board: &Board) -> [usize; 3] {
         let pawns = board.pawns();
         let white = u64::from(pawns & board.white());
         let black = u64::from(pawns & board.black());
@@ -223,21 +224,20 @@ impl Correction {
         ]
     }
 
-    /// The correction to add to a static evaluation, in internal units:
-    /// the tables' averages weighed by [`CORRECTION_MIX`].
+    /// The correction to add to a static evaluation of the node whose
+    /// [`Correction::indices`] are given, in internal units: the tables'
+    /// averages weighed by [`CORRECTION_MIX`].
     #[inline]
-    pub fn get(&self, turn: Color, board: &Board) -> i32 {
-        let [p, w, b] = Self::indices(turn, board);
+    pub fn get(&self, [p, w, b]: [usize; 3]) -> i32 {
         let sum = CORRECTION_MIX[0] * self.pawns[p]
             + CORRECTION_MIX[1] * (self.pieces[0][w] + self.pieces[1][b]);
         sum / (CORRECTION_GRAIN * CORRECTION_MIX_DIV)
     }
 
-    /// Moves every table's average towards `diff` (search value less
-    /// static evaluation), more for deeper searches.
+    /// Moves every table's average at the given indices towards `diff`
+    /// (search value less static evaluation), more for deeper searches.
     #[inline]
-    pub fn update(&mut self, turn: Color, board: &Board, diff: i32, depth: i32) {
-        let [p, w, b] = Self::indices(turn, board);
+    pub fn update(&mut self, [p, w, b]: [usize; 3], diff: i32, depth: i32) {
         let weight = (depth + 1).clamp(1, CORRECTION_WEIGHT_MAX);
         let target = diff.clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_GRAIN;
         let [white, black] = &mut self.pieces;
@@ -274,7 +274,7 @@ mod tests {
         let learnt = board("r3k3/pp3ppp/2n5/8/8/2N5/PP3PPP/R3K3 w - - 0 1");
         let mut c = Correction::default();
         for _ in 0..2_000 {
-            c.update(Color::White, &learnt, 120, 20);
+            c.update(Correction::indices(Color::White, &learnt), 120, 20);
         }
         // Each of the three tables has learnt about 120 for this position;
         // the mix weighs the pawn table's and the sum of the piece tables'.
@@ -282,18 +282,30 @@ mod tests {
             (CORRECTION_MIX[0] * pawn + CORRECTION_MIX[1] * pieces) / CORRECTION_MIX_DIV
         };
         let near = |got: i32, want: i32| (got - want).abs() <= 2;
-        assert!(near(c.get(Color::White, &learnt), mix(120, 240)));
+        assert!(near(
+            c.get(Correction::indices(Color::White, &learnt)),
+            mix(120, 240)
+        ));
         // The other side to move reads other entries.
-        assert_eq!(c.get(Color::Black, &learnt), 0);
+        assert_eq!(c.get(Correction::indices(Color::Black, &learnt)), 0);
         // White's knight elsewhere: the pawn and black piece tables agree.
         let white_moved = board("r3k3/pp3ppp/2n5/8/8/8/PP1N1PPP/R3K3 w - - 0 1");
-        assert!(near(c.get(Color::White, &white_moved), mix(120, 120)));
+        assert!(near(
+            c.get(Correction::indices(Color::White, &white_moved)),
+            mix(120, 120)
+        ));
         // Both sides' knights elsewhere: the pawn table alone.
         let both_moved = board("r3k3/pp1n1ppp/8/8/8/8/PP1N1PPP/R3K3 w - - 0 1");
-        assert!(near(c.get(Color::White, &both_moved), mix(120, 0)));
+        assert!(near(
+            c.get(Correction::indices(Color::White, &both_moved)),
+            mix(120, 0)
+        ));
         // Other pawns, the same pieces: the piece tables alone.
         let pawn_moved = board("r3k3/pp3ppp/2n5/8/8/2N4P/PP3PP1/R3K3 w - - 0 1");
-        assert!(near(c.get(Color::White, &pawn_moved), mix(0, 240)));
+        assert!(near(
+            c.get(Correction::indices(Color::White, &pawn_moved)),
+            mix(0, 240)
+        ));
     }
 
     #[test]

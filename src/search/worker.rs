@@ -519,7 +519,13 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
     #[inline]
     fn corrected(&self, ply: usize, raw: i32) -> i32 {
         let pos = &self.stack[ply].node.pos;
-        let c = self.correction.get(pos.turn(), pos.board());
+        self.correct(Correction::indices(pos.turn(), pos.board()), raw)
+    }
+
+    /// `raw` corrected by the correction tables' entries at `slots`.
+    #[inline]
+    fn correct(&self, slots: [usize; 3], raw: i32) -> i32 {
+        let c = self.correction.get(slots);
         (raw + c).clamp(-value::DECIDED + 1, value::DECIDED - 1)
     }
 
@@ -732,10 +738,14 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         } else {
             self.node_eval(ply, tt)
         };
+        // The correction tables' entries of this node: read now, updated
+        // once it is searched.
+        let pos = &self.stack[ply].node.pos;
+        let slots = Correction::indices(pos.turn(), pos.board());
         let eval = if in_check {
             -INFINITE
         } else {
-            self.corrected(ply, raw_eval)
+            self.correct(slots, raw_eval)
         };
         self.stack[ply].eval = eval;
         let improving = ply >= 2 && !in_check && eval > self.stack[ply - 2].eval;
@@ -1019,9 +1029,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             Bound::Exact => false,
         };
         if !in_check && !is_decided(best) && best_action.is_none_or(is_quiet) && !says_nothing {
-            let pos = &self.stack[ply].node.pos;
-            self.correction
-                .update(pos.turn(), pos.board(), best - raw_eval, depth);
+            self.correction.update(slots, best - raw_eval, depth);
         }
         self.shared.tt.store(
             key,
