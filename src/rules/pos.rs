@@ -422,6 +422,29 @@ pub(crate) fn extinction(fen: &str) -> super::Extinction {
     super::Extinction::from_fen(fen).expect("test FEN")
 }
 
+/// Checks [`Pos::noisy_moves`] against the legal moves filtered, order
+/// included, in every position of the depth-2 trees below `roots`;
+/// returns how many positions it checked.
+#[cfg(test)]
+pub(crate) fn noisy_moves_agree<P: Pos>(roots: impl IntoIterator<Item = P>) -> usize {
+    let mut checked = 0;
+    let mut stack: Vec<(P, u32)> = roots.into_iter().map(|p| (p, 2)).collect();
+    while let Some((p, d)) = stack.pop() {
+        let mut expected = p.legal_moves();
+        expected.retain(|m| m.is_capture() || m.is_promotion());
+        assert_eq!(Pos::noisy_moves(&p), expected, "{}", p.board());
+        checked += 1;
+        if d > 0 {
+            for m in p.legal_moves() {
+                let mut after = p.clone();
+                after.play_unchecked(m);
+                stack.push((after, d - 1));
+            }
+        }
+    }
+    checked
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -438,23 +461,7 @@ mod tests {
             "8/8/8/K2pP2r/8/8/8/7k w - d6 0 2",
             "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
         ];
-        let mut checked = 0;
-        for fen in fens {
-            let mut stack = vec![(chess(fen), 2)];
-            while let Some((p, d)) = stack.pop() {
-                let mut expected = p.legal_moves();
-                expected.retain(|m| m.is_capture() || m.is_promotion());
-                assert_eq!(Pos::noisy_moves(&p), expected, "{}", p.board());
-                checked += 1;
-                if d > 0 {
-                    for m in p.legal_moves() {
-                        let mut after = p.clone();
-                        after.play_unchecked(m);
-                        stack.push((after, d - 1));
-                    }
-                }
-            }
-        }
+        let checked = noisy_moves_agree(fens.map(chess));
         assert!(checked > 4000, "{checked}");
     }
     #[test]
