@@ -60,9 +60,7 @@ pub trait Pos: Position + FromSetup + Clone + Debug + Send + Sync + 'static {
     /// `capture_moves` filters the same way).
     #[inline]
     fn noisy_moves(&self) -> MoveList {
-        let mut moves = self.legal_moves();
-        moves.retain(|m| m.is_capture() || m.is_promotion());
-        moves
+        legal_noisy_moves(self)
     }
 
     /// Plays a move known to be legal, in place.
@@ -147,6 +145,15 @@ pub trait Pos: Position + FromSetup + Clone + Debug + Send + Sync + 'static {
     }
 }
 
+/// The legal captures and promotions of `pos`, by filtering every legal
+/// move: [`Pos::noisy_moves`] where nothing faster is known.
+#[inline]
+fn legal_noisy_moves<P: Position>(pos: &P) -> MoveList {
+    let mut moves = pos.legal_moves();
+    moves.retain(|m| m.is_capture() || m.is_promotion());
+    moves
+}
+
 impl Pos for Chess {
     const KINGS_CAPTURABLE: bool = false;
 
@@ -192,11 +199,7 @@ impl Pos for Chess {
         let us = self.turn();
         let king = match board.king_of(us) {
             Some(k) if self.checkers().is_empty() => k,
-            _ => {
-                let mut moves = self.legal_moves();
-                moves.retain(|m| m.is_capture() || m.is_promotion());
-                return moves;
-            }
+            _ => return legal_noisy_moves(self),
         };
         let ours = board.by_color(us);
         let them = board.by_color(!us);
