@@ -30,7 +30,7 @@ pub use game::{Game, History, HistoryEntry, find_repetition};
 pub use key::{disk_key, extra_key, position_key};
 pub use node::{Node, Rules, insufficient_material};
 pub use perft::{DivideEntry, MAX_PERFT_DEPTH, perft, perft_divide, perft_divide_until};
-pub use pos::Pos;
+pub use pos::{Pos, pawn_captures};
 pub use variant::Variant;
 
 /// Runs `$body` with `$rules` bound to a [`Rules`] value of the position type

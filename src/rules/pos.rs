@@ -224,11 +224,10 @@ impl Pos for Chess {
                 en_passant = true;
             }
         }
-        let not_a = !Bitboard::from(shakmaty::File::A);
-        let not_h = !Bitboard::from(shakmaty::File::H);
-        let (west, east, push) = match us {
-            Color::White => ((pawns & not_a).shift(7), (pawns & not_h).shift(9), 8),
-            Color::Black => ((pawns & not_a).shift(-9), (pawns & not_h).shift(-7), -8),
+        let [west, east] = pawn_captures(pawns, us);
+        let push = match us {
+            Color::White => 8,
+            Color::Black => -8,
         };
         for (targets, offset) in [(west & them, push - 1), (east & them, push + 1)] {
             for to in targets & !Bitboard::BACKRANKS {
@@ -415,6 +414,17 @@ pub(crate) fn describe_position_errors(kinds: PositionErrorKinds) -> String {
 }
 
 // The test-only position helper lives here so every module's tests share it.
+/// The squares `color`'s `pawns` capture on: towards the a-file (west)
+/// and towards the h-file (east), as seen from White.
+pub fn pawn_captures(pawns: Bitboard, color: Color) -> [Bitboard; 2] {
+    let not_a = !Bitboard::from(shakmaty::File::A);
+    let not_h = !Bitboard::from(shakmaty::File::H);
+    match color {
+        Color::White => [(pawns & not_a).shift(7), (pawns & not_h).shift(9)],
+        Color::Black => [(pawns & not_a).shift(-9), (pawns & not_h).shift(-7)],
+    }
+}
+
 #[cfg(test)]
 pub(crate) fn chess(fen: &str) -> Chess {
     Chess::from_fen(fen).expect("test FEN")

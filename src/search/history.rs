@@ -1,7 +1,9 @@
 //! History tables: what the search learnt about quiet moves from earlier
 //! cut-offs, for move ordering and reductions:
 //!
-//! - the main table, by side, from and to square;
+//! - the main table, by side, from and to square, and whether the
+//!   opponent attacks each of the two squares (a move out of an attack
+//!   and one into an attack are told apart);
 //! - continuation tables, by the piece and target square of the move one
 //!   ply (the opponent's reply) and two plies (one's own move) before, and
 //!   the piece and target square of the move itself;
@@ -14,13 +16,13 @@
 //! entries towards the bound it is updated with (gravity), so old
 //! information fades.
 
-use shakmaty::{Board, Color, Move, Role};
+use shakmaty::{Bitboard, Board, Color, Move, Role, attacks};
 
 use super::params::{
     CORRECTION_BITS, CORRECTION_GRAIN, CORRECTION_MAX, CORRECTION_MIX, CORRECTION_MIX_DIV,
     CORRECTION_WEIGHT_MAX, CORRECTION_WEIGHTS, HISTORY_MAX,
 };
-use crate::rules::Action;
+use crate::rules::{Action, pawn_captures};
 
 /// Piece-to keys: 2 colours, 6 roles, 64 target squares.
 const PIECE_TO: usize = 2 * 6 * 64;
@@ -34,15 +36,74 @@ pub fn piece_to(color: Color, action: Action) -> Option<u16> {
     Some((piece * 64 + usize::from(m.to())) as u16)
 }
 
-/// What a quiet move's score depends on besides the move: the side to move
-/// and the piece-to keys of the moves one and two plies before (`None`
-/// after a null move, a special action or at the root).
+/// What a quiet move's score depends on besides the move: the side to move,
+/// the squares the opponent attacks, and the piece-to keys of the moves one
+/// and two plies before (`None` after a null move, a special action or at
+/// the root).
 #[derive(Clone, Copy, Debug)]
 pub struct Context {
     /// The side to move.
     pub turn: Color,
+    /// The squares the opponent attacks.
+    pub threats: Threats,
     /// The piece-to keys one and two plies back.
     pub prev: [Option<u16>; 2],
+}
+
+/// The squares one side's pieces attack (pins and checks aside), by the
+/// least valuable attacker: each set holds the ones before it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Threats {
+    /// Attacked by a pawn.
+    pub pawns: Bitboard,
+    /// By a pawn, knight or bishop.
+    pub minors: Bitboard,
+    /// By a pawn, minor piece or rook.
+    pub rooks: Bitboard,
+    /// By any piece, kings included.
+    pub all: Bitboard,
+}
+
+impl Threats {
+    /// No square attacked.
+    pub const NONE: Threats = Threats {
+        pawns: Bitboard::EMPTY,
+        minors: Bitboard::EMPTY,
+        rooks: Bitboard::EMPTY,
+        all: Bitboard::EMPTY,
+    };
+
+    /// The squares `color`'s pieces attack on `board`.
+    pub fn of(board: &Board, color: Color) -> Threats {
+        let occupied = board.occupied();
+        let ours = board.by_color(color);
+        let [west, east] = pawn_captures(board.pawns() & ours, color);
+        let by_pawns = west | east;
+        let mut minors = by_pawns;
+        for sq in board.knights() & ours {
+            minors |= attacks::knight_attacks(sq);
+        }
+        for sq in board.bishops() & ours {
+            minors |= attacks::bishop_attacks(sq, occupied);
+        }
+        let mut rooks = minors;
+        for sq in board.rooks() & ours {
+            rooks |= attacks::rook_attacks(sq, occupied);
+        }
+        let mut all = rooks;
+        for sq in board.queens() & ours {
+            all |= attacks::queen_attacks(sq, occupied);
+        }
+        for sq in board.kings() & ours {
+            all |= attacks::king_attacks(sq);
+        }
+        Threats {
+            pawns: by_pawns,
+            minors,
+            rooks,
+            all,
+        }
+    }
 }
 
 /// The quiet-move history tables (see the module header).
@@ -59,7 +120,7 @@ pub struct History {
 impl Default for History {
     fn default() -> History {
         History {
-            table: vec![0; 2 * 64 * 64],
+            table: vec![0; 2 * 4 * 64 * 64],
             cont: [vec![0; PIECE_TO * PIECE_TO], vec![0; PIECE_TO * PIECE_TO]],
             captures: vec![0; PIECE_TO * 6],
         }
@@ -75,23 +136,25 @@ fn gravity(v: i32, bonus: i32) -> i32 {
 
 impl History {
     #[inline]
-    fn index(color: Color, action: Action) -> Option<usize> {
+    fn index(ctx: &Context, action: Action) -> Option<usize> {
         let m = action.as_move()?;
-        let from = usize::from(m.from()?);
-        let to = usize::from(m.to());
-        Some(((color as usize) * 64 + from) * 64 + to)
+        let from = m.from()?;
+        let to = m.to();
+        let attacked = ctx.threats.all;
+        let threat = usize::from(attacked.contains(from)) * 2 + usize::from(attacked.contains(to));
+        Some((((ctx.turn as usize) * 4 + threat) * 64 + usize::from(from)) * 64 + usize::from(to))
     }
 
-    /// The main table's score of a quiet action.
+    /// The main table's score of a quiet action in `ctx`.
     #[inline]
-    pub fn get(&self, color: Color, action: Action) -> i32 {
-        Self::index(color, action).map_or(0, |i| self.table[i])
+    pub fn get(&self, ctx: &Context, action: Action) -> i32 {
+        Self::index(ctx, action).map_or(0, |i| self.table[i])
     }
 
     /// Rewards (`bonus` > 0) or punishes an action in the main table.
     #[inline]
-    pub fn update(&mut self, color: Color, action: Action, bonus: i32) {
-        if let Some(i) = Self::index(color, action) {
+    pub fn update(&mut self, ctx: &Context, action: Action, bonus: i32) {
+        if let Some(i) = Self::index(ctx, action) {
             let v = &mut self.table[i];
             *v = gravity(*v, bonus);
         }
@@ -111,7 +174,7 @@ impl History {
     /// tables together.
     #[inline]
     pub fn quiet(&self, ctx: &Context, action: Action) -> i32 {
-        let mut score = self.get(ctx.turn, action);
+        let mut score = self.get(ctx, action);
         for (table, i) in self.cont.iter().zip(Self::cont_index(ctx, action)) {
             if let Some(i) = i {
                 score += i32::from(table[i]);
@@ -146,7 +209,7 @@ impl History {
     /// table.
     #[inline]
     pub fn update_quiet(&mut self, ctx: &Context, action: Action, bonus: i32) {
-        self.update(ctx.turn, action, bonus);
+        self.update(ctx, action, bonus);
         for (table, i) in self.cont.iter_mut().zip(Self::cont_index(ctx, action)) {
             if let Some(i) = i {
                 table[i] = gravity(i32::from(table[i]), bonus) as i16;
@@ -311,12 +374,56 @@ mod tests {
     #[test]
     fn history_gravity() {
         let a = Action::Move(find("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "h1h5"));
+        let ctx = |turn, threats| Context {
+            turn,
+            threats,
+            prev: [None; 2],
+        };
+        let white = ctx(Color::White, Threats::NONE);
         let mut h = History::default();
         for _ in 0..100 {
-            h.update(Color::White, a, 4000);
+            h.update(&white, a, 4000);
         }
-        assert!(h.get(Color::White, a) <= HISTORY_MAX);
-        assert!(h.get(Color::White, a) > HISTORY_MAX / 2);
-        assert_eq!(h.get(Color::Black, a), 0);
+        assert!(h.get(&white, a) <= HISTORY_MAX);
+        assert!(h.get(&white, a) > HISTORY_MAX / 2);
+        assert_eq!(h.get(&ctx(Color::Black, Threats::NONE), a), 0);
+        // The same move out of an attack, or into one, is another entry.
+        let attacked = |sq| Threats {
+            all: Bitboard::from_square(sq),
+            ..Threats::NONE
+        };
+        let from = ctx(Color::White, attacked(shakmaty::Square::H1));
+        let to = ctx(Color::White, attacked(shakmaty::Square::H5));
+        assert_eq!(h.get(&from, a), 0);
+        assert_eq!(h.get(&to, a), 0);
+        h.update(&to, a, -4000);
+        assert!(h.get(&to, a) < 0);
+        assert!(h.get(&white, a) > HISTORY_MAX / 2);
+    }
+
+    #[test]
+    fn attacked_squares() {
+        let b = board("4k3/8/8/3p4/8/8/8/R3K2N w - - 0 1");
+        let by_black = Threats::of(&b, Color::Black).all;
+        // The d5 pawn takes on c4 and e4; the king covers its neighbours.
+        let expect: Bitboard = ["c4", "e4", "d8", "f8", "d7", "e7", "f7"]
+            .iter()
+            .map(|s| s.parse::<shakmaty::Square>().unwrap())
+            .collect();
+        assert_eq!(by_black, expect);
+        let white = Threats::of(&b, Color::White);
+        let by_white = white.all;
+        // Only the knight is a minor piece; nothing is a pawn.
+        assert_eq!(white.pawns, Bitboard::EMPTY);
+        assert_eq!(white.minors, attacks::knight_attacks(shakmaty::Square::H1));
+        assert!(white.rooks.contains(shakmaty::Square::A8));
+        assert!(!white.rooks.contains(shakmaty::Square::E2));
+        // The rook along the first rank up to its king and up the a-file,
+        // the knight on h1, the king around e1.
+        for s in ["a8", "a2", "b1", "d1", "g3", "f2", "d2", "e2", "f1"] {
+            assert!(by_white.contains(s.parse().unwrap()), "{s}");
+        }
+        assert!(!by_white.contains(shakmaty::Square::G1));
+        assert!(!by_white.contains(shakmaty::Square::C4));
     }
 }

@@ -178,6 +178,10 @@ pub const HISTORY_MAX: i32 = 16_384;
 /// A cut-off rewards its quiet move (and punishes the quiet moves tried
 /// before it) by `depth * depth * HISTORY_BONUS`, at most [`HISTORY_MAX`].
 pub const HISTORY_BONUS: i32 = 16;
+/// Move ordering: a quiet move that takes an attacked knight or bishop,
+/// rook, or queen out of the attack of a less valuable piece to a square
+/// no such piece attacks gets this on top of its history.
+pub const ESCAPE_BONUS: [i32; 3] = [12_000, 24_000, 40_000];
 
 // Time (within the budget of a move).
 

@@ -12,7 +12,8 @@
 //!    queen promotions by the queen's exchange value;
 //! 4. the two killers, the newer first;
 //! 5. the tiebraker answers to a disk (`swap`, `restore`);
-//! 6. quiet moves by history;
+//! 6. quiet moves by history, plus a bonus for taking a piece out of a less
+//!    valuable piece's attack to a square out of it;
 //! 7. bad captures (losing by exchange), by MVV-LVA;
 //! 8. late actions: under-promotions and the `disk`.
 //!
@@ -34,8 +35,8 @@
 use arrayvec::ArrayVec;
 use shakmaty::{Board, Color, Move, Role};
 
-use super::history::{Context, History};
-use super::params::{CAPTURE_HISTORY_DIV, MVV_LVA_ATTACKER_DIV, MVV_LVA_VICTIM};
+use super::history::{Context, History, Threats};
+use super::params::{CAPTURE_HISTORY_DIV, ESCAPE_BONUS, MVV_LVA_ATTACKER_DIV, MVV_LVA_VICTIM};
 use super::see::{exchange_ok, see_value};
 use crate::rules::{Action, ActionList, MAX_ACTIONS, Pos};
 
@@ -312,11 +313,13 @@ impl<'a> Picker<'a> {
         self.actions[n]
     }
 
-    /// Scores the quiet moves not yet handed out by the history in `ctx`.
+    /// Scores the quiet moves not yet handed out by the history in `ctx`,
+    /// and by whether they take an attacked piece to safety.
     fn score_quiets(&mut self, history: &History, ctx: &Context) {
         for j in self.next..self.actions.len() {
             if self.entries[j].stage == Stage::Quiets {
-                self.entries[j].score = history.quiet(ctx, self.actions[j]);
+                let a = self.actions[j];
+                self.entries[j].score = history.quiet(ctx, a) + escape_bonus(&ctx.threats, a);
             }
         }
     }
@@ -346,6 +349,27 @@ impl<'a> Picker<'a> {
                 self.counts[Stage::BadCaptures as usize] += 1;
             }
         }
+    }
+}
+
+/// A quiet move's bonus for taking a piece out of an attack by a less
+/// valuable one (a queen attacked by a rook or less, a rook by a minor
+/// piece or a pawn, a knight or bishop by a pawn) to a square no such
+/// piece attacks.
+#[inline]
+fn escape_bonus(threats: &Threats, action: Action) -> i32 {
+    let Action::Move(m) = action else { return 0 };
+    let Some(from) = m.from() else { return 0 };
+    let (by, bonus) = match m.role() {
+        Role::Queen => (threats.rooks, ESCAPE_BONUS[2]),
+        Role::Rook => (threats.minors, ESCAPE_BONUS[1]),
+        Role::Knight | Role::Bishop => (threats.pawns, ESCAPE_BONUS[0]),
+        _ => return 0,
+    };
+    if by.contains(from) && !by.contains(m.to()) {
+        bonus
+    } else {
+        0
     }
 }
 
@@ -379,8 +403,9 @@ mod tests {
         killers: [Option<Action>; 2],
         history: &History,
         board: &Board,
-        turn: Color,
+        ctx: &Context,
     ) -> Vec<Action> {
+        let turn = ctx.turn;
         let score = |a: Action| -> i32 {
             if table != 0 && a.code() == table {
                 return 1 << 30;
@@ -405,7 +430,7 @@ mod tests {
                     } else if killers[1] == Some(a) {
                         1 << 20
                     } else {
-                        history.get(turn, a)
+                        history.get(ctx, a) + escape_bonus(&ctx.threats, a)
                     }
                 }
             }
@@ -451,15 +476,11 @@ mod tests {
     fn drain<P: Pos>(
         mut picker: Picker<'_>,
         board: &Board,
-        turn: Color,
+        ctx: &Context,
         history: &History,
     ) -> Vec<Action> {
         let mut out = Vec::new();
-        let ctx = Context {
-            turn,
-            prev: [None; 2],
-        };
-        while let Some(a) = picker.next::<P>(board, history, &ctx) {
+        while let Some(a) = picker.next::<P>(board, history, ctx) {
             out.push(a);
         }
         out
@@ -503,11 +524,16 @@ mod tests {
             }
             let turn = node.pos.turn();
             let board = node.pos.board();
+            let ctx = Context {
+                turn,
+                threats: Threats::of(board, !turn),
+                prev: [None; 2],
+            };
             let mut history = History::default();
             for _ in 0..rng.below(40) {
                 let a = actions[rng.below(actions.len())];
                 let bonus = rng.below(8000) as i32 - 4000;
-                history.update(turn, a, bonus);
+                history.update(&ctx, a, bonus);
             }
             let pick = |rng: &mut Rng| match rng.below(3) {
                 0 => None,
@@ -519,11 +545,11 @@ mod tests {
                 1 => actions[rng.below(actions.len())].code(),
                 _ => rng.next() as u16,
             };
-            let expected = reference_main::<P>(&actions, table, killers, &history, board, turn);
+            let expected = reference_main::<P>(&actions, table, killers, &history, board, &ctx);
             let mut list = actions.clone();
             let picker = Picker::new(&mut list, table, killers);
             assert_eq!(
-                drain::<P>(picker, board, turn, &history),
+                drain::<P>(picker, board, &ctx, &history),
                 expected,
                 "{}",
                 node.fen()
@@ -533,7 +559,7 @@ mod tests {
                 let mut list = actions.clone();
                 let picker = Picker::quiescence(&mut list, all_moves);
                 assert_eq!(
-                    drain::<P>(picker, board, turn, &history),
+                    drain::<P>(picker, board, &ctx, &history),
                     expected,
                     "{}",
                     node.fen()
@@ -580,20 +606,46 @@ mod tests {
         rules.legal_actions(&node, &mut actions);
         let find = |uci: &str| *actions.iter().find(|a| a.to_string() == uci).unwrap();
         let (a1a2, e1e2) = (find("a1a2"), find("e1e2"));
-        let mut history = History::default();
-        history.update(turn, a1a2, 1000);
-        let mut list = actions.clone();
-        let mut picker = Picker::new(&mut list, e1e2.code(), [None; 2]);
         let ctx = Context {
             turn,
+            threats: Threats::NONE,
             prev: [None; 2],
         };
+        let mut history = History::default();
+        history.update(&ctx, a1a2, 1000);
+        let mut list = actions.clone();
+        let mut picker = Picker::new(&mut list, e1e2.code(), [None; 2]);
         // The table move comes first; meanwhile the history changes.
         assert_eq!(picker.next::<Chess>(board, &history, &ctx), Some(e1e2));
         let king_move = find("e1d1");
-        history.update(turn, king_move, 4000);
+        history.update(&ctx, king_move, 4000);
         assert_eq!(picker.next::<Chess>(board, &history, &ctx), Some(king_move));
         assert_eq!(picker.next::<Chess>(board, &history, &ctx), Some(a1a2));
+    }
+
+    #[test]
+    fn quiet_moves_out_of_a_lesser_attack_gain() {
+        let rules = Rules::<Chess>::new(Variant::Chess);
+        // The e4 knight is attacked by the d5 pawn, the a1 queen by the a8
+        // rook; the b2 knight is not attacked.
+        let node = rules
+            .from_fen("r3k3/8/8/3p4/4N3/8/1N6/Q3K3 w - - 0 1")
+            .unwrap();
+        let threats = Threats::of(node.pos.board(), Color::Black);
+        let mut actions = ActionList::new();
+        rules.legal_actions(&node, &mut actions);
+        let bonus = |uci: &str| {
+            let a = *actions.iter().find(|a| a.to_string() == uci).unwrap();
+            escape_bonus(&threats, a)
+        };
+        assert_eq!(bonus("e4c3"), ESCAPE_BONUS[0]);
+        assert_eq!(bonus("e4f6"), ESCAPE_BONUS[0]);
+        assert_eq!(bonus("b2c4"), 0);
+        assert_eq!(bonus("b2d3"), 0);
+        assert_eq!(bonus("a1b1"), ESCAPE_BONUS[2]);
+        // Along the file the queen stays in the rook's attack.
+        assert_eq!(bonus("a1a2"), 0);
+        assert_eq!(bonus("e1f1"), 0);
     }
 
     #[test]
@@ -608,6 +660,7 @@ mod tests {
         let order: Vec<String> = std::iter::from_fn(|| {
             let ctx = Context {
                 turn: node.pos.turn(),
+                threats: Threats::NONE,
                 prev: [None; 2],
             };
             picker.next::<Chess>(node.pos.board(), &History::default(), &ctx)

@@ -6,7 +6,7 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use super::history::{Context, Correction, History, piece_to};
+use super::history::{Context, Correction, History, Threats, piece_to};
 use super::limits::Budget;
 use super::params::*;
 use super::picker::Picker;
@@ -45,6 +45,9 @@ struct Frame<P, T> {
     killers: [Option<Action>; 2],
     /// The action a singular-extension search of this node leaves out.
     excluded: Option<Action>,
+    /// The squares the opponent attacks, for the history; set once the
+    /// node's actions are searched (the root's when the worker starts).
+    threats: Threats,
 }
 
 /// Late-move reduction by depth and move number.
@@ -104,6 +107,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 eval: 0,
                 killers: [None; 2],
                 excluded: None,
+                threats: Threats::of(job.root.pos.board(), !job.root.pos.turn()),
             })
             .collect();
         let root_moves = job
@@ -628,12 +632,21 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         }
     }
 
-    /// The history context of the node at `ply`: its side to move and the
-    /// two moves before it.
+    /// Sets the squares the opponent attacks at `ply`, for its history
+    /// context.
+    #[inline]
+    fn set_threats(&mut self, ply: usize) {
+        let pos = &self.stack[ply].node.pos;
+        self.stack[ply].threats = Threats::of(pos.board(), !pos.turn());
+    }
+
+    /// The history context of the node at `ply`: its side to move, the
+    /// squares the opponent attacks and the two moves before it.
     #[inline]
     fn context(&self, ply: usize) -> Context {
         Context {
             turn: self.stack[ply].node.pos.turn(),
+            threats: self.stack[ply].threats,
             prev: [
                 self.stack[ply].piece_to,
                 ply.checked_sub(1).and_then(|p| self.stack[p].piece_to),
@@ -710,6 +723,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 if tt_value >= beta
                     && let Some(a) = quiet_of_code(&self.stack[ply].node.pos, tt_action)
                 {
+                    self.set_threats(ply);
                     let ctx = self.context(ply);
                     self.history.update_quiet(&ctx, a, history_bonus(depth));
                 }
@@ -820,6 +834,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let turn = self.stack[ply].node.pos.turn();
         let killers = self.stack[ply].killers;
         let mut picker = Picker::new(&mut actions, tt_action, killers);
+        self.set_threats(ply);
         let ctx = self.context(ply);
 
         let original_alpha = alpha;
@@ -1122,6 +1137,12 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let mut picker = Picker::quiescence(&mut actions, all_moves);
         let ctx = Context {
             turn,
+            // Quiet moves are ordered only where all moves are searched.
+            threats: if all_moves {
+                Threats::of(node.pos.board(), !turn)
+            } else {
+                Threats::NONE
+            },
             prev: [None; 2],
         };
         let mut best = stand_pat;
