@@ -19,6 +19,7 @@ mod history;
 mod limits;
 mod params;
 mod picker;
+mod prefetch;
 mod see;
 pub mod skill;
 mod time;

@@ -108,6 +108,43 @@ enum Ties {
 /// every score (scores are exchange values and bounded histories).
 const NOT_IN_STAGE: i32 = i32::MIN;
 
+/// The bits of a pick key that hold the action's place (enough for
+/// [`MAX_ACTIONS`]).
+const PLACE_BITS: u32 = 9;
+const _: () = assert!(MAX_ACTIONS <= 1 << PLACE_BITS);
+
+/// The largest score magnitude a pick key holds unchanged: scores are at
+/// most a few hundred thousand (histories of ±16,384 per table plus the
+/// escape bonus, exchange values of a few thousand times
+/// [`MVV_LVA_VICTIM`]); a larger one would be clamped.
+const KEY_SCORE_MAX: i32 = (1 << (30 - PLACE_BITS)) - 1;
+
+/// The pick key of `score` at place `i`: the score in the high bits, the
+/// place reversed in the low ones, so that the largest key is the best
+/// score and, among equal scores, the first place. One maximum over the
+/// keys then finds the pick, with no second scan for its place.
+#[inline]
+fn pick_key(score: i32, i: usize) -> i32 {
+    let place = ((1 << PLACE_BITS) - 1 - i) as i32;
+    (score.clamp(-KEY_SCORE_MAX, KEY_SCORE_MAX) << PLACE_BITS) | place
+}
+
+/// The place a pick key holds (see [`pick_key`]).
+#[inline]
+fn key_place(key: i32) -> usize {
+    (1 << PLACE_BITS) - 1 - (key & ((1 << PLACE_BITS) - 1)) as usize
+}
+
+/// A pick key moved to place `i`: its score with the new place.
+#[inline]
+fn moved_key(key: i32, i: usize) -> i32 {
+    if key == NOT_IN_STAGE {
+        key
+    } else {
+        pick_key(key >> PLACE_BITS, i)
+    }
+}
+
 /// An action's place in the order: its stage, and its score within it.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -121,7 +158,8 @@ pub(super) struct Picker<'a> {
     /// One entry per action, at the same index.
     entries: ArrayVec<Entry, MAX_ACTIONS>,
     /// The current stage's pick keys, at the same index: an action's score
-    /// if it is of the stage, [`NOT_IN_STAGE`] otherwise (set when the
+    /// and place ([`pick_key`]) if it is of the stage, [`NOT_IN_STAGE`]
+    /// otherwise (set when the
     /// stage begins; scores and stages change only between stages), so a
     /// pick is a plain maximum over one array.
     keys: ArrayVec<i32, MAX_ACTIONS>,
@@ -266,12 +304,14 @@ impl<'a> Picker<'a> {
     /// Sets the pick keys of the actions not yet handed out for `stage`.
     #[inline]
     fn load_keys(&mut self, stage: Stage) {
-        for (k, e) in self.keys[self.next..]
+        let n = self.next;
+        for (j, (k, e)) in self.keys[n..]
             .iter_mut()
-            .zip(&self.entries[self.next..])
+            .zip(&self.entries[n..])
+            .enumerate()
         {
             *k = if e.stage == stage {
-                e.score
+                pick_key(e.score, n + j)
             } else {
                 NOT_IN_STAGE
             };
@@ -281,15 +321,13 @@ impl<'a> Picker<'a> {
 
     /// The first of the best-scored actions not yet handed out in the
     /// current stage: the largest key (a loop the compiler vectorises),
-    /// then its first place.
+    /// whose low bits are its place.
     #[inline]
     fn best(&self) -> Option<usize> {
-        let keys = &self.keys[self.next..];
-        let top = keys.iter().fold(NOT_IN_STAGE, |m, &k| m.max(k));
-        if top == NOT_IN_STAGE {
-            return None;
-        }
-        keys.iter().position(|&k| k == top).map(|j| self.next + j)
+        let top = self.keys[self.next..]
+            .iter()
+            .fold(NOT_IN_STAGE, |m, &k| m.max(k));
+        (top != NOT_IN_STAGE).then(|| key_place(top))
     }
 
     /// Hands out the action at `i`.
@@ -301,11 +339,15 @@ impl<'a> Picker<'a> {
                 self.actions.swap(n, i);
                 self.entries.swap(n, i);
                 self.keys.swap(n, i);
+                self.keys[i] = moved_key(self.keys[i], i);
             }
             Ties::Stable => {
                 self.actions[n..=i].rotate_right(1);
                 self.entries[n..=i].rotate_right(1);
                 self.keys[n..=i].rotate_right(1);
+                for j in n + 1..=i {
+                    self.keys[j] = moved_key(self.keys[j], j);
+                }
             }
         }
         self.counts[self.entries[n].stage as usize] -= 1;
@@ -568,6 +610,33 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 1000, "{checked}");
+    }
+
+    #[test]
+    fn pick_keys_order_by_score_then_first_place() {
+        let scores = [
+            -90_000,
+            -1,
+            0,
+            0,
+            7,
+            40_000,
+            89_000,
+            -KEY_SCORE_MAX,
+            KEY_SCORE_MAX,
+        ];
+        for (a, &sa) in scores.iter().enumerate() {
+            assert_eq!(key_place(pick_key(sa, a)), a);
+            assert_eq!(key_place(pick_key(sa, MAX_ACTIONS - 1)), MAX_ACTIONS - 1);
+            assert_eq!(moved_key(pick_key(sa, a), 300), pick_key(sa, 300));
+            for (b, &sb) in scores.iter().enumerate() {
+                let by_key = pick_key(sa, a).cmp(&pick_key(sb, b));
+                let by_rule = sa.cmp(&sb).then(b.cmp(&a));
+                assert_eq!(by_key, by_rule, "{sa}@{a} against {sb}@{b}");
+            }
+            assert!(pick_key(sa, a) > NOT_IN_STAGE);
+        }
+        assert_eq!(moved_key(NOT_IN_STAGE, 5), NOT_IN_STAGE);
     }
 
     #[test]

@@ -173,6 +173,13 @@ impl Tt {
         ((key as usize) & self.mask) * BUCKET
     }
 
+    /// Asks the processor to fetch `key`'s bucket into its caches, so
+    /// that a probe soon after finds it there (a hint: nothing is read).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        super::prefetch::prefetch(&self.entries[self.bucket(key)]);
+    }
+
     /// Looks up `key`.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtHit> {

@@ -463,6 +463,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         };
         self.history_keys
             .push(HistoryEntry::of(&to.node, Some(action)));
+        self.shared.tt.prefetch(self.key(ply + 1));
         m
     }
 
@@ -558,6 +559,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             check: false,
             zeroing: true,
         });
+        self.shared.tt.prefetch(self.key(ply + 1));
         let (parent, child) = self.stack.split_at_mut(ply + 1);
         self.job.evaluator.child_state(
             &parent[ply].node,
