@@ -113,8 +113,8 @@ const NOT_IN_STAGE: i32 = i32::MIN;
 const PLACE_BITS: u32 = 9;
 const _: () = assert!(MAX_ACTIONS <= 1 << PLACE_BITS);
 
-/// The largest score magnitude a pick key holds unchanged: scores are at
-/// most a few hundred thousand (histories of ±16,384 per table plus the
+/// The largest score magnitude a pick key holds unchanged: scores stay
+/// under about a hundred thousand (histories of ±16,384 per table plus the
 /// escape bonus, exchange values of a few thousand times
 /// [`MVV_LVA_VICTIM`]); a larger one would be clamped.
 const KEY_SCORE_MAX: i32 = (1 << (30 - PLACE_BITS)) - 1;
@@ -159,9 +159,8 @@ pub(super) struct Picker<'a> {
     entries: ArrayVec<Entry, MAX_ACTIONS>,
     /// The current stage's pick keys, at the same index: an action's score
     /// and place ([`pick_key`]) if it is of the stage, [`NOT_IN_STAGE`]
-    /// otherwise (set when the
-    /// stage begins; scores and stages change only between stages), so a
-    /// pick is a plain maximum over one array.
+    /// otherwise (set when the stage begins; scores and stages change only
+    /// between stages), so a pick is a plain maximum over one array.
     keys: ArrayVec<i32, MAX_ACTIONS>,
     /// Whether `keys` holds the stage `order[at]`.
     keys_ready: bool,
