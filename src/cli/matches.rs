@@ -36,8 +36,8 @@ use super::shard::shard_path;
 use crate::analyse::fmt_points;
 use crate::matches::results::{self, Header, Writer};
 use crate::matches::{
-    Control, EloModel, GameRecord, MatchConfig, Observer, PlayerSpec, Shard, SprtConfig, Summary,
-    openings, summarise,
+    Control, EloModel, GameRecord, MatchConfig, Observer, Opening, PlayerSpec, Shard, SprtConfig,
+    Summary, openings, summarise,
 };
 use crate::rules::Variant;
 use crate::scoring::{DrawAdvantage, Tables};
@@ -219,22 +219,7 @@ pub fn config_of(a: &RunArgs) -> Result<MatchConfig, CliError> {
     control.depth = a.depth;
     control.nodes = a.nodes;
     control.movetime = a.movetime.map(Duration::from_millis);
-    let openings = match &a.openings {
-        None => openings::parse_epd(openings::shipped(variant)).map_err(bad)?,
-        Some(path) => {
-            let bytes = std::fs::read(path)
-                .map_err(|e| bad(format!("cannot read {}: {e}", path.display())))?;
-            let is_pgn = path
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
-            let parsed = if is_pgn {
-                openings::parse_pgn(&bytes, variant)
-            } else {
-                openings::parse_epd(&String::from_utf8_lossy(&bytes))
-            };
-            parsed.map_err(|e| bad(format!("{}: {e}", path.display())))?
-        }
-    };
+    let openings = load_openings(a.openings.as_deref(), variant)?;
     let mut config = MatchConfig::new(variant, players, control, openings);
     if let Some(n) = a.games {
         config.games = n;
@@ -265,6 +250,31 @@ pub fn config_of(a: &RunArgs) -> Result<MatchConfig, CliError> {
         .unwrap_or_else(|| (cores / config.threads_per_game()).max(1));
     config.check(cores, a.oversubscribe).map_err(bad)?;
     Ok(config)
+}
+
+/// The openings of `path` (EPD, or PGN by its extension), or the
+/// variant's shipped ones.
+///
+/// # Errors
+///
+/// A [`CliError`] (exit code 2) for a file that cannot be read or parsed.
+pub fn load_openings(path: Option<&Path>, variant: Variant) -> Result<Vec<Opening>, CliError> {
+    match path {
+        None => openings::parse_epd(openings::shipped(variant)).map_err(bad),
+        Some(path) => {
+            let bytes = std::fs::read(path)
+                .map_err(|e| bad(format!("cannot read {}: {e}", path.display())))?;
+            let is_pgn = path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
+            let parsed = if is_pgn {
+                openings::parse_pgn(&bytes, variant)
+            } else {
+                openings::parse_epd(&String::from_utf8_lossy(&bytes))
+            };
+            parsed.map_err(|e| bad(format!("{}: {e}", path.display())))
+        }
+    }
 }
 
 /// Writes each finished game to the results file and the PGN file, and

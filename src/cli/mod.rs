@@ -17,6 +17,7 @@ mod report;
 mod rules;
 mod score;
 mod shard;
+mod spsa;
 mod train;
 mod tune;
 
@@ -66,6 +67,9 @@ enum Command {
     /// Train a net (NNUE) on datagen files (AdamW, sparse first layer,
     /// every core) and write it in the engine's net format.
     Train(train::TrainArgs),
+    /// Tune the search's constants by SPSA in engine-versus-engine games
+    /// (the engine built with `--features spsa`).
+    Spsa(spsa::SpsaArgs),
 }
 
 /// Parses the process arguments, runs the command, and returns the exit code.
@@ -88,6 +92,7 @@ pub fn run() -> i32 {
         Some(Command::Datagen(args)) => datagen::run(&args),
         Some(Command::Tune(args)) => tune::run(&args),
         Some(Command::Train(args)) => train::run(&args),
+        Some(Command::Spsa(args)) => spsa::run(&args),
         Some(Command::Uci) | None => {
             crate::uci::run(std::io::BufReader::new(std::io::stdin()), std::io::stdout());
             Ok(0)

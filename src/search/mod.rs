@@ -33,6 +33,9 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 pub use limits::{Budget, Clock, Limits};
+#[cfg(feature = "spsa")]
+pub use params::live;
+pub use params::{Tunable, tunables};
 pub use see::see_ge;
 pub use skill::{Skill, Strength};
 pub use tt::{Bound, Tt};

@@ -2,9 +2,13 @@
 //! tunes: limits and bookkeeping, iterative deepening, threads, pruning,
 //! reductions and extensions, quiescence, move ordering, time, the table.
 //!
-//! Plain constants for now; a tuner (SPSA) would make each group the fields
-//! of one configuration. Values are in internal units (100 per pawn) unless
-//! said otherwise. Time budgets per move are [`Budget`](super::Budget)'s.
+//! Plain constants. The ones listed in [`TUNABLES`] are read through
+//! [`tuned!`]: in the default build that is the constant itself; a build
+//! with the `spsa` feature reads a value that `setoption` may change (one
+//! UCI option per tunable, named as the constant), so that `tally spsa` can
+//! play builds apart by their options alone. Values are in internal units
+//! (100 per pawn) unless said otherwise. Time budgets per move are
+//! [`Budget`](super::Budget)'s.
 
 use std::time::Duration;
 
@@ -218,9 +222,164 @@ pub const TT_KEEP_DEEPER: i32 = 3;
 /// since it was written.
 pub const TT_AGE_WEIGHT: i32 = 8;
 
+// Tuning (SPSA).
+
+/// One constant a tuner may move: its name (the UCI option's, in a build
+/// with the `spsa` feature), its default and its range, in the option's
+/// whole units (a fractional constant counts in thousandths).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tunable {
+    /// The constant's name.
+    pub name: &'static str,
+    /// Its value in option units.
+    pub default: i32,
+    /// The smallest value a tuner may set.
+    pub min: i32,
+    /// The largest.
+    pub max: i32,
+}
+
+/// A constant's value as a whole number of option units: integers as they
+/// are, fractions in thousandths.
+pub trait Fixed: Copy {
+    /// The value in option units.
+    fn to_fixed(self) -> i32;
+    /// The value of `units` option units.
+    #[cfg_attr(not(feature = "spsa"), allow(dead_code))]
+    fn from_fixed(units: i32) -> Self;
+}
+
+impl Fixed for i32 {
+    fn to_fixed(self) -> i32 {
+        self
+    }
+    fn from_fixed(units: i32) -> i32 {
+        units
+    }
+}
+
+impl Fixed for f64 {
+    fn to_fixed(self) -> i32 {
+        (self * 1000.0).round() as i32
+    }
+    fn from_fixed(units: i32) -> f64 {
+        f64::from(units) / 1000.0
+    }
+}
+
+/// Declares the tunable constants: [`TUNABLES`], and in a build with the
+/// `spsa` feature the live values behind [`tuned!`].
+macro_rules! tunables {
+    ($($name:ident: $min:expr, $max:expr;)*) => {
+        /// Every constant a tuner may move, in option units.
+        pub fn tunables() -> Vec<Tunable> {
+            vec![$(Tunable {
+                name: stringify!($name),
+                default: Fixed::to_fixed($name),
+                min: $min,
+                max: $max,
+            }),*]
+        }
+
+        /// The live values of the tunable constants (a build with the
+        /// `spsa` feature): [`UNSET`](live::UNSET) until an option sets one.
+        #[cfg(feature = "spsa")]
+        pub mod live {
+            use std::sync::atomic::{AtomicI32, Ordering};
+
+            /// A value no option has set: the constant holds.
+            pub const UNSET: i32 = i32::MIN;
+
+            $(
+                #[allow(missing_docs)]
+                pub static $name: AtomicI32 = AtomicI32::new(UNSET);
+            )*
+
+            /// The live value of `cell`, or `default` when unset.
+            #[inline]
+            pub fn get<T: super::Fixed>(cell: &AtomicI32, default: T) -> T {
+                match cell.load(Ordering::Relaxed) {
+                    UNSET => default,
+                    v => T::from_fixed(v),
+                }
+            }
+
+            /// Sets the tunable called `name` (any case) to `units`;
+            /// `false` when there is no such tunable.
+            pub fn set(name: &str, units: i32) -> bool {
+                $(
+                    if name.eq_ignore_ascii_case(stringify!($name)) {
+                        $name.store(units, Ordering::Relaxed);
+                        return true;
+                    }
+                )*
+                false
+            }
+        }
+    };
+}
+
+tunables! {
+    ASPIRATION: 10, 80;
+    RFP_MARGIN: 40, 160;
+    RAZOR_BASE: 100, 500;
+    RAZOR_PER_PLY_SQ: 50, 300;
+    NULL_EVAL_DIV: 100, 400;
+    FUTILITY_BASE: 30, 200;
+    FUTILITY_PER_PLY: 40, 180;
+    SEE_CAPTURE_MARGIN: 40, 180;
+    SEE_QUIET_MARGIN: 10, 60;
+    LMR_BASE: 0, 1500;
+    LMR_DIVISOR: 1500, 3500;
+    LMR_HISTORY_DIV: 4000, 24000;
+    DELTA_MARGIN: 80, 400;
+    HISTORY_BONUS: 8, 32;
+}
+
+/// A tunable constant's value: the constant in the default build, its
+/// live value (set by a UCI option) in a build with the `spsa` feature.
+#[cfg(not(feature = "spsa"))]
+macro_rules! tuned {
+    ($name:ident) => {
+        $crate::search::params::$name
+    };
+}
+
+/// A tunable constant's value: the constant in the default build, its
+/// live value (set by a UCI option) in a build with the `spsa` feature.
+#[cfg(feature = "spsa")]
+macro_rules! tuned {
+    ($name:ident) => {
+        $crate::search::params::live::get(
+            &$crate::search::params::live::$name,
+            $crate::search::params::$name,
+        )
+    };
+}
+
+pub(crate) use tuned;
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every tunable's default lies inside its range, and the names are
+    /// distinct.
+    #[test]
+    fn tunables_ranges_hold_their_defaults() {
+        let all = tunables();
+        assert!(all.len() >= 10);
+        for t in &all {
+            assert!(t.min <= t.default && t.default <= t.max, "{t:?}");
+            assert!(t.min < t.max, "{t:?}");
+        }
+        for (i, a) in all.iter().enumerate() {
+            assert!(all[i + 1..].iter().all(|b| b.name != a.name));
+        }
+        let lmr = all.iter().find(|t| t.name == "LMR_DIVISOR").unwrap();
+        assert_eq!(lmr.default, 2200);
+        assert_eq!(f64::from_fixed(lmr.default), LMR_DIVISOR);
+    }
 
     /// What the search assumes of its constants; a tuner must keep it.
     #[test]

@@ -57,7 +57,8 @@ fn lmr_table() -> Vec<[i32; 64]> {
             let mut row = [0; 64];
             for (m, r) in row.iter_mut().enumerate() {
                 if d > 0 && m > 0 {
-                    *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+                    let (base, divisor) = (tuned!(LMR_BASE), tuned!(LMR_DIVISOR));
+                    *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
                 }
             }
             row
@@ -325,7 +326,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
     /// Searches root line `pv_idx` at `depth` with aspiration windows.
     fn search_pv_index(&mut self, depth: i32, pv_idx: usize) {
         let prev = self.root_moves[pv_idx].prev_value;
-        let mut delta = ASPIRATION;
+        let mut delta = tuned!(ASPIRATION);
         let (mut alpha, mut beta) =
             if depth >= ASPIRATION_DEPTH && prev > -INFINITE && !is_decided(prev) {
                 (prev - delta, prev + delta)
@@ -547,7 +548,9 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             return None;
         }
         let null = self.job.rules.play_null(node)?;
-        let r = NULL_BASE + depth / NULL_DIV + ((eval - beta) / NULL_EVAL_DIV).min(NULL_EVAL_MAX);
+        let r = NULL_BASE
+            + depth / NULL_DIV
+            + ((eval - beta) / tuned!(NULL_EVAL_DIV)).min(NULL_EVAL_MAX);
         let memo = frame.memo;
         let next = &mut self.stack[ply + 1];
         next.node = null;
@@ -596,7 +599,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let mut r = self.table_reduction::<PV>(depth, searched);
         r -= i32::from(is_killer);
         r += i32::from(!improving);
-        r -= self.history.quiet(&self.context(ply), action) / LMR_HISTORY_DIV;
+        r -= self.history.quiet(&self.context(ply), action) / tuned!(LMR_HISTORY_DIV);
         r
     }
 
@@ -773,7 +776,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             || matches!(node.extra.disk, Disk::Offered { .. });
         if !PV && !in_check && !is_decided(beta) && !risky && excluded.is_none() {
             // Reverse futility pruning.
-            let rfp_margin = RFP_MARGIN * (depth - i32::from(improving))
+            let rfp_margin = tuned!(RFP_MARGIN) * (depth - i32::from(improving))
                 + if threat { RFP_THREAT_MARGIN } else { 0 };
             if depth <= RFP_DEPTH && eval - rfp_margin >= beta {
                 // Half way back to beta: the static eval is trusted only
@@ -788,7 +791,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             if depth <= RAZOR_DEPTH
                 && !P::KINGS_CAPTURABLE
                 && !self.awards
-                && eval + self.quiet_margin + RAZOR_BASE + RAZOR_PER_PLY_SQ * depth * depth <= alpha
+                && eval
+                    + self.quiet_margin
+                    + tuned!(RAZOR_BASE)
+                    + tuned!(RAZOR_PER_PLY_SQ) * depth * depth
+                    <= alpha
             {
                 let v = self.quiescence(alpha - 1, alpha, ply, 0);
                 if self.stopped {
@@ -872,7 +879,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                     self.stack[ply].node.pos.board(),
                     turn,
                     m,
-                    -SEE_CAPTURE_MARGIN * depth,
+                    -tuned!(SEE_CAPTURE_MARGIN) * depth,
                 )
             {
                 continue;
@@ -885,7 +892,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 let futile = depth <= FUTILITY_DEPTH
                     && !is_killer
                     && !threat
-                    && eval + self.quiet_margin + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha;
+                    && eval
+                        + self.quiet_margin
+                        + tuned!(FUTILITY_BASE)
+                        + tuned!(FUTILITY_PER_PLY) * depth
+                        <= alpha;
                 if (late || futile)
                     && let Action::Move(m) = action
                     && !self.stack[ply].node.pos.gives_check(m)
@@ -900,7 +911,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                         self.stack[ply].node.pos.board(),
                         turn,
                         m,
-                        -SEE_QUIET_MARGIN * depth * depth,
+                        -tuned!(SEE_QUIET_MARGIN) * depth * depth,
                     )
                     && !self.stack[ply].node.pos.gives_check(m)
                 {
@@ -1163,7 +1174,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                     continue;
                 }
                 let gain = m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
-                if stand_pat + gain + DELTA_MARGIN + self.quiet_margin <= alpha {
+                if stand_pat + gain + tuned!(DELTA_MARGIN) + self.quiet_margin <= alpha {
                     continue;
                 }
             }
@@ -1215,7 +1226,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
 /// The history's reward for a cut-off at `depth`.
 #[inline]
 fn history_bonus(depth: i32) -> i32 {
-    (depth * depth * HISTORY_BONUS).min(HISTORY_MAX)
+    (depth * depth * tuned!(HISTORY_BONUS)).min(HISTORY_MAX)
 }
 
 /// The quiet move of table code `code` in `pos`, if the code is one: a

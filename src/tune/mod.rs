@@ -16,6 +16,7 @@
 //! threads.
 
 pub mod evaluator;
+pub mod spsa;
 pub mod wdl;
 
 use std::path::Path;

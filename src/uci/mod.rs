@@ -367,6 +367,14 @@ impl<W: Write + Send + 'static> Session<W> {
             "id author the Tally authors".to_owned(),
         ];
         lines.extend(options::SPECS.iter().map(Spec::declaration));
+        if cfg!(feature = "spsa") {
+            lines.extend(crate::search::tunables().iter().map(|t| {
+                format!(
+                    "option name {} type spin default {} min {} max {}",
+                    t.name, t.default, t.min, t.max
+                )
+            }));
+        }
         lines.push("uciok".to_owned());
         self.out.lines(&lines);
     }
@@ -377,6 +385,22 @@ impl<W: Write + Send + 'static> Session<W> {
                 .error("setoption: expected 'setoption name <name> [value <value>]'");
             return;
         };
+        #[cfg(feature = "spsa")]
+        if let Some(t) = crate::search::tunables()
+            .into_iter()
+            .find(|t| t.name.eq_ignore_ascii_case(&name))
+        {
+            match value.as_deref().map(str::parse::<i32>) {
+                Some(Ok(v)) if (t.min..=t.max).contains(&v) => {
+                    crate::search::live::set(t.name, v);
+                }
+                _ => self.out.error(&format!(
+                    "option {}: expected an integer in {}..{} (kept the old value)",
+                    t.name, t.min, t.max
+                )),
+            }
+            return;
+        }
         match options::parse(&name, value.as_deref()) {
             Ok((spec, value)) => self.apply(spec, value),
             Err(e) => self.out.error(&e),

@@ -1,0 +1,183 @@
+//! `tally spsa` and the `spsa` feature that it tunes: the search's
+//! tunable constants declared and set as UCI options, and a short run
+//! that saves, resumes and refuses another run's state. The feature's
+//! tests run with `cargo test --features spsa --test spsa`; without the
+//! feature, `tally spsa` explains how to build the engine.
+
+#[path = "common/cli.rs"]
+mod cli;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::Stdio;
+
+use cli::{command, stderr, tally};
+#[cfg(feature = "spsa")]
+use cli::{scratch, stdout};
+
+/// What the engine prints for `commands`, then `quit`; after a `go`, the
+/// `quit` waits for the `bestmove`.
+fn uci(commands: &[&str]) -> String {
+    let mut child = command()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start tally");
+    let mut stdin = child.stdin.take().expect("stdin");
+    for c in commands {
+        writeln!(stdin, "{c}").expect("write");
+    }
+    let searching = commands.iter().any(|c| c.starts_with("go"));
+    let mut text = String::new();
+    let out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut lines = out.lines().map_while(Result::ok);
+    if searching {
+        for line in lines.by_ref() {
+            text += &line;
+            text.push('\n');
+            if line.starts_with("bestmove") {
+                break;
+            }
+        }
+    }
+    writeln!(stdin, "quit").expect("write");
+    drop(stdin);
+    for line in lines {
+        text += &line;
+        text.push('\n');
+    }
+    child.wait().expect("tally exits");
+    text
+}
+
+/// The nodes of a depth-9 search from the start position after `options`.
+#[cfg(feature = "spsa")]
+fn nodes_after(options: &[&str]) -> u64 {
+    let mut cmds: Vec<&str> = options.to_vec();
+    cmds.extend(["position startpos", "go depth 9"]);
+    let out = uci(&cmds);
+    let line = out
+        .lines()
+        .rfind(|l| l.starts_with("info depth 9 "))
+        .unwrap_or_else(|| panic!("no depth 9 in {out}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let i = words.iter().position(|w| *w == "nodes").expect("nodes");
+    words[i + 1].parse().expect("a count")
+}
+
+#[cfg(feature = "spsa")]
+#[test]
+fn the_tunables_are_options_that_change_the_search() {
+    let out = uci(&["uci"]);
+    assert!(out.contains("option name RFP_MARGIN type spin default 80 min 40 max 160"));
+    assert!(out.contains("option name LMR_DIVISOR type spin default 2200 min 1500 max 3500"));
+    let refused = uci(&["setoption name RFP_MARGIN value 9999"]);
+    assert!(refused.contains("RFP_MARGIN: expected an integer in 40..160"));
+    let default = nodes_after(&[]);
+    // The default set explicitly searches the same tree; another value
+    // another one.
+    assert_eq!(
+        nodes_after(&["setoption name rfp_margin value 80"]),
+        default
+    );
+    assert_ne!(
+        nodes_after(&["setoption name RFP_MARGIN value 160"]),
+        default
+    );
+    assert_ne!(
+        nodes_after(&["setoption name LMR_DIVISOR value 3000"]),
+        default
+    );
+}
+
+#[cfg(feature = "spsa")]
+#[test]
+fn a_run_saves_resumes_and_keeps_to_its_state() {
+    let dir = scratch("spsa-run");
+    let state = dir.join("run.json");
+    let _ = std::fs::remove_file(&state);
+    let engine = env!("CARGO_BIN_EXE_tally");
+    let args = |pairs: &'static str| -> Vec<&str> {
+        vec![
+            "spsa",
+            "--engine",
+            engine,
+            "--nodes",
+            "300",
+            "--pairs",
+            pairs,
+            "--batch",
+            "2",
+            "-c",
+            "1",
+            "--param",
+            "RFP_MARGIN",
+            "--param",
+            "HISTORY_BONUS",
+            "--quiet",
+            "--state",
+        ]
+    };
+    let mut first = args("4");
+    first.extend([state.to_str().unwrap(), "--batches", "1"]);
+    let run = tally(&first);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    assert_eq!(saved["done"], 2);
+    assert_eq!(saved["params"].as_array().unwrap().len(), 2);
+    assert_eq!(saved["params"][0]["name"], "RFP_MARGIN");
+    // Resumed: the second batch ends the run.
+    let mut again = args("4");
+    again.push(state.to_str().unwrap());
+    let run = tally(&again);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let out = stdout(&run);
+    assert!(out.contains("RFP_MARGIN"), "{out}");
+    assert!(out.contains("option.HISTORY_BONUS="), "{out}");
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    assert_eq!(saved["done"], 4);
+    assert_eq!(saved["history"].as_array().unwrap().len(), 2);
+    // Another length is another run.
+    let mut other = args("8");
+    other.push(state.to_str().unwrap());
+    let run = tally(&other);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(
+        stderr(&run).contains("holds another run"),
+        "{}",
+        stderr(&run)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_arguments_are_refused() {
+    let engine = env!("CARGO_BIN_EXE_tally");
+    let run = tally(&["spsa", "--engine", engine, "--state", "x.json"]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(stderr(&run).contains("--nodes"), "{}", stderr(&run));
+    let run = tally(&[
+        "spsa",
+        "--engine",
+        "/no/such/engine",
+        "--state",
+        "x.json",
+        "--nodes",
+        "9",
+    ]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(stderr(&run).contains("cannot start /no/such/engine"));
+}
+
+#[cfg(not(feature = "spsa"))]
+#[test]
+fn the_default_build_declares_no_tunables() {
+    assert!(!uci(&["uci"]).contains("RFP_MARGIN"));
+    let engine = env!("CARGO_BIN_EXE_tally");
+    let run = tally(&[
+        "spsa", "--engine", engine, "--state", "x.json", "--nodes", "9",
+    ]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(stderr(&run).contains("--features spsa"), "{}", stderr(&run));
+}
