@@ -39,7 +39,8 @@ pub struct SpsaArgs {
     #[arg(long, value_name = "FILE")]
     pub state: PathBuf,
     /// Tune only this option (repeat it; default: every tunable the engine
-    /// declares, i.e. every spin option named in capitals).
+    /// declares, i.e. every spin option named in capitals, or a resumed
+    /// run's own).
     #[arg(long = "param", value_name = "NAME")]
     pub params: Vec<String>,
     /// Variant id.
@@ -285,7 +286,14 @@ pub fn run(a: &SpsaArgs) -> Result<i32, CliError> {
         return Err(bad("--c-div and --r-end must be positive numbers"));
     }
     let openings = load_openings(a.openings.as_deref(), variant)?;
-    let options = chosen(&tunable_options(&uci_output(&a.engine)?), &a.params)?;
+    let declared = tunable_options(&uci_output(&a.engine)?);
+    let existing = read_state(&a.state)?;
+    // A resumed run tunes what it tuned, whatever the engine adds since.
+    let wanted: Vec<String> = match &existing {
+        Some(s) if a.params.is_empty() => s.params.iter().map(|p| p.name.clone()).collect(),
+        _ => a.params.clone(),
+    };
+    let options = chosen(&declared, &wanted)?;
     // The games' setup, which a resumed run must share.
     let template = MatchConfig::new(
         variant,
@@ -304,7 +312,7 @@ pub fn run(a: &SpsaArgs) -> Result<i32, CliError> {
         template.experiment().openings,
         names.join(",")
     );
-    let mut state = match read_state(&a.state)? {
+    let mut state = match existing {
         Some(s) => {
             if s.format != FORMAT || s.setup != setup || s.total != a.pairs || s.seed != a.seed {
                 return Err(bad(format!(
