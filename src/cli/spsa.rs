@@ -313,7 +313,7 @@ pub fn run(a: &SpsaArgs) -> Result<i32, CliError> {
         names.join(",")
     );
     let mut state = match existing {
-        Some(s) => {
+        Some(mut s) => {
             if s.format != FORMAT || s.setup != setup || s.total != a.pairs || s.seed != a.seed {
                 return Err(bad(format!(
                     "{} holds another run ({}, {} pairs, seed {}): give another --state to start afresh",
@@ -323,6 +323,7 @@ pub fn run(a: &SpsaArgs) -> Result<i32, CliError> {
                     s.seed
                 )));
             }
+            s.thin();
             s
         }
         None => {

@@ -28,6 +28,8 @@ pub const GAMMA: f64 = 0.101;
 pub const A_SHARE: f64 = 0.1;
 /// The state file's format.
 pub const FORMAT: u32 = 1;
+/// The history keeps one snapshot per this many pairs (and the last).
+pub const SNAPSHOT_PAIRS: u64 = 250;
 
 /// One constant being tuned, in option units.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -99,6 +101,13 @@ pub struct Snapshot {
     pub theta: Vec<f64>,
 }
 
+impl Snapshot {
+    /// How many multiples of [`SNAPSHOT_PAIRS`] the run had reached.
+    fn stretch(&self) -> u64 {
+        self.pairs / SNAPSHOT_PAIRS
+    }
+}
+
 /// A tuning run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
@@ -115,7 +124,8 @@ pub struct State {
     pub seed: u64,
     /// The constants.
     pub params: Vec<Param>,
-    /// The estimates after every batch.
+    /// The estimates after the first batch to reach each multiple of
+    /// [`SNAPSHOT_PAIRS`], and after the last batch.
     pub history: Vec<Snapshot>,
 }
 
@@ -197,6 +207,21 @@ impl State {
             result,
             theta: self.params.iter().map(|p| p.theta).collect(),
         });
+        self.thin();
+    }
+
+    /// Keeps the snapshots that were the first to reach their multiple of
+    /// [`SNAPSHOT_PAIRS`], and the last.
+    pub fn thin(&mut self) {
+        let last = self.history.len().saturating_sub(1);
+        let mut seen = None;
+        let mut i = 0;
+        self.history.retain(|h| {
+            let keep = seen != Some(h.stretch()) || i == last;
+            seen = Some(h.stretch());
+            i += 1;
+            keep
+        });
     }
 
     /// The current estimates as `option.NAME=VALUE` words, for a
@@ -267,7 +292,6 @@ mod tests {
         assert!((moved - a / step.c[0] * 3.0 * step.signs[0]).abs() < 1e-9);
         assert_eq!(moved.signum(), step.signs[0]);
         assert_eq!(s.done, 4);
-        assert_eq!(s.history.len(), 1);
         assert_eq!(s.history[0].theta, vec![s.params[0].theta]);
         // A draw-level batch learns nothing.
         let before = s.params[0].theta;
@@ -275,6 +299,21 @@ mod tests {
         s.apply(&step, 4, 0.0);
         assert_eq!(s.params[0].theta, before);
         assert!(!s.finished());
+        // The first batch and the last.
+        let pairs: Vec<u64> = s.history.iter().map(|h| h.pairs).collect();
+        assert_eq!(pairs, vec![4, 8]);
+    }
+
+    #[test]
+    fn the_history_keeps_one_snapshot_a_stretch_and_the_last() {
+        let mut s = run(vec![Param::new("A", 100, 0, 200, 20.0, 0.002)]);
+        for _ in 0..200 {
+            let step = s.step();
+            s.apply(&step, 4, 1.0);
+        }
+        let pairs: Vec<u64> = s.history.iter().map(|h| h.pairs).collect();
+        assert_eq!(pairs, vec![4, 252, 500, 752, 800]);
+        assert_eq!(s.history.last().unwrap().theta, vec![s.params[0].theta]);
     }
 
     #[test]
