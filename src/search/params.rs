@@ -283,6 +283,8 @@ macro_rules! tunables {
 
         /// The live values of the tunable constants (a build with the
         /// `spsa` feature): [`UNSET`](live::UNSET) until an option sets one.
+        /// They are the process's: every search in it reads them, so a
+        /// tuner plays builds apart as separate processes.
         #[cfg(feature = "spsa")]
         pub mod live {
             use std::sync::atomic::{AtomicI32, Ordering};

@@ -52,12 +52,12 @@ struct Frame<P, T> {
 
 /// Late-move reduction by depth and move number.
 fn lmr_table() -> Vec<[i32; 64]> {
+    let (base, divisor) = (tuned!(LMR_BASE), tuned!(LMR_DIVISOR));
     (0..64)
         .map(|d| {
             let mut row = [0; 64];
             for (m, r) in row.iter_mut().enumerate() {
                 if d > 0 && m > 0 {
-                    let (base, divisor) = (tuned!(LMR_BASE), tuned!(LMR_DIVISOR));
                     *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
                 }
             }

@@ -369,10 +369,7 @@ impl<W: Write + Send + 'static> Session<W> {
         lines.extend(options::SPECS.iter().map(Spec::declaration));
         if cfg!(feature = "spsa") {
             lines.extend(crate::search::tunables().iter().map(|t| {
-                format!(
-                    "option name {} type spin default {} min {} max {}",
-                    t.name, t.default, t.min, t.max
-                )
+                options::spin_declaration(t.name, t.default.into(), t.min.into(), t.max.into())
             }));
         }
         lines.push("uciok".to_owned());

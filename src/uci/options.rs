@@ -244,7 +244,7 @@ impl Spec {
         let mut s = format!("option name {} type ", self.name);
         match self.kind {
             Kind::Spin { default, min, max } => {
-                s += &format!("spin default {default} min {min} max {max}");
+                return spin_declaration(self.name, default, min, max);
             }
             Kind::Check(d) => s += &format!("check default {d}"),
             Kind::Combo { default, vars } => {
@@ -258,6 +258,11 @@ impl Spec {
         }
         s
     }
+}
+
+/// The `option ...` line of `uci` for a spin option.
+pub(super) fn spin_declaration(name: &str, default: i64, min: i64, max: i64) -> String {
+    format!("option name {name} type spin default {default} min {min} max {max}")
 }
 
 /// A checked `setoption` value.
