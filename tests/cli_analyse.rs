@@ -22,7 +22,8 @@ fn game(name: &str) -> String {
 }
 
 fn temp(name: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("tally-cli-analyse-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("tally-cli-analyse-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name).display().to_string()
 }

@@ -230,7 +230,8 @@ fn bad_arguments_exit_2_with_one_line() {
 
 #[test]
 fn rules_file_overrides_and_errors() {
-    let dir = std::env::temp_dir().join(format!("tally-rules-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("tally-rules-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let good = dir.join("good.toml");
     std::fs::write(&good, "[stylish.mate]\nrook = [90, 120]\n").unwrap();

@@ -18,7 +18,8 @@ const SECRET: &str = "s3cr3t-hunter2";
 
 /// A fresh directory for one test's files.
 fn dir(test: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tally-rules-{test}-{}", std::process::id()));
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("tally-rules-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
     d
 }

@@ -260,7 +260,8 @@ fn handshake_and_ready() {
 
 #[test]
 fn every_option_valid_and_invalid() {
-    let dir = std::env::temp_dir().join(format!("tally-uci-test-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("tally-uci-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let good = dir.join("good.toml");
     std::fs::write(&good, "[dynamic]\nstalemate = [70, 30]\n").unwrap();
@@ -1463,7 +1464,8 @@ fn formula_net(path: &std::path::Path) -> String {
 
 #[test]
 fn eval_mode_nnue_and_eval_file() {
-    let dir = std::env::temp_dir().join(format!("tally-uci-nnue-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("tally-uci-nnue-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("net.tnn");
     let name = formula_net(&path);

@@ -69,6 +69,7 @@ fn the_file_round_trips() {
     let net = random_net(BoardKind::Standard, 1);
     format::save(&net, &path).unwrap();
     assert_eq!(format::load(&path).unwrap(), net);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `net`'s weights with every neuron from `hidden` on set to zero.
@@ -207,7 +208,7 @@ fn bad_files_are_refused_with_one_line() {
     f.set_len(1 << 30).unwrap();
     let e = format::load(&big).unwrap_err();
     assert!(e.contains("a net has at most"), "{e}");
-    let _ = std::fs::remove_file(&big);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

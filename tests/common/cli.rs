@@ -21,7 +21,8 @@ pub fn tally(args: &[&str]) -> Output {
 
 /// A fresh scratch folder named after the test and this process.
 pub fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tally-{name}-{}", std::process::id()));
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("tally-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&d).expect("scratch folder");
     d
 }
