@@ -170,7 +170,11 @@ fn bad_arguments_are_refused() {
         "9",
     ]);
     assert_eq!(run.status.code(), Some(2));
-    assert!(stderr(&run).contains("cannot start /no/such/engine"));
+    let e = stderr(&run);
+    assert!(
+        e.contains("cannot start") && e.contains("/no/such/engine"),
+        "{e}"
+    );
 }
 
 #[cfg(not(feature = "spsa"))]

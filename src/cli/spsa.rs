@@ -7,12 +7,8 @@
 //! Ctrl-C (which drops the batch in play) and running the same command
 //! again resume it.
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
-use std::time::Duration;
 
 use clap::Args;
 
@@ -24,9 +20,6 @@ use crate::tune::spsa::{FORMAT, Param, State};
 
 /// Set by Ctrl-C.
 static STOP: AtomicBool = AtomicBool::new(false);
-
-/// How long the engine may take to list its options.
-const UCI_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Arguments of `tally spsa`.
 #[derive(Debug, Args)]
@@ -141,38 +134,10 @@ pub fn tunable_options(uci_output: &str) -> Vec<SpinOption> {
 
 /// What `engine` prints for `uci`, up to `uciok`.
 fn uci_output(engine: &Path) -> Result<String, CliError> {
-    let mut child = Command::new(engine)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| bad(format!("cannot start {}: {e}", engine.display())))?;
-    if let Some(mut stdin) = child.stdin.take() {
-        let _ = stdin.write_all(b"uci\n");
-    }
-    let stdout = child.stdout.take();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut text = String::new();
-        if let Some(out) = stdout {
-            for line in BufReader::new(out).lines().map_while(Result::ok) {
-                text.push_str(&line);
-                text.push('\n');
-                if line.trim() == "uciok" {
-                    break;
-                }
-            }
-        }
-        let _ = tx.send(text);
-    });
-    let text = rx.recv_timeout(UCI_TIMEOUT);
-    let _ = child.kill();
-    let _ = child.wait();
-    let text = text.map_err(|_| bad(format!("{} did not answer uci", engine.display())))?;
-    if !text.lines().any(|l| l.trim() == "uciok") {
-        return Err(bad(format!("{} did not answer uci", engine.display())));
-    }
-    Ok(text)
+    let program = engine.to_string_lossy();
+    crate::matches::player::uci_lines(&program)
+        .map(|lines| lines.join("\n"))
+        .map_err(bad)
 }
 
 /// The options to tune: `wanted` among `declared` (all when empty).

@@ -514,6 +514,30 @@ impl Process {
     }
 }
 
+/// What an external engine prints for `uci`, up to and with `uciok`, one
+/// line each; it is then told to quit.
+///
+/// # Errors
+///
+/// A one-line message when the engine cannot be started or does not
+/// answer within [`START_TIMEOUT`].
+pub fn uci_lines(program: &str) -> Result<Vec<String>, String> {
+    let mut proc = Process::spawn(program, &[], START_TIMEOUT)?;
+    let what = |f: Failure| format!("'{program}' {f} while listing its options");
+    proc.request("uci").map_err(what)?;
+    let mut lines = Vec::new();
+    let last = proc
+        .wait_for(
+            &|l| l.trim() == "uciok",
+            &mut |l| lines.push(l.to_owned()),
+            START_TIMEOUT,
+            None,
+        )
+        .map_err(what)?;
+    lines.push(last);
+    Ok(lines)
+}
+
 impl Drop for Process {
     fn drop(&mut self) {
         // The watchdog first, while the engine (reaped only below) still
