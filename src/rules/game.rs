@@ -44,6 +44,20 @@ pub type History = Vec<HistoryEntry>;
 /// `turn` is the side to move in the last position; every action passes the
 /// turn, so the mover of each action follows from its distance to the end.
 pub fn find_repetition(history: &[HistoryEntry], turn: Color) -> Option<Repetition> {
+    find_repetition_after(history, turn, usize::MAX)
+}
+
+/// [`find_repetition`], with one earlier occurrence enough when it lies at
+/// index `tree_start` or later: a search counts a position that repeats
+/// one of its own earlier positions as the repetition it would become if
+/// the cycle went on (the same side closes it again, with the same
+/// checks), as strong engines do. Before `tree_start` (the game's own
+/// positions, the root included) the full threefold is needed.
+pub fn find_repetition_after(
+    history: &[HistoryEntry],
+    turn: Color,
+    tree_start: usize,
+) -> Option<Repetition> {
     let n = history.len().checked_sub(1)?;
     let key = history[n].key;
     let mut found = 0;
@@ -58,7 +72,8 @@ pub fn find_repetition(history: &[HistoryEntry], turn: Color) -> Option<Repetiti
         if history[j].key == key {
             found += 1;
             first = j;
-            if found == 2 {
+            if found == 2 || j >= tree_start {
+                found = 2;
                 break;
             }
         }
@@ -113,13 +128,24 @@ impl<P: Pos> Rules<P> {
     /// here, so the two cannot disagree.
     #[inline]
     pub fn history_ending(&self, node: &Node<P>, history: &[HistoryEntry]) -> Option<Ending> {
+        self.history_ending_after(node, history, usize::MAX)
+    }
+
+    /// [`Rules::history_ending`] for a search whose own positions start at
+    /// index `tree_start` of `history` (see [`find_repetition_after`]).
+    pub fn history_ending_after(
+        &self,
+        node: &Node<P>,
+        history: &[HistoryEntry],
+        tree_start: usize,
+    ) -> Option<Ending> {
         let halfmoves = node.pos.halfmoves();
         // A threefold repetition needs four plies without a capture or pawn
         // move: special actions do not count as plies, but a game holds two
         // at most, and the only pair that keeps the key (disk, restore)
         // cannot repeat. So fewer plies need no look at the history.
         if halfmoves >= 4
-            && let Some(r) = find_repetition(history, node.pos.turn())
+            && let Some(r) = find_repetition_after(history, node.pos.turn(), tree_start)
         {
             return Some(Ending::Repetition(r));
         }
@@ -338,6 +364,40 @@ mod tests {
         }));
         assert_eq!(rules.history_ending(game.current(), game.history()), third);
         assert_eq!(game.ending(), third);
+    }
+
+    #[test]
+    fn a_search_counts_a_repetition_of_its_own_positions_at_once() {
+        // White checks back and forth, Black's king steps back and forth:
+        // after 4 plies the start position is back, for the first time.
+        let rules = Rules::<Chess>::new(Variant::Sets);
+        let mut game = Game::new(rules, Some("6k1/5pp1/8/8/8/3Q4/5PPP/6K1 w - - 4 1")).unwrap();
+        for m in ["d3d8", "g8h7", "d8d3", "h7g8"] {
+            game.play_text(m).unwrap();
+        }
+        let (node, history) = (game.current(), game.history());
+        assert_eq!(rules.history_ending(node, history), None);
+        // The first occurrence is the game's own (index 0): a search from
+        // there (its root at index 0, its positions from 1) needs a third.
+        assert_eq!(rules.history_ending_after(node, history, 1), None);
+        // A search rooted before it counts the cycle as the perpetual
+        // check it becomes if repeated, closed by the same side.
+        let game_before = {
+            let mut g = Game::new(rules, Some("7k/5pp1/8/8/8/3Q4/5PPP/5K2 w - - 4 1")).unwrap();
+            for m in ["f1g1", "h8g8", "d3d8", "g8h7", "d8d3", "h7g8"] {
+                g.play_text(m).unwrap();
+            }
+            g
+        };
+        let perpetual = Some(Ending::Repetition(Repetition {
+            kind: RepetitionKind::Perpetual { by: Color::White },
+            third_by: Color::Black,
+        }));
+        let (node, history) = (game_before.current(), game_before.history());
+        assert_eq!(history[2].key, node.key);
+        assert_eq!(rules.history_ending(node, history), None);
+        assert_eq!(rules.history_ending_after(node, history, 1), perpetual);
+        assert_eq!(rules.history_ending_after(node, history, 3), None);
     }
 
     #[test]

@@ -690,9 +690,13 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
 
         // Endings that need the history come first (the table knows
         // nothing of them); position endings (mate, stalemate...) take
-        // precedence over them, as in `Rules::ending`.
+        // precedence over them, as in `Rules::ending`. A position that
+        // repeats one of the search's own counts as the repetition (plain
+        // or perpetual) it would become.
         let node = &self.stack[ply].node;
-        if let Some(ending) = rules.history_ending(node, &self.history_keys) {
+        if let Some(ending) =
+            rules.history_ending_after(node, &self.history_keys, self.job.history.len())
+        {
             let ending = rules.position_ending_full(node).unwrap_or(ending);
             return self.end_value(ply, &ending);
         }
