@@ -52,7 +52,8 @@ pub fn find_repetition(history: &[HistoryEntry], turn: Color) -> Option<Repetiti
 /// one of its own earlier positions as the repetition it would become if
 /// the cycle went on (the same side closes it again, with the same
 /// checks), as strong engines do. Before `tree_start` (the game's own
-/// positions, the root included) the full threefold is needed.
+/// positions, the root included), and for the tiebraker's disk and restore
+/// (once a game, so no cycle), the full threefold is needed.
 pub fn find_repetition_after(
     history: &[HistoryEntry],
     turn: Color,
@@ -72,7 +73,10 @@ pub fn find_repetition_after(
         if history[j].key == key {
             found += 1;
             first = j;
-            if found == 2 || j >= tree_start {
+            // Two entries back is the one pair of special actions that
+            // keeps the key (disk, restore): it happens once a game, so it
+            // is no cycle.
+            if found == 2 || (j >= tree_start && n - j >= 4) {
                 found = 2;
                 break;
             }
@@ -398,6 +402,21 @@ mod tests {
         assert_eq!(rules.history_ending(node, history), None);
         assert_eq!(rules.history_ending_after(node, history, 1), perpetual);
         assert_eq!(rules.history_ending_after(node, history, 3), None);
+    }
+
+    #[test]
+    fn a_disk_and_its_restore_are_no_cycle_for_the_search() {
+        let rules = Rules::<Chess>::new(Variant::Tiebraker);
+        let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 6 4";
+        let mut game = Game::new(rules, Some(fen)).unwrap();
+        for a in ["f3g1", "disk", "restore"] {
+            game.play_text(a).unwrap();
+        }
+        // The position after the first move is back, inside the search.
+        let (node, history) = (game.current(), game.history());
+        assert_eq!(history[1].key, node.key);
+        assert!(node.pos.halfmoves() >= 4);
+        assert_eq!(rules.history_ending_after(node, history, 1), None);
     }
 
     #[test]
