@@ -62,7 +62,7 @@ pub fn find_repetition_after(
     let n = history.len().checked_sub(1)?;
     let key = history[n].key;
     let mut found = 0;
-    let mut first = n;
+    let mut first = None;
     let mut j = n;
     // Step back two plies at a time, never across a zeroing action.
     while j >= 2 {
@@ -72,19 +72,17 @@ pub fn find_repetition_after(
         j -= 2;
         if history[j].key == key {
             found += 1;
-            first = j;
             // Two entries back is the one pair of special actions that
             // keeps the key (disk, restore): it happens once a game, so it
             // is no cycle.
-            if found == 2 || (j >= tree_start && n - j >= 4) {
-                found = 2;
+            let cycle_in_tree = j >= tree_start && n - j >= 4;
+            if found == 2 || cycle_in_tree {
+                first = Some(j);
                 break;
             }
         }
     }
-    if found < 2 {
-        return None;
-    }
+    let first = first?;
     // The actions of the span are those leading to positions first+1..=n.
     // The action leading to position i was made by the side to move at n if
     // n - i is odd, by the other side if even.
