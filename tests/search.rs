@@ -4,6 +4,7 @@
 //! bench determinism.
 
 use tally::engine::{Engine, EngineOptions};
+use tally::eval::variant_weights::WeightOverrides;
 use tally::rules::{Action, Variant};
 use tally::search::{Limits, SearchResult, Silent, is_decided, plies_to_end};
 
@@ -155,6 +156,39 @@ fn winning_side_avoids_repetition() {
     let r = search(&mut e, 5);
     assert_ne!(best(&r), "b1a1");
     assert!(value(&r) > 300);
+}
+
+/// Sets: Black, two knights down, has a perpetual check (Qh4+ Kg1 Qe1+
+/// Kh2, every White move forced). The search projects it from the first
+/// repetition of its own positions and counts `perpetual_trust` of its
+/// award (1 point to the checker), all of it by default. Once the cycle
+/// has been played, going round it again makes the root's position a third
+/// time: a perpetual check for certain, counted in full.
+#[test]
+fn sets_counts_a_projected_perpetual_check_by_its_trust() {
+    let fen = "6k1/ppp3pp/8/Q7/8/NN6/PPPP2PK/4q3 b - - 0 1";
+    let run = |trust: Option<&str>, moves: &[&str]| {
+        let mut e = engine(Variant::Sets, fen, moves);
+        if let Some(t) = trust {
+            e.set_weights(WeightOverrides::parse(t).unwrap());
+        }
+        let r = search(&mut e, 8);
+        (best(&r), e.units().margin_of(value(&r)))
+    };
+    let point = |m: i32| m * 5; // 100 units a pawn, 0.2 points a pawn
+    let (full_move, full) = run(None, &[]);
+    assert_eq!(full_move, "e1h4");
+    assert!((point(80)..=point(100)).contains(&full), "trusted: {full}");
+    let (none_move, none) = run(Some("perpetual_trust=0"), &[]);
+    assert_eq!(none_move, "e1h4");
+    assert!(none.abs() <= point(20), "not trusted: {none}");
+    let cycle = ["e1h4", "h2g1", "h4e1", "g1h2"];
+    let (played_move, played) = run(Some("perpetual_trust=0"), &cycle);
+    assert_eq!(played_move, "e1h4");
+    assert!(
+        (point(80)..=point(100)).contains(&played),
+        "played: {played}"
+    );
 }
 
 #[test]

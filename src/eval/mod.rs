@@ -69,6 +69,13 @@ pub trait Evaluate<P: Pos>: Send + Sync {
         let _ = state;
         self.evaluate(node, memo)
     }
+
+    /// The share (per mille) of a perpetual check's award that the search
+    /// counts for one it meets in its tree
+    /// ([`VariantWeights::perpetual_trust`]); all of it by default.
+    fn perpetual_trust(&self) -> i32 {
+        1000
+    }
 }
 
 /// Internal score units: 100 per pawn of material in every variant (a pawn
@@ -696,6 +703,10 @@ impl<P: Pos> Evaluate<P> for Evaluator {
             }
             None => self.evaluate(node, memo),
         }
+    }
+
+    fn perpetual_trust(&self) -> i32 {
+        self.weights().perpetual_trust
     }
 
     #[inline]

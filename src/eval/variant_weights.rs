@@ -167,6 +167,13 @@ variant_weights! {
     perpetual_per_check: i32 = 40, step 8.0, floor 0.0;
     /// Checking moves counted for `perpetual_per_check`.
     perpetual_checks: i32 = 4, step 1.0, floor 1.0;
+    /// Sets, dynamic, tiebraker: the share (per mille) of a perpetual
+    /// check's award (mutual or not) that the search counts for one it
+    /// projects, a position of its tree repeated once with checks (a full
+    /// threefold counts in full). The defender may leave such a cycle
+    /// beyond the horizon, and a side that counts on it gives material for
+    /// checks that run out.
+    perpetual_trust: i32 = 1000, step 100.0, floor 0.0;
     /// Stylish: what a side with a queen is expected to mate for (120
     /// points at the default 5 per pawn: the mean award of Tally's mates in
     /// self-play, captures and bonuses on the mating move included, was 123

@@ -160,6 +160,18 @@ impl Ending {
         )
     }
 
+    /// Whether this is a repetition in which a side checked on every one
+    /// of its moves: perpetual or mutual perpetual check.
+    pub const fn is_perpetual_check(&self) -> bool {
+        matches!(
+            self,
+            Ending::Repetition(Repetition {
+                kind: RepetitionKind::Perpetual { .. } | RepetitionKind::Mutual { .. },
+                ..
+            })
+        )
+    }
+
     /// The ending's kind (never [`EndingKind::TimeForfeit`]: the board
     /// does not know clocks).
     pub const fn kind(&self) -> EndingKind {

@@ -16,7 +16,9 @@ use super::tt::{Bound, NO_EVAL, TtHit};
 use super::value::{self, INFINITE, decided, from_tt, is_decided, to_tt};
 use super::{PvLine, Reporter, Scoring, SearchJob, Shared, Stats, ThreadResult};
 use crate::eval::Evaluate;
-use crate::rules::{Action, ActionList, Disk, Ending, HistoryEntry, Node, Pos, code_parts};
+use crate::rules::{
+    Action, ActionList, Disk, Ending, HistoryEntry, Node, Pos, code_parts, find_repetition,
+};
 use crate::scoring::{Memo, margin};
 use shakmaty::{Move, Role};
 
@@ -498,7 +500,13 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             .end_award(&f.memo, last, &f.node, ending)
             .total();
         let stm = f.node.pos.turn();
-        let m = self.job.units.from_points(margin(&award, stm));
+        let mut m = self.job.units.from_points(margin(&award, stm));
+        if ending.is_perpetual_check() && find_repetition(&self.history_keys, stm).is_none() {
+            // A perpetual check projected from a cycle the search repeated
+            // once: the defender may leave it beyond the horizon.
+            let trust = i64::from(self.job.evaluator.perpetual_trust());
+            m = (i64::from(m) * trust / 1000) as i32;
+        }
         if self.band && ending.is_decisive_on_board() {
             decided(ending.winner() == Some(stm), ply, m)
         } else {

@@ -16,5 +16,6 @@ pub const TUNED: VariantWeights = VariantWeights {
     move_rule_drift: 20,
     perpetual_per_check: 40,
     perpetual_checks: 4,
+    perpetual_trust: 1000,
     ..VariantWeights::UNTUNED
 };

@@ -16,6 +16,7 @@ pub const TUNED: VariantWeights = VariantWeights {
     move_rule_drift: 119,
     perpetual_per_check: 0,
     perpetual_checks: 11,
+    perpetual_trust: 1000,
     tb_frozen_king_mg: -672,
     tb_frozen_king_eg: -296,
     tb_frozen_central_king_mg: -1000,
