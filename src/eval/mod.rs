@@ -71,8 +71,8 @@ pub trait Evaluate<P: Pos>: Send + Sync {
     }
 
     /// The share (per mille) of a perpetual check's award that the search
-    /// counts for one it meets in its tree
-    /// ([`VariantWeights::perpetual_trust`]); all of it by default.
+    /// counts for one it projects from a position of its tree repeated
+    /// once ([`VariantWeights::perpetual_trust`]); all of it by default.
     fn perpetual_trust(&self) -> i32 {
         1000
     }

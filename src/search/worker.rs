@@ -501,11 +501,14 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             .total();
         let stm = f.node.pos.turn();
         let mut m = self.job.units.from_points(margin(&award, stm));
-        if ending.is_perpetual_check() && find_repetition(&self.history_keys, stm).is_none() {
+        let trust = self.job.evaluator.perpetual_trust();
+        if trust != 1000
+            && ending.is_perpetual_check()
+            && find_repetition(&self.history_keys, stm).is_none()
+        {
             // A perpetual check projected from a cycle the search repeated
             // once: the defender may leave it beyond the horizon.
-            let trust = i64::from(self.job.evaluator.perpetual_trust());
-            m = (i64::from(m) * trust / 1000) as i32;
+            m = (i64::from(m) * i64::from(trust) / 1000) as i32;
         }
         if self.band && ending.is_decisive_on_board() {
             decided(ending.winner() == Some(stm), ply, m)
