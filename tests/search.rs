@@ -161,9 +161,10 @@ fn winning_side_avoids_repetition() {
 /// Sets: Black, two knights down, has a perpetual check (Qh4+ Kg1 Qe1+
 /// Kh2, every White move forced). The search projects it from the first
 /// repetition of its own positions and counts `perpetual_trust` of its
-/// award (1 point to the checker), all of it by default. Once the cycle
-/// has been played, going round it again makes the root's position a third
-/// time: a perpetual check for certain, counted in full.
+/// award (1 point to the checker): all of it at 1000, none at sets'
+/// default 0. Once the cycle has been played, going round it again makes
+/// the root's position a third time: a perpetual check for certain,
+/// counted in full.
 #[test]
 fn sets_counts_a_projected_perpetual_check_by_its_trust() {
     let fen = "6k1/ppp3pp/8/Q7/8/NN6/PPPP2PK/4q3 b - - 0 1";
@@ -176,14 +177,14 @@ fn sets_counts_a_projected_perpetual_check_by_its_trust() {
         (best(&r), e.units().margin_of(value(&r)))
     };
     let point = |m: i32| m * 5; // 100 units a pawn, 0.2 points a pawn
-    let (full_move, full) = run(None, &[]);
+    let (full_move, full) = run(Some("perpetual_trust=1000"), &[]);
     assert_eq!(full_move, "e1h4");
     assert!((point(80)..=point(100)).contains(&full), "trusted: {full}");
-    let (none_move, none) = run(Some("perpetual_trust=0"), &[]);
+    let (none_move, none) = run(None, &[]);
     assert_eq!(none_move, "e1h4");
     assert!(none.abs() <= point(20), "not trusted: {none}");
     let cycle = ["e1h4", "h2g1", "h4e1", "g1h2"];
-    let (played_move, played) = run(Some("perpetual_trust=0"), &cycle);
+    let (played_move, played) = run(None, &cycle);
     assert_eq!(played_move, "e1h4");
     assert!(
         (point(80)..=point(100)).contains(&played),
