@@ -6,7 +6,9 @@ use super::{Ctx, expected, perpetual};
 
 /// The sets evaluation; `r` are the result margins. A perpetual check pays
 /// its giver 1, better than a draw for either side and much better than a
-/// loss, so the chances of one count.
+/// loss, so the chances of one may count (`perpetual_per_check`, which
+/// sets' shipped weights leave at 0: a side that counts on checks gives
+/// material for them, `docs/search.md`).
 pub fn value(c: &Ctx, r: ResultMargins) -> i32 {
     let e = expected(c, r);
     let p = c.units.from_points(c.tables.sets.perpetual_check);
