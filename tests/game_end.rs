@@ -262,6 +262,7 @@ fn threefold_repetition_plain() {
     let want = Some(Ending::Repetition(Repetition {
         kind: RepetitionKind::Plain,
         third_by: Color::Black,
+        projected: false,
     }));
     for v in STANDARD_BOARD {
         let mut game = chess(v, None, shuffle);
@@ -291,6 +292,7 @@ fn threefold_repetition_made_by_white() {
         Some(Ending::Repetition(Repetition {
             kind: RepetitionKind::Plain,
             third_by: Color::White,
+            projected: false,
         }))
     );
     assert_eq!(
@@ -313,6 +315,7 @@ fn en_passant_right_is_part_of_the_repetition() {
         Some(Ending::Repetition(Repetition {
             kind: RepetitionKind::Plain,
             third_by: Color::Black,
+            projected: false,
         }))
     );
 }
@@ -330,6 +333,7 @@ fn perpetual_check_by_white() {
             Some(Ending::Repetition(Repetition {
                 kind: RepetitionKind::Perpetual { by: Color::White },
                 third_by: Color::White,
+                projected: false,
             })),
             "{v}"
         );
@@ -352,6 +356,7 @@ fn perpetual_check_by_black() {
             Some(Ending::Repetition(Repetition {
                 kind: RepetitionKind::Perpetual { by: Color::Black },
                 third_by: Color::Black,
+                projected: false,
             })),
             "{v}"
         );
@@ -391,6 +396,7 @@ fn mutual_perpetual_check_first_check() {
                 first_check: Color::Black
             },
             third_by: Color::White,
+            projected: false,
         })
     );
     // One unchecked white action in the span (to position 3): perpetual
@@ -401,6 +407,7 @@ fn mutual_perpetual_check_first_check() {
         Some(Repetition {
             kind: RepetitionKind::Perpetual { by: Color::Black },
             third_by: Color::White,
+            projected: false,
         })
     );
     // And the kind's name.
@@ -409,6 +416,7 @@ fn mutual_perpetual_check_first_check() {
             first_check: Color::White,
         },
         third_by: Color::Black,
+        projected: false,
     });
     assert_eq!(mutual.kind().name(), "mutual_perpetual_check");
 }
@@ -925,6 +933,7 @@ fn disk_changes_the_repetition_key() {
         Some(Ending::Repetition(Repetition {
             kind: RepetitionKind::Plain,
             third_by: Color::White,
+            projected: false,
         }))
     );
 }

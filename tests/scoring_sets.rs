@@ -138,6 +138,7 @@ fn mutual_perpetual_to_first_checker() {
             first_check: Color::Black,
         },
         third_by: Color::White,
+        projected: false,
     });
     let end = Scorer::new(Variant::Sets).end_award(
         &Memo::default(),

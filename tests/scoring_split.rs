@@ -59,6 +59,7 @@ fn dynamic_splits() {
             first_check: Color::White,
         },
         third_by: Color::Black,
+        projected: false,
     });
     let end = Scorer::new(Variant::Dynamic).end_award(
         &Memo::default(),

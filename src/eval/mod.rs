@@ -74,7 +74,7 @@ pub trait Evaluate<P: Pos>: Send + Sync {
     /// counts for one it projects from a position of its tree repeated
     /// once ([`VariantWeights::perpetual_trust`]); all of it by default.
     fn perpetual_trust(&self) -> i32 {
-        1000
+        variant_weights::FULL_TRUST
     }
 }
 

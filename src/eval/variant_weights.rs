@@ -16,6 +16,10 @@ use crate::text::clip;
 use super::wdl::{Curve, WdlModel};
 use crate::rules::Variant;
 
+/// The share (per mille) of [`VariantWeights::perpetual_trust`] that
+/// counts a projected perpetual check in full, as a full threefold.
+pub const FULL_TRUST: i32 = 1000;
+
 /// A weight's type, as the fit sees it: a number it can step.
 pub trait Knob: Copy {
     /// Whether the weight takes whole values only.
@@ -173,7 +177,7 @@ variant_weights! {
     /// threefold counts in full). The defender may leave such a cycle
     /// beyond the horizon, and a side that counts on it gives material for
     /// checks that run out.
-    perpetual_trust: i32 = 1000, step 100.0, floor 0.0;
+    perpetual_trust: i32 = FULL_TRUST, step 100.0, floor 0.0;
     /// Stylish: what a side with a queen is expected to mate for (120
     /// points at the default 5 per pawn: the mean award of Tally's mates in
     /// self-play, captures and bonuses on the mating move included, was 123

@@ -32,6 +32,11 @@ pub struct Repetition {
     pub kind: RepetitionKind,
     /// The side whose action made the third occurrence.
     pub third_by: Color,
+    /// Whether a search projected it from a cycle of its own positions
+    /// repeated once, rather than found the full threefold
+    /// ([`find_repetition_after`](crate::rules::find_repetition_after));
+    /// never in a game.
+    pub projected: bool,
 }
 
 /// How a game ended.

@@ -54,6 +54,8 @@ pub fn find_repetition(history: &[HistoryEntry], turn: Color) -> Option<Repetiti
 /// checks), as strong engines do. Before `tree_start` (the game's own
 /// positions, the root included), and for the tiebraker's disk and restore
 /// (once a game, so no cycle), the full threefold is needed.
+/// [`Repetition::projected`] tells the two apart: it is set where no full
+/// threefold lies behind the cycle.
 pub fn find_repetition_after(
     history: &[HistoryEntry],
     turn: Color,
@@ -63,8 +65,12 @@ pub fn find_repetition_after(
     let key = history[n].key;
     let mut found = 0;
     let mut first = None;
+    let mut full = false;
     let mut j = n;
-    // Step back two plies at a time, never across a zeroing action.
+    // Step back two plies at a time, never across a zeroing action. The
+    // span starts at the first occurrence that ends the game (the nearest
+    // cycle of the tree, else the second occurrence back); the scan goes on
+    // past a cycle of the tree to tell a projection from a full threefold.
     while j >= 2 {
         if history[j].zeroing || history[j - 1].zeroing {
             break;
@@ -72,13 +78,16 @@ pub fn find_repetition_after(
         j -= 2;
         if history[j].key == key {
             found += 1;
+            if found == 2 {
+                full = true;
+                first.get_or_insert(j);
+                break;
+            }
             // Two entries back is the one pair of special actions that
             // keeps the key (disk, restore): it happens once a game, so it
             // is no cycle.
-            let cycle_in_tree = j >= tree_start && n - j >= 4;
-            if found == 2 || cycle_in_tree {
+            if j >= tree_start && n - j >= 4 {
                 first = Some(j);
-                break;
             }
         }
     }
@@ -116,6 +125,7 @@ pub fn find_repetition_after(
     Some(Repetition {
         kind,
         third_by: !turn,
+        projected: !full,
     })
 }
 
@@ -363,9 +373,25 @@ mod tests {
         let third = Some(Ending::Repetition(Repetition {
             kind: RepetitionKind::Plain,
             third_by: Color::Black,
+            projected: false,
         }));
         assert_eq!(rules.history_ending(game.current(), game.history()), third);
         assert_eq!(game.ending(), third);
+        // A search whose tree holds the second occurrence finds the full
+        // threefold behind it: no projection.
+        let (node, history) = (game.current(), game.history());
+        assert_eq!(rules.history_ending_after(node, history, 3), third);
+        // Without the first occurrence, the cycle of the tree is projected.
+        let projected = Some(Ending::Repetition(Repetition {
+            kind: RepetitionKind::Plain,
+            third_by: Color::Black,
+            projected: true,
+        }));
+        assert_eq!(
+            rules.history_ending_after(node, &history[3..], 1),
+            projected
+        );
+        assert_eq!(rules.history_ending(node, &history[3..]), None);
     }
 
     #[test]
@@ -394,6 +420,7 @@ mod tests {
         let perpetual = Some(Ending::Repetition(Repetition {
             kind: RepetitionKind::Perpetual { by: Color::White },
             third_by: Color::Black,
+            projected: true,
         }));
         let (node, history) = (game_before.current(), game_before.history());
         assert_eq!(history[2].key, node.key);

@@ -16,9 +16,8 @@ use super::tt::{Bound, NO_EVAL, TtHit};
 use super::value::{self, INFINITE, decided, from_tt, is_decided, to_tt};
 use super::{PvLine, Reporter, Scoring, SearchJob, Shared, Stats, ThreadResult};
 use crate::eval::Evaluate;
-use crate::rules::{
-    Action, ActionList, Disk, Ending, HistoryEntry, Node, Pos, code_parts, find_repetition,
-};
+use crate::eval::variant_weights::FULL_TRUST;
+use crate::rules::{Action, ActionList, Disk, Ending, HistoryEntry, Node, Pos, code_parts};
 use crate::scoring::{Memo, margin};
 use shakmaty::{Move, Role};
 
@@ -501,14 +500,14 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             .total();
         let stm = f.node.pos.turn();
         let mut m = self.job.units.from_points(margin(&award, stm));
-        let trust = self.job.evaluator.perpetual_trust();
-        if trust != 1000
+        if let Ending::Repetition(r) = ending
+            && r.projected
             && ending.is_perpetual_check()
-            && find_repetition(&self.history_keys, stm).is_none()
         {
             // A perpetual check projected from a cycle the search repeated
             // once: the defender may leave it beyond the horizon.
-            m = (i64::from(m) * i64::from(trust) / 1000) as i32;
+            let trust = self.job.evaluator.perpetual_trust();
+            m = (i64::from(m) * i64::from(trust) / i64::from(FULL_TRUST)) as i32;
         }
         if self.band && ending.is_decisive_on_board() {
             decided(ending.winner() == Some(stm), ply, m)
