@@ -7,9 +7,9 @@
 //! object instead. Whole-game mode (`--pgn FILE` without `--ply`): the
 //! annotated PGN (to `--output` or standard output; one JSON object with
 //! `--json`), with `--html FILE` the report to read in a browser
-//! ([`super::report`]) and with `--svg FILE` the chart of both players'
-//! points ([`super::chart`]). [`Finish`] says how the game ended for all
-//! three.
+//! ([`crate::analyse::report`]) and with `--svg FILE` the chart of both
+//! players' points ([`crate::analyse::report::chart`]).
+//! [`crate::analyse::Finish`] says how the game ended for all three.
 //! Without a limit the search goes to depth 6. A progress bar on standard
 //! error appears after a second unless `--quiet` or `--json`.
 
@@ -18,26 +18,21 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
-use serde_json::{Value as Json, json};
-use shakmaty::Color;
 
-use super::chart::{Labels, Series};
 use super::progress::Progress;
-use super::report::Report;
 use super::{CliError, open_input};
+use crate::analyse::annotate::annotated_pgn;
+use crate::analyse::json::{game_json, position_json};
+use crate::analyse::report::chart::{Labels, Series};
 use crate::analyse::{
-    Expected, GameAnalysis, PositionAnalysis, RankedAction, analyse_game, analyse_position,
-    fmt_points,
+    Finish, PositionAnalysis, analyse_game, analyse_position, limits_text, player_names,
 };
 use crate::engine::{Engine, EngineOptions};
 use crate::eval::EvalMode;
-use crate::pgn::{
-    GameSplitter, GameTooLong, PgnGame, PgnOut, PgnPly, award_comment, kept_tags, read_games,
-    variant_of_tag, variant_tag, write_pgn,
-};
-use crate::referee::{GameInput, ScoreRecord, score_input};
-use crate::rules::{Ending, Variant};
-use crate::scoring::{Award, DrawAdvantage, Events, Scorer, Tables};
+use crate::pgn::{GameSplitter, GameTooLong, PgnGame, read_games, variant_of_tag};
+use crate::referee::{GameInput, score_input};
+use crate::rules::Variant;
+use crate::scoring::{DrawAdvantage, Tables};
 use crate::search::{Limits, PvLine, Reporter, Stats};
 
 /// The depth searched when no limit is given.
@@ -285,67 +280,6 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CliError> {
     }
 }
 
-/// How a game ended, as the chart, the annotated PGN and the HTML report
-/// say it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Finish {
-    /// The PGN result token (`1-0`, `0-1`, `1/2-1/2`, `*`).
-    pub result: &'static str,
-    /// What ended the game: the board's ending (`checkmate, White wins`),
-    /// a loss without one (`Black lost on time`, `White resigned`), or
-    /// `game not finished`.
-    pub how: String,
-    /// Whether the result goes against the points: the side that lost on
-    /// time, resigned or forfeited had more points than the winner.
-    pub against_points: bool,
-}
-
-impl Finish {
-    /// The ending of `record` (the referee names a loss on time);
-    /// `termination` is the PGN's `Termination` tag, which tells a forfeit
-    /// from a resignation.
-    pub fn of(record: &ScoreRecord, termination: Option<&str>) -> Finish {
-        let result = crate::pgn::result_text(record);
-        let name = |c: Color| c.fold_wb("White", "Black");
-        let (how, against_points) = match record.ending {
-            None => ("game not finished".to_owned(), false),
-            Some(Ending::Resignation { winner }) => {
-                let loser = name(!winner);
-                let term = termination.unwrap_or("").to_ascii_lowercase();
-                let how = if record.time_forfeit {
-                    format!("{loser} lost on time")
-                } else if term.contains("abandon") {
-                    format!("{loser} forfeited (abandoned)")
-                } else if term.contains("infraction") || term.contains("illegal") {
-                    format!("{loser} forfeited (rules infraction)")
-                } else {
-                    format!("{loser} resigned")
-                };
-                (
-                    how,
-                    record.total.points(winner) < record.total.points(!winner),
-                )
-            }
-            Some(e) => (e.describe(), false),
-        };
-        Finish {
-            result,
-            how,
-            against_points,
-        }
-    }
-
-    /// The chart's label: `1-0: Black lost on time`, with `though ahead on
-    /// points` when the result goes against the points.
-    pub fn label(&self) -> String {
-        let mut s = format!("{}: {}", self.result, self.how);
-        if self.against_points {
-            s.push_str(", though ahead on points");
-        }
-        s
-    }
-}
-
 fn without_result(input: &GameInput) -> GameInput {
     GameInput {
         result: None,
@@ -392,48 +326,6 @@ fn position(args: &AnalyseArgs, engine: &mut Engine, limits: Limits) -> Result<(
         print!("{}", position_table(engine.variant(), &analysis));
     }
     Ok(())
-}
-
-fn color_name(c: Color) -> &'static str {
-    c.fold_wb("white", "black")
-}
-
-fn award_json(a: &Award) -> Json {
-    json!({
-        "white": a.white,
-        "black": a.black,
-        "events": events_json(a.events),
-    })
-}
-
-fn events_json(e: Events) -> Json {
-    Json::Array(e.iter().map(|e| Json::from(e.name())).collect())
-}
-
-fn ranked_json(r: &RankedAction) -> Json {
-    json!({
-        "rank": r.rank,
-        "action": r.action.to_string(),
-        "san": r.san,
-        "value": r.value,
-        "award": award_json(&r.immediate.award),
-        "ending": r.immediate.ending.map(|e| e.kind()),
-        "outcome": award_json(&r.immediate.outcome),
-        "pv": r.pv,
-        "depth": r.depth,
-    })
-}
-
-fn position_json(variant: Variant, a: &PositionAnalysis) -> Json {
-    json!({
-        "variant": variant.id(),
-        "fen": a.fen,
-        "turn": color_name(a.turn),
-        "depth": a.depth,
-        "nodes": a.nodes,
-        "time_ms": a.time.as_millis() as u64,
-        "actions": a.actions.iter().map(ranked_json).collect::<Vec<_>>(),
-    })
 }
 
 fn position_table(variant: Variant, a: &PositionAnalysis) -> String {
@@ -506,10 +398,7 @@ fn whole_game(
     )
     .map_err(|e| CliError::bad_input(format!("game {}: {e}", args.game)))?;
     progress.finish();
-    let name = |tag: &Option<String>, or: &str| {
-        crate::text::printable(tag.as_deref().unwrap_or(or)).into_owned()
-    };
-    let names = [name(&g.white, "White"), name(&g.black, "Black")];
+    let names = player_names(g);
     let finish = Finish::of(&analysis.record, g.tag("Termination"));
     let series = Series::of(&analysis, big, analysis.record.ending.is_some());
     if let Some(svg) = &args.svg {
@@ -526,26 +415,17 @@ fn whole_game(
             big,
             finish: &finish,
         };
-        super::chart::draw(svg, &analysis, &series, &labels).map_err(CliError::bad_input)?;
+        crate::analyse::report::chart::draw(svg, &analysis, &series, &labels)
+            .map_err(CliError::bad_input)?;
     }
     if let Some(path) = &args.html {
-        let limits = limits_text(limits);
-        let report = Report {
-            analysis: &analysis,
-            game: g,
-            names: [&names[0], &names[1]],
-            variant: engine.variant(),
-            finish: &finish,
-            series: &series,
-            limits: &limits,
-            big,
-        };
-        let page = super::report::html(&report).map_err(CliError::bad_input)?;
+        let page = crate::analyse::report::page(&analysis, g, engine.variant(), limits, big)
+            .map_err(CliError::bad_input)?;
         fs::write(path, page)
             .map_err(|e| CliError::bad_input(format!("cannot write {}: {e}", path.display())))?;
     }
     let text = if args.json {
-        format!("{}\n", game_json(&scorer, &analysis, big))
+        format!("{}\n", game_json(scorer.variant(), &analysis, big))
     } else {
         annotated_pgn(&scorer, g, &analysis, &finish, limits, big)
     };
@@ -555,203 +435,4 @@ fn whole_game(
         None => print!("{text}"),
     }
     Ok(())
-}
-
-fn limits_text(l: &Limits) -> String {
-    let mut parts = Vec::new();
-    if let Some(d) = l.depth {
-        parts.push(format!("depth {d}"));
-    }
-    if let Some(n) = l.nodes {
-        parts.push(format!("{n} nodes"));
-    }
-    if let Some(m) = l.movetime {
-        parts.push(format!("{} ms", m.as_millis()));
-    }
-    parts.join(", ")
-}
-
-fn game_json(scorer: &Scorer, a: &GameAnalysis, big: f64) -> Json {
-    let plies: Vec<Json> = a
-        .plies
-        .iter()
-        .map(|p| {
-            json!({
-                "ply": p.ply,
-                "mover": color_name(p.mover),
-                "fullmove": p.fullmove,
-                "action": p.action.to_string(),
-                "san": p.san,
-                "earned": award_json(&p.earned),
-                "value": p.played,
-                "best": {
-                    "action": p.best.0.to_string(),
-                    "san": p.best.1,
-                    "value": p.best.2,
-                },
-                "missed": p.missed,
-                "big_miss": p.missed >= big && p.missed > 0.0,
-                "cumulative": {"white": p.cumulative[0], "black": p.cumulative[1]},
-            })
-        })
-        .collect();
-    json!({
-        "variant": scorer.variant().id(),
-        "start_fen": a.record.start_fen,
-        "ending": a.record.ending_kind(),
-        "outcome": award_json(&a.record.outcome),
-        "total": {"white": a.record.total.white, "black": a.record.total.black},
-        "missed": {"white": a.missed_by(Color::White), "black": a.missed_by(Color::Black)},
-        "nodes": a.nodes,
-        "plies": plies,
-    })
-}
-
-/// A clock reading as PGN's `[%clk]` wants it: `H:MM:SS`.
-fn clock_text(secs: u64) -> String {
-    format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
-}
-
-/// The `[%eval]` text of an expected final margin, from White's side: a
-/// proven mate as `#N` / `#-N`, otherwise the margin in pawns of the
-/// variant's points (`ppp` points to a pawn), two decimals.
-fn eval_text(e: &Expected, ppp: f64) -> String {
-    match e.mate {
-        Some(m) => format!("#{m}"),
-        None => {
-            let pawns = e.margin / ppp;
-            // No "-0.00" for a margin that rounds to nothing.
-            format!("{:.2}", if pawns.abs() < 0.005 { 0.0 } else { pawns })
-        }
-    }
-}
-
-fn annotated_pgn(
-    scorer: &Scorer,
-    g: &PgnGame,
-    a: &GameAnalysis,
-    finish: &Finish,
-    limits: &Limits,
-    big: f64,
-) -> String {
-    let r = &a.record;
-    let ppp = scorer.points_per_pawn().as_f64();
-    let expected = a.expected();
-    let n = a.plies.len();
-    let board_end = r
-        .ending
-        .is_some_and(|e| !matches!(e, Ending::Resignation { .. }));
-    let plies = a
-        .plies
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let mut c = String::new();
-            // The game's end is the result's to say, as lichess does; a
-            // special action is a comment to other tools, with no move to
-            // hang an evaluation on.
-            let ended_here = board_end && i + 1 == n && n == r.plies.len();
-            if let Some(e) = expected.get(i + 1)
-                && !ended_here
-                && !p.action.is_special()
-            {
-                c.push_str(&format!("[%eval {}] ", eval_text(e, ppp)));
-            }
-            if let Some(secs) = g.input.clocks.get(i).copied().flatten() {
-                c.push_str(&format!("[%clk {}] ", clock_text(secs)));
-            }
-            let mut notes = Vec::new();
-            if let Some(award) = award_comment(&p.earned, p.mover) {
-                notes.push(award);
-            }
-            if p.missed > 0.0 {
-                notes.push(format!(
-                    "best {} {}, played {}",
-                    p.best.1, p.best.2, p.played
-                ));
-                let mut m = format!("missed {}", fmt_points(p.missed).trim_start_matches('+'));
-                if p.missed >= big {
-                    m.push_str(" (big miss)");
-                }
-                notes.push(m);
-            }
-            c.push_str(&notes.join("; "));
-            let c = c.trim_end().to_owned();
-            PgnPly {
-                text: p.san.clone(),
-                special: p.action.is_special(),
-                comment: (!c.is_empty()).then_some(c),
-            }
-        })
-        .collect();
-    let missed = |c: Color| {
-        fmt_points(a.missed_by(c))
-            .trim_start_matches('+')
-            .to_owned()
-    };
-    let mut intro = format!(
-        "tally analyse, {}: {}; points White {} Black {}; missed White {} Black {}; \
-         evals: the expected final margin for White in pawns of {} points",
-        limits_text(limits),
-        finish.how,
-        r.total.white,
-        r.total.black,
-        missed(Color::White),
-        missed(Color::Black),
-        scorer.points_per_pawn(),
-    );
-    if finish.against_points {
-        intro.push_str("; the result stands whatever the points");
-    }
-    // The game's own tags, our Annotator in place of any other.
-    let mut tags = kept_tags(&g.tags, &["Annotator"]);
-    tags.push((
-        "Annotator".into(),
-        format!("tally analyse ({})", limits_text(limits)),
-    ));
-    let out = PgnOut {
-        tags,
-        variant: variant_tag(g.variant.as_deref(), scorer.variant()),
-        start_fen: r.start_fen.clone(),
-        plies,
-        intro: Some(intro),
-        result: finish.result.to_owned(),
-    };
-    write_pgn(&out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::cli::chart::tests::analysed;
-
-    #[test]
-    fn finishes_say_how_the_game_ended() {
-        let (_, a) = analysed("stylish-time.pgn", Variant::Stylish);
-        assert!(
-            a.record.time_forfeit,
-            "the referee reads the Termination tag"
-        );
-        let on_time = Finish::of(&a.record, Some("Time forfeit"));
-        assert_eq!(on_time.result, "0-1");
-        assert_eq!(on_time.how, "White lost on time");
-        assert!(on_time.against_points);
-        let mut resigned = a.record.clone();
-        resigned.time_forfeit = false;
-        assert_eq!(Finish::of(&resigned, None).how, "White resigned");
-        assert_eq!(
-            Finish::of(&resigned, Some("abandoned")).how,
-            "White forfeited (abandoned)"
-        );
-        let (_, a) = analysed("chess.pgn", Variant::Chess);
-        let mate = Finish::of(&a.record, None);
-        assert_eq!(
-            (mate.result, mate.how.as_str(), mate.against_points),
-            ("0-1", "checkmate, Black wins", false)
-        );
-        assert_eq!(mate.label(), "0-1: checkmate, Black wins");
-        let (_, a) = analysed("extinction.pgn", Variant::Extinction);
-        let open = Finish::of(&a.record, None);
-        assert_eq!((open.result, open.how.as_str()), ("*", "game not finished"));
-    }
 }

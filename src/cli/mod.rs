@@ -7,13 +7,10 @@
 
 mod analyse;
 mod bench;
-mod board;
-mod chart;
 mod datagen;
 mod matches;
 mod perft;
 mod progress;
-mod report;
 mod rules;
 mod score;
 mod shard;

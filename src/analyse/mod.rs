@@ -27,6 +27,17 @@
 //! played value, never below zero; when the played action's own search
 //! comes out above the best line's (search instability at low depth) the
 //! played action counts as the best and nothing is missed.
+//!
+//! What the tools make of an analysis lives beside it: [`Finish`] (how the
+//! game ended), [`annotate`] (the annotated PGN), [`json`] (the JSON of
+//! `tally analyse --json`) and [`report`] (the HTML report, its boards and
+//! the points chart). They print nothing; the callers (`tally analyse`, a
+//! web page) choose where each goes.
+
+pub mod annotate;
+mod finish;
+pub mod json;
+pub mod report;
 
 use std::time::Duration;
 
@@ -41,6 +52,7 @@ use crate::rules::{Action, Ending, Game, Pos, RulesError};
 pub use crate::scoring::Immediate;
 use crate::scoring::{Award, Memo, Scorer};
 use crate::search::{Bound, Limits, Reporter, Score};
+pub use finish::Finish;
 
 /// A search value in points, from the side to move's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -102,6 +114,31 @@ impl std::fmt::Display for SearchValue {
             None => f.write_str(&points),
         }
     }
+}
+
+/// The players' names of a PGN game, White first, made safe to print
+/// ([`crate::text::printable`]); `White` and `Black` where a tag is missing.
+pub fn player_names(game: &crate::pgn::PgnGame) -> [String; 2] {
+    let name = |tag: &Option<String>, or: &str| {
+        crate::text::printable(tag.as_deref().unwrap_or(or)).into_owned()
+    };
+    [name(&game.white, "White"), name(&game.black, "Black")]
+}
+
+/// Search limits as text, as the reports name them: `depth 8`, `2000
+/// nodes`, `100 ms`, joined with commas.
+pub fn limits_text(l: &Limits) -> String {
+    let mut parts = Vec::new();
+    if let Some(d) = l.depth {
+        parts.push(format!("depth {d}"));
+    }
+    if let Some(n) = l.nodes {
+        parts.push(format!("{n} nodes"));
+    }
+    if let Some(m) = l.movetime {
+        parts.push(format!("{} ms", m.as_millis()));
+    }
+    parts.join(", ")
 }
 
 /// A signed point value with up to three decimals, trailing zeros dropped.

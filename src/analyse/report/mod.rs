@@ -2,29 +2,66 @@
 //! self-contained page (inline CSS, script and SVG; nothing fetched) to
 //! read an analysed game without a chess GUI.
 //!
-//! What lives here: [`html`], which writes the page: the players, the
+//! What lives here: [`page`], the report of an analysed game as `tally
+//! analyse --html` writes it, and [`html`] under it, which writes the page: the players, the
 //! result and how the game ended; a board for the start and after every
-//! ply (drawn by [`super::board`]) with what that ply earned and why (the
+//! ply (drawn by [`board`]) with what that ply earned and why (the
 //! referee's event names), its value, the best action and the points given
-//! away; the move list; the points chart ([`super::chart`], with a cursor
+//! away; the move list; the points chart ([`chart`], with a cursor
 //! on the current ply); and each side's totals. The arrow keys, Home, End,
 //! the buttons, a click on a move or on the chart step through the game;
 //! without a script every board is shown in turn. The numbers come from
 //! the analysis and [`Series`], as the chart's do.
 //!
-//! Every text from the PGN (names, tags) is escaped for HTML.
+//! Every text from the PGN (names, tags) is escaped for HTML. The page's
+//! style sheet, script and skeleton are the asset files `report.css`,
+//! `report.js` and `report.html` beside this one, compiled in.
 
 use std::fmt::Write as _;
 
 use shakmaty::Color;
 
-use super::analyse::Finish;
-use super::board::{View, defs, svg as board_svg};
-use super::chart::{Labels, Series, Size, draw_drawn, move_prefix};
+use crate::analyse::Finish;
 use crate::analyse::{GameAnalysis, PlyAnalysis, fmt_points};
 use crate::pgn::PgnGame;
 use crate::rules::Variant;
 use crate::scoring::{Award, Points};
+use board::{View, defs, svg as board_svg};
+use chart::{Labels, Series, Size, draw_drawn, move_prefix};
+
+pub mod board;
+pub mod chart;
+
+/// The page's skeleton: `{{title}}`, `{{css}}`, `{{body}}` and
+/// `{{script}}` are filled in by [`html`].
+const PAGE: &str = include_str!("report.html");
+/// The page's style sheet.
+const CSS: &str = include_str!("report.css");
+/// The page's script: stepping through the game.
+const SCRIPT: &str = include_str!("report.js");
+
+/// `template` with each `{{name}}` replaced by its value in `values`; an
+/// unknown name is left as it is. Only the template is scanned, never a
+/// value put in, so text from a PGN cannot fill a placeholder.
+fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    let extra: usize = values.iter().map(|(_, v)| v.len()).sum();
+    let mut out = String::with_capacity(template.len() + extra);
+    let mut rest = template;
+    while let Some(start) = rest.find("{{") {
+        let Some(len) = rest[start + 2..].find("}}") else {
+            break;
+        };
+        let name = &rest[start + 2..start + 2 + len];
+        out.push_str(&rest[..start]);
+        match values.iter().find(|(n, _)| *n == name) {
+            Some((_, v)) => out.push_str(v),
+            None => out.push_str(&rest[start..start + len + 4]),
+        }
+        rest = &rest[start + len + 4..];
+    }
+    out.push_str(rest);
+    out
+}
 
 /// The chart's sizes in the report, each scaled to the column's width: a
 /// wide one for desktops and a narrow one, with larger print for its size,
@@ -177,6 +214,38 @@ fn result_words(result: &str) -> &'static str {
     }
 }
 
+/// The report of `game`, analysed as `analysis` under `variant` at
+/// `limits`, as `tally analyse --html` writes it: the players' names from
+/// the PGN ([`crate::analyse::player_names`]), how the game ended from its
+/// record and `Termination` tag ([`Finish::of`]), the chart's numbers
+/// ([`Series::of`]); a miss of `big` points or more is a big miss.
+///
+/// # Errors
+///
+/// A one-line message if the boards or the chart cannot be made.
+pub fn page(
+    analysis: &GameAnalysis,
+    game: &PgnGame,
+    variant: Variant,
+    limits: &crate::search::Limits,
+    big: f64,
+) -> Result<String, String> {
+    let names = crate::analyse::player_names(game);
+    let finish = Finish::of(&analysis.record, game.tag("Termination"));
+    let series = Series::of(analysis, big, analysis.record.ending.is_some());
+    let limits = crate::analyse::limits_text(limits);
+    html(&Report {
+        analysis,
+        game,
+        names: [&names[0], &names[1]],
+        variant,
+        finish: &finish,
+        series: &series,
+        limits: &limits,
+        big,
+    })
+}
+
 /// Writes the report.
 ///
 /// # Errors
@@ -185,7 +254,7 @@ fn result_words(result: &str) -> &'static str {
 pub fn html(r: &Report<'_>) -> Result<String, String> {
     let a = r.analysis;
     let n = a.plies.len();
-    let views = super::board::views(&a.record)?;
+    let views = board::views(&a.record)?;
     let views = &views[..views.len().min(n + 1)];
     let labels = Labels {
         names: r.names,
@@ -200,10 +269,6 @@ pub fn html(r: &Report<'_>) -> Result<String, String> {
     let names = [escape(r.names[0]), escape(r.names[1])];
     let mut h = String::with_capacity(64 * 1024 + n * 6 * 1024);
     let title = format!("{} – {}, {}: tally analyse", names[0], names[1], r.variant);
-    h.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-    h.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
-    let _ = writeln!(h, "<title>{title}</title>");
-    let _ = writeln!(h, "<style>{CSS}</style>\n</head>\n<body>");
     header(&mut h, r, &names);
     let _ = writeln!(
         h,
@@ -259,8 +324,15 @@ pub fn html(r: &Report<'_>) -> Result<String, String> {
          the chart's dashed line is the expected final margin from White's side.</footer>",
         escape(r.limits)
     );
-    let _ = writeln!(h, "<script>{SCRIPT}</script>\n</body>\n</html>");
-    Ok(h)
+    Ok(fill(
+        PAGE,
+        &[
+            ("title", &title),
+            ("css", CSS),
+            ("body", &h),
+            ("script", SCRIPT),
+        ],
+    ))
 }
 
 fn header(h: &mut String, r: &Report<'_>, names: &[String; 2]) {
@@ -486,7 +558,7 @@ fn moves(h: &mut String, r: &Report<'_>) {
 /// One drawn chart as inline SVG: no namespace (inline SVG needs none,
 /// and the report names no address at all), sized by the page, with a
 /// cursor line for the current ply.
-fn inline_chart(size: Size, chart: &super::chart::Drawn) -> String {
+fn inline_chart(size: Size, chart: &chart::Drawn) -> String {
     let (w, ht) = size.pixels;
     let svg = chart
         .svg
@@ -511,7 +583,7 @@ fn inline_chart(size: Size, chart: &super::chart::Drawn) -> String {
     }
 }
 
-fn chart_section(h: &mut String, r: &Report<'_>, charts: &[(&str, Size, super::chart::Drawn)]) {
+fn chart_section(h: &mut String, r: &Report<'_>, charts: &[(&str, Size, chart::Drawn)]) {
     h.push_str("<h2>Points</h2>\n<figure class=\"chart\">\n");
     for (name, size, chart) in charts {
         let xs: Vec<String> = chart.xs.iter().map(i32::to_string).collect();
@@ -587,126 +659,17 @@ fn summary(h: &mut String, r: &Report<'_>, names: &[String; 2]) {
     );
 }
 
-const CSS: &str = r#"
-:root{--bg:#f5f4f0;--fg:#1d1f21;--muted:#5c6166;--card:#fff;--line:#dedbd2;--accent:#1f5fbf;--bad:#c0392b;--warn:#c77c02;--good:#23833f}
-*{box-sizing:border-box}
-body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif}
-header{background:#2b3034;color:#f4f4f4;padding:14px 20px}
-header h1{margin:0;font-size:1.5em;font-weight:600}
-header .vs{color:#9aa3aa}
-.meta{margin:2px 0 6px;color:#c5ccd2}
-.variant{text-transform:capitalize;font-weight:600;color:#fff}
-.result{margin:0}
-.token{display:inline-block;background:#f4f4f4;color:#1d1f21;border-radius:4px;padding:0 6px;font-weight:700;font-variant-numeric:tabular-nums}
-.note{display:block;color:#ffd27a;margin-top:2px}
-main{display:grid;grid-template-columns:minmax(300px,500px) minmax(0,1fr);gap:24px;max-width:1320px;margin:0 auto;padding:20px}
-.play,.side{min-width:0}
-.defs{position:absolute;width:0;height:0;overflow:hidden}
-.board{display:block;width:100%;height:auto;border-radius:3px;box-shadow:0 1px 4px rgba(0,0,0,.25);margin-bottom:12px;font-family:"DejaVu Sans","Segoe UI Symbol","Noto Sans Symbols 2","Noto Sans Symbols",Symbola,sans-serif}
-.board text{user-select:none}
-.steps{display:flex;align-items:center;gap:6px;margin:0 0 12px}
-.steps button{font-size:1.1em;min-width:44px;height:40px;border:1px solid var(--line);background:var(--card);border-radius:6px;cursor:pointer;color:var(--fg)}
-.steps button:hover{background:#eef3fb}
-#where{flex:1;text-align:center;font-weight:600}
-.info{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:10px 14px;margin-bottom:12px}
-.info h2{margin:0 0 6px;font-size:1.15em}
-.info .by{font-weight:400;color:var(--muted);font-size:.85em}
-.info .special{display:inline-block;font-size:.7em;font-weight:600;color:#fff;background:#1670d0;border-radius:4px;padding:0 6px;vertical-align:middle}
-.info dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:0}
-.info dt{color:var(--muted)}
-.info dd{margin:0}
-.info p{margin:4px 0}
-.info .end{margin-top:8px;padding-top:6px;border-top:1px solid var(--line)}
-dd.blunder{color:var(--bad);font-weight:700}
-dd.mistake{color:var(--warn);font-weight:600}
-h2{font-size:1.1em;margin:0 0 8px}
-.moves{position:relative;display:grid;grid-template-columns:3.2em minmax(0,10em) minmax(0,10em);gap:2px 4px;max-height:340px;overflow:auto;background:var(--card);border:1px solid var(--line);border-radius:8px;padding:6px;margin-bottom:20px}
-.moves .no{color:var(--muted);text-align:right;padding:3px 4px 0 0;font-variant-numeric:tabular-nums}
-.moves .gap{color:var(--muted);padding:3px 6px}
-.mv{display:flex;align-items:baseline;gap:4px;text-align:left;font:inherit;border:0;background:none;border-radius:4px;padding:3px 6px;cursor:pointer;color:var(--fg)}
-.mv:hover{background:#eef3fb}
-.mv.current{background:var(--accent);color:#fff}
-.mv.special .san{font-style:italic}
-.mv .mark{font-weight:700}
-.mv.blunder .mark{color:var(--bad)}
-.mv.mistake .mark{color:var(--warn)}
-.mv.current .mark{color:#fff}
-.mv .pts{margin-left:auto;font-size:.8em;color:var(--good);font-variant-numeric:tabular-nums}
-.mv.current .pts{color:#e6ffe9}
-.moves .final{grid-column:1/-1;padding:6px 4px 2px;font-weight:600}
-.chart{margin:0 0 20px;background:var(--card);border:1px solid var(--line);border-radius:8px;padding:8px}
-.chart-svg{display:block;width:100%;height:auto;cursor:pointer}
-.chart-view.narrow{display:none}
-.chart .cursor{stroke:var(--accent);stroke-width:2;stroke-dasharray:4 3}
-.chart figcaption{color:var(--muted);font-size:.85em;margin-top:4px}
-.totals{border-collapse:collapse;width:100%;background:var(--card);border:1px solid var(--line);border-radius:8px;overflow:hidden}
-.totals th,.totals td{padding:6px 8px;border-bottom:1px solid var(--line);text-align:left}
-.totals thead th{font-size:.85em;color:var(--muted);font-weight:600}
-.totals .num{text-align:right;font-variant-numeric:tabular-nums}
-.res.won{color:var(--good);font-weight:700}
-.res.lost{color:var(--bad);font-weight:700}
-.result-line{margin:10px 0 0}
-.table-wrap{overflow-x:auto}
-.side-name{display:block;font-size:.8em;color:var(--muted);font-weight:600}
-.totals tbody th{font-weight:600}
-footer{max-width:1320px;margin:0 auto;padding:0 20px 24px;color:var(--muted);font-size:.85em}
-.js .board:not(.current),.js .info:not(.current){display:none}
-@media (max-width:860px){
-main{grid-template-columns:1fr;padding:10px;gap:12px}
-header{padding:10px 12px}
-header h1{font-size:1.25em}
-.moves{max-height:260px}
-.chart-view.wide{display:none}
-.chart-view.narrow{display:block}
-.totals th,.totals td{padding:5px 4px;font-size:.9em}
-footer{padding:0 12px 16px}
-}
-"#;
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-const SCRIPT: &str = r#"
-(function(){
-var root=document.documentElement;root.classList.add('js');
-var boards=document.querySelectorAll('.board[data-ply]');
-var infos=document.querySelectorAll('.info[data-ply]');
-var moves=document.querySelectorAll('.mv[data-ply]');
-var list=document.querySelector('.moves');
-var where=document.getElementById('where');
-var views=document.querySelectorAll('.chart-view');
-var last=boards.length-1,cur=-1;
-function byPly(nodes,i){for(var k=0;k<nodes.length;k++){if(+nodes[k].getAttribute('data-ply')===i)return nodes[k];}return null;}
-function mark(nodes,i,on){var e=byPly(nodes,i);if(e)e.classList.toggle('current',on);return e;}
-function show(i){
-i=Math.max(0,Math.min(last,i));if(i===cur)return;
-if(cur>=0){mark(boards,cur,false);mark(infos,cur,false);mark(moves,cur,false);}
-cur=i;mark(boards,i,true);mark(infos,i,true);
-var mv=mark(moves,i,true);
-if(mv&&list){var top=mv.offsetTop;if(top<list.scrollTop)list.scrollTop=top-4;else if(top+mv.offsetHeight>list.scrollTop+list.clientHeight)list.scrollTop=top+mv.offsetHeight-list.clientHeight+4;}
-for(var v=0;v<views.length;v++){var xs=views[v].xs,c=views[v].cursor;if(c&&xs.length>i){c.setAttribute('x1',xs[i]);c.setAttribute('x2',xs[i]);}}
-if(where){var h=byPly(infos,i);var t=h?h.querySelector('h2'):null;where.textContent=(i===0?'Start':(t?t.firstChild.textContent:''))+' \u00b7 '+i+'/'+last;}
+    #[test]
+    fn the_skeleton_is_filled_from_the_template_only() {
+        let page = fill(
+            "<t>{{title}}</t>{{body}}{{nope}}",
+            &[("title", "{{body}}"), ("body", "{{title}}")],
+        );
+        assert_eq!(page, "<t>{{body}}</t>{{title}}{{nope}}");
+        assert!(PAGE.contains("{{body}}") && CSS.contains(":root") && SCRIPT.contains("show("));
+    }
 }
-document.addEventListener('keydown',function(e){
-if(e.altKey||e.ctrlKey||e.metaKey)return;
-var k=e.key;
-if(k==='ArrowLeft'||k==='ArrowUp')show(cur-1);
-else if(k==='ArrowRight'||k==='ArrowDown')show(cur+1);
-else if(k==='Home')show(0);
-else if(k==='End')show(last);
-else return;
-e.preventDefault();
-});
-for(var k=0;k<moves.length;k++){moves[k].addEventListener('click',function(){show(+this.getAttribute('data-ply'));});}
-var go={first:function(){show(0);},prev:function(){show(cur-1);},next:function(){show(cur+1);},last:function(){show(last);}};
-var buttons=document.querySelectorAll('[data-go]');
-for(var b=0;b<buttons.length;b++){buttons[b].addEventListener('click',function(){go[this.getAttribute('data-go')]();});}
-for(var v=0;v<views.length;v++){(function(view){
-view.xs=view.getAttribute('data-xs').split(',').map(Number);view.cursor=view.querySelector('.cursor');
-var svg=view.querySelector('svg');if(!svg)return;
-svg.addEventListener('click',function(e){
-var r=svg.getBoundingClientRect(),vb=svg.viewBox.baseVal;var x=(e.clientX-r.left)*vb.width/r.width;
-var xs=view.xs,best=0;for(var i=1;i<xs.length;i++){if(Math.abs(xs[i]-x)<Math.abs(xs[best]-x))best=i;}show(best);});
-})(views[v]);}
-function fromHash(){var m=/^#(\d+)$/.exec(location.hash);return m?+m[1]:null;}
-window.addEventListener('hashchange',function(){var i=fromHash();if(i!==null)show(i);});
-var start=fromHash();show(start===null?0:start);
-})();
-"#;

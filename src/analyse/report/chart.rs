@@ -7,7 +7,7 @@
 //! What lives here: [`Series`], the one place that turns a
 //! [`GameAnalysis`] into the chart's numbers (the HTML report reads the
 //! same), and [`draw_svg`] / [`draw`]. What the game's ending says is the
-//! caller's ([`super::analyse::Finish`]).
+//! caller's ([`crate::analyse::Finish`]).
 //!
 //! The x axis counts moves, not plies: the point after White's move 12
 //! stands at 12.5, after Black's at 13, so the ticks are move numbers.
@@ -18,7 +18,7 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::analyse::Finish;
+use crate::analyse::Finish;
 use crate::analyse::{GameAnalysis, fmt_points};
 
 /// The most misses the chart marks: the largest ones at or above the
@@ -373,7 +373,7 @@ pub fn move_prefix(fullmove: u32, mover: shakmaty::Color) -> String {
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(in crate::analyse) mod tests {
     use super::*;
     use crate::analyse::analyse_game;
     use crate::engine::Engine;
@@ -382,7 +382,7 @@ pub(super) mod tests {
     use crate::search::Limits;
 
     /// A game of `positions/analyse/`, analysed at depth 2.
-    pub(in crate::cli) fn analysed(file: &str, variant: Variant) -> (PgnGame, GameAnalysis) {
+    pub(in crate::analyse) fn analysed(file: &str, variant: Variant) -> (PgnGame, GameAnalysis) {
         let path = format!("{}/positions/analyse/{file}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read(&path).expect("fixture");
         let g = read_games(&text).expect("PGN").remove(0);
@@ -402,7 +402,7 @@ pub(super) mod tests {
     }
 
     /// The text of every `<text>` element of an SVG.
-    pub(in crate::cli) fn texts(svg: &str) -> Vec<String> {
+    pub(in crate::analyse) fn texts(svg: &str) -> Vec<String> {
         svg.split("<text")
             .skip(1)
             .filter_map(|t| {
