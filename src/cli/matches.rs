@@ -35,9 +35,10 @@ use super::progress::Progress;
 use super::shard::shard_path;
 use crate::analyse::fmt_points;
 use crate::matches::results::{self, Header, Writer};
+use crate::matches::summary::{names_of, summary_table};
 use crate::matches::{
-    Control, EloModel, GameRecord, MatchConfig, Observer, Opening, PlayerSpec, Shard, SprtConfig,
-    Summary, openings, summarise,
+    Control, GameRecord, MatchConfig, Observer, Opening, PlayerSpec, SprtConfig, Summary, openings,
+    summarise,
 };
 use crate::rules::Variant;
 use crate::scoring::{DrawAdvantage, Tables};
@@ -412,15 +413,12 @@ fn play(a: &RunArgs) -> Result<i32, CliError> {
             serde_json::to_string(&outcome.summary).unwrap_or_default()
         );
     } else {
-        print!(
-            "{}",
-            summary_table(
-                &config.variant.to_string(),
-                &config.control.describe(),
-                config.shard,
-                &outcome.summary
-            )
-        );
+        print_table(&summary_table(
+            &config.variant.to_string(),
+            &config.control.describe(),
+            config.shard,
+            &outcome.summary,
+        ));
     }
     if let Some(n) = note {
         eprintln!("{n}");
@@ -451,7 +449,7 @@ fn merge(m: &MergeArgs) -> Result<i32, CliError> {
         println!("{}", serde_json::to_string(&summary).unwrap_or_default());
     } else {
         let missing = e.games.saturating_sub(merged.games.len());
-        print!("{}", summary_table(&e.variant, &e.control, None, &summary));
+        print_table(&summary_table(&e.variant, &e.control, None, &summary));
         if missing > 0 {
             println!(
                 "({missing} of the experiment's {} games are missing)",
@@ -462,174 +460,10 @@ fn merge(m: &MergeArgs) -> Result<i32, CliError> {
     Ok(0)
 }
 
-/// The players' names from the games' PGN tags, else from the specs.
-fn names_of(games: &[GameRecord], e: &crate::matches::Experiment) -> [String; 2] {
-    let tag = |pgn: &str, name: &str| {
-        let prefix = format!("[{name} \"");
-        pgn.lines()
-            .find_map(|l| l.strip_prefix(&prefix).and_then(|r| r.strip_suffix("\"]")))
-            .map(str::to_owned)
-    };
-    if let Some(g) = games.first() {
-        let w = tag(&g.pgn, "White");
-        let b = tag(&g.pgn, "Black");
-        if let (Some(w), Some(b)) = (w, b) {
-            return if g.white == 0 { [w, b] } else { [b, w] };
-        }
-    }
-    [e.players[0].clone(), e.players[1].clone()]
-}
-
-/// The human summary.
-pub fn summary_table(variant: &str, control: &str, shard: Option<Shard>, s: &Summary) -> String {
-    let mut out = String::new();
-    let shard = shard.map_or_else(String::new, |k| format!(", shard {k}"));
-    let control = if control.is_empty() {
-        "per-player limits"
-    } else {
-        control
-    };
-    out.push_str(&format!("{variant}, {control}{shard}: {} games\n", s.games));
-    let w = s.names.iter().map(String::len).max().unwrap_or(6).max(6);
-    out.push_str(&format!(
-        "{:<w$}  {:>5} {:>5} {:>5}  {:>12}\n",
-        "player", "win", "draw", "loss", "mean points"
-    ));
-    out.push_str(&format!(
-        "{:<w$}  {:>5} {:>5} {:>5}  {:>12}\n",
-        s.names[0],
-        s.wins,
-        s.draws,
-        s.losses,
-        fmt_points(s.mean_points[0]).trim_start_matches('+')
-    ));
-    out.push_str(&format!(
-        "{:<w$}  {:>5} {:>5} {:>5}  {:>12}\n",
-        s.names[1],
-        s.losses,
-        s.draws,
-        s.wins,
-        fmt_points(s.mean_points[1]).trim_start_matches('+')
-    ));
-    out.push_str(&format!(
-        "mean margin of {}: {} ± {} (95 %)\n",
-        s.names[0],
-        fmt_points(s.mean_margin),
-        fmt_points(s.margin_ci95).trim_start_matches('+')
-    ));
-    let elo = |e: f64| {
-        let r = e.round();
-        if r == 0.0 {
-            "0".to_owned()
-        } else {
-            format!("{r:+.0}")
-        }
-    };
-    let bound = |b: Option<f64>, inf: &str| b.map_or_else(|| inf.to_owned(), elo);
-    out.push_str(&format!(
-        "score {:.1} %, Elo {} (95 %: {} to {})\n",
-        100.0 * s.score,
-        s.elo.map_or_else(|| "n/a".to_owned(), elo),
-        bound(s.elo_ci95.0, "-inf"),
-        bound(s.elo_ci95.1, "+inf"),
-    ));
-    for (i, f) in s.forfeits.iter().enumerate() {
-        if !f.is_empty() {
-            let list: Vec<String> = f.iter().map(|(k, n)| format!("{k} {n}")).collect();
-            out.push_str(&format!(
-                "forfeits by {}: {}\n",
-                s.names[i],
-                list.join(", ")
-            ));
-        }
-    }
-    if !s.endings.is_empty() {
-        let list: Vec<String> = s.endings.iter().map(|(k, n)| format!("{k} {n}")).collect();
-        out.push_str(&format!("endings: {}\n", list.join(", ")));
-    }
-    let pairs: usize = s.penta.iter().sum();
-    if pairs > 0 {
-        let elo =
-            |e: Option<f64>, inf: &str| e.map_or_else(|| inf.to_owned(), |e| format!("{e:+.1}"));
-        let interval = s.pair_elo.map_or_else(
-            || "n/a".to_owned(),
-            |e| {
-                format!(
-                    "{} (95 %: {} to {})",
-                    elo(Some(e.elo), ""),
-                    elo(e.low, "-inf"),
-                    elo(e.high, "+inf")
-                )
-            },
-        );
-        out.push_str(&format!(
-            "pairs {pairs}, pentanomial {}: Elo {interval}\n",
-            penta_text(&s.penta)
-        ));
-    }
-    if let Some(t) = &s.sprt {
-        out.push_str(&format!(
-            "SPRT elo0={} elo1={} alpha={} beta={} ({}): LLR {:.2} [{:.2}, {:.2}] {}\n",
-            t.config.elo0,
-            t.config.elo1,
-            t.config.alpha,
-            t.config.beta,
-            t.config.model.as_str(),
-            t.llr,
-            t.lower,
-            t.upper,
-            t.decision.describe()
-        ));
-    }
-    out.push_str(&one_line(s));
-    out.push('\n');
+/// Prints a summary table, with a blank line after it on a terminal.
+fn print_table(table: &str) {
+    print!("{table}");
     if std::io::stdout().is_terminal() {
-        out.push('\n');
+        println!();
     }
-    out
-}
-
-/// `[a,b,c,d,e]`.
-fn penta_text(penta: &[usize; 5]) -> String {
-    let counts: Vec<String> = penta.iter().map(usize::to_string).collect();
-    format!("[{}]", counts.join(","))
-}
-
-/// The result in one line, for a commit message: `Elo 12.3 +- 8.1 (95%),
-/// LLR 2.96 [-2.94, 2.94] H1 accepted, 1234 games, penta [a,b,c,d,e]`
-/// (normalized Elo when the SPRT's bounds are; the games are those of
-/// whole pairs, which the figures count).
-pub fn one_line(s: &Summary) -> String {
-    let normalized = s
-        .sprt
-        .as_ref()
-        .is_some_and(|t| t.config.model == EloModel::Normalized);
-    let (label, estimate) = if normalized {
-        ("nElo", s.pair_nelo)
-    } else {
-        ("Elo", s.pair_elo)
-    };
-    let mut parts = vec![match estimate {
-        None => format!("{label} n/a"),
-        Some(e) => {
-            let half = match (e.low, e.high) {
-                (Some(l), Some(h)) => format!("{:.1}", (h - l) / 2.0),
-                _ => "inf".to_owned(),
-            };
-            format!("{label} {:.1} +- {half} (95%)", e.elo)
-        }
-    }];
-    if let Some(t) = &s.sprt {
-        parts.push(format!(
-            "LLR {:.2} [{:.2}, {:.2}] {}",
-            t.llr,
-            t.lower,
-            t.upper,
-            t.decision.describe()
-        ));
-    }
-    let pairs: usize = s.penta.iter().sum();
-    parts.push(format!("{} games", 2 * pairs));
-    parts.push(format!("penta {}", penta_text(&s.penta)));
-    parts.join(", ")
 }

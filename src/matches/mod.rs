@@ -54,6 +54,7 @@ pub mod player;
 pub mod results;
 pub mod spec;
 pub mod stats;
+pub mod summary;
 
 use std::collections::VecDeque;
 use std::sync::Mutex;
