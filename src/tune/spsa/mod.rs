@@ -12,9 +12,11 @@
 //! c_end²` ([`Param::new`]).
 //!
 //! What lives here: the state of a run ([`State`], saved as JSON between
-//! batches so a run resumes) and its arithmetic. Playing the games is the
-//! command line's (`cli::spsa`); the constants and their ranges are the
-//! search's (`search::tunables`).
+//! batches so a run resumes) and its arithmetic; playing a run's batches
+//! is [`batch`]'s, the arguments and the printing `tally spsa`'s; the
+//! constants and their ranges are the search's (`search::tunables`).
+
+pub mod batch;
 
 use serde::{Deserialize, Serialize};
 
