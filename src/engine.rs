@@ -92,6 +92,17 @@ pub struct EvalTrace {
     pub net: Option<String>,
 }
 
+impl EvalTrace {
+    /// The evaluation used, in words: the mode, and the net's name where a
+    /// net evaluates (`nnue nn-0d1aa57d8c78`).
+    pub fn evaluation(&self) -> String {
+        match &self.net {
+            Some(net) => format!("{} {net}", self.mode.name()),
+            None => self.mode.name().to_owned(),
+        }
+    }
+}
+
 /// An error setting a position: the FEN was refused (nothing changed), or
 /// an action was refused after `applied` actions were played.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -710,6 +721,16 @@ impl Engine {
         base::phase(self.game.board())
     }
 
+    /// The evaluation the next search uses, in words (as
+    /// [`EvalTrace::evaluation`] names it).
+    pub fn evaluation_in_use(&self) -> String {
+        let evaluator = self.evaluator(&self.scorer());
+        match evaluator.net() {
+            Some(net) => format!("{} {}", evaluator.mode().name(), net.name()),
+            None => evaluator.mode().name().to_owned(),
+        }
+    }
+
     /// The evaluation of the current position, term by term.
     pub fn trace_eval(&self) -> EvalTrace {
         let scorer = self.scorer();
@@ -771,7 +792,7 @@ fn run<P: Pos>(
         lines: c.shown,
     };
     let mut r = search::search(job, shared, pool, threads, &shown);
-    c.skill.apply(&mut r, c.units, c.seed);
+    c.skill.apply(&mut r, c.units, c.seed, c.shown);
     // The award is the chosen action's, not the search's best.
     r.award = r.best.map(|a| {
         job.scorer

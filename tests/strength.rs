@@ -65,12 +65,14 @@ fn weak_play_differs_but_stays_legal_and_bounded() {
             assert!(weak.legal_actions().contains(&chosen), "{fen}: {chosen}");
             // The weakened search stays within its caps...
             assert!(r.depth <= skill.depth, "{fen}: depth {}", r.depth);
+            // ... keeps only the one line MultiPV asks for...
+            assert_eq!(r.lines.len(), 1, "{fen}: {} lines", r.lines.len());
             // ... and plays one of its lines, within the bound of the best.
             let line = r
-                .lines
-                .iter()
-                .find(|l| l.pv.first() == Some(&chosen))
-                .unwrap_or_else(|| panic!("{fen}: {chosen} is not a line"));
+                .played
+                .as_ref()
+                .unwrap_or_else(|| panic!("{fen}: no line played"));
+            assert_eq!(line.pv.first(), Some(&chosen), "{fen}");
             assert!(
                 r.lines[0].value - line.value <= skill.max_loss,
                 "{fen} game {game}: {chosen} loses {}",

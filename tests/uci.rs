@@ -1548,3 +1548,24 @@ fn eval_mode_nnue_and_eval_file() {
     drop(c);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_search_names_its_evaluation_first_and_when_it_changes() {
+    let out = script(
+        "go depth 1\ngo depth 1\nsetoption name EvalMode value base\ngo depth 1\n\
+         setoption name UCI_Variant value extinction\ngo depth 1\n\
+         setoption name EvalMode value variant\ngo depth 1\n",
+    );
+    let named: Vec<&str> = out
+        .iter()
+        .filter_map(|l| l.strip_prefix("info string evaluation "))
+        .collect();
+    // The first search names the built-in chess net; the second, the same
+    // evaluation, says nothing; the base evaluation is named once, in
+    // chess and in extinction alike; then extinction's own.
+    assert_eq!(named.len(), 3, "{out:#?}");
+    assert!(named[0].starts_with("variant nn-"), "{}", named[0]);
+    assert_eq!(named[1], "base");
+    assert!(named[2].starts_with("variant"), "{}", named[2]);
+    assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).count(), 5);
+}

@@ -203,11 +203,14 @@ pub struct SearchResult {
     /// What the best action earns the moment it is played, the ending's
     /// awards included.
     pub award: Option<Immediate>,
-    /// The lines of the last completed depth, best first: every line
-    /// searched, which for a weakened engine is more than the `MultiPV`
-    /// shown (its choice, `best`, may be any of them, and the final report
-    /// reads the chosen one's value here).
+    /// The lines of the last completed depth, best first: as many as the
+    /// `MultiPV` asked for (a weakened engine searches more candidates and
+    /// keeps only these).
     pub lines: Vec<PvLine>,
+    /// The line of the action to play, `best`: the first line, or a
+    /// weakened engine's choice among its candidates (which need not be
+    /// among `lines`).
+    pub played: Option<PvLine>,
     /// Depth completed.
     pub depth: i32,
     /// Nodes searched by all threads.
@@ -482,6 +485,7 @@ fn vote(
         ponder: first.and_then(|l| l.pv.get(1).copied()),
         award: None,
         lines: chosen.lines.clone(),
+        played: first.cloned(),
         depth: chosen.depth,
         nodes,
         time,

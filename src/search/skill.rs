@@ -205,10 +205,11 @@ impl Skill {
 }
 
 impl Skill {
-    /// Plays the choice among `result`'s lines: its best action and the
-    /// expected reply become those of the chosen line (the lines stay as
-    /// the search ranked them).
-    pub fn apply(&self, result: &mut SearchResult, units: Units, seed: u64) {
+    /// Plays the choice among `result`'s lines: its best action, the
+    /// expected reply and the line played become those of the chosen
+    /// line; then only the first `shown` lines (the `MultiPV` asked for)
+    /// are kept, as the search ranked them.
+    pub fn apply(&self, result: &mut SearchResult, units: Units, seed: u64, shown: usize) {
         let chosen = self
             .choose(&result.lines, units, seed)
             .and_then(|i| result.lines.get(i));
@@ -217,7 +218,9 @@ impl Skill {
         {
             result.best = Some(best);
             result.ponder = line.pv.get(1).copied();
+            result.played = Some(line.clone());
         }
+        result.lines.truncate(shown.max(1));
     }
 }
 

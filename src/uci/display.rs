@@ -158,10 +158,7 @@ pub(super) fn evaluation(engine: &Engine) -> Vec<String> {
         trace.margin.signed(),
         engine.variant(),
         side(turn),
-        match &trace.net {
-            Some(net) => format!("{} {net}", trace.mode.name()),
-            None => trace.mode.name().to_owned(),
-        },
+        trace.evaluation(),
         trace.value
     ));
     if let Some(e) = engine.ending() {

@@ -158,6 +158,10 @@ struct Session<W: Write + Send + 'static> {
     work: Option<Work>,
     /// Lines that came while long work ran, to handle after it.
     waiting: VecDeque<String>,
+    /// The evaluation last named at a `go` (a search names the one it
+    /// uses when it differs: the first, and after a change of net, mode
+    /// or variant).
+    named_evaluation: Option<String>,
 }
 
 impl<W: Write + Send + 'static> Session<W> {
@@ -179,6 +183,7 @@ impl<W: Write + Send + 'static> Session<W> {
             events,
             work: None,
             waiting: VecDeque::new(),
+            named_evaluation: None,
         }
     }
 
@@ -770,6 +775,11 @@ impl<W: Write + Send + 'static> Session<W> {
                 .then(|| output::PointScale::of(variant, self.engine.units()))
                 .flatten(),
         });
+        let evaluation = self.engine.evaluation_in_use();
+        if self.named_evaluation.as_ref() != Some(&evaluation) {
+            self.out.info(&format!("evaluation {evaluation}"));
+            self.named_evaluation = Some(evaluation);
+        }
         let done = self.finisher();
         if let Err(e) = self.engine.go(parsed.limits, reporter, done) {
             self.out.lines(&[
@@ -793,10 +803,8 @@ impl<W: Write + Send + 'static> Session<W> {
             // The line of the action played (a weakened engine's choice
             // need not be the first).
             let margin = r
-                .lines
-                .iter()
-                .find(|l| l.pv.first() == Some(&best))
-                .or(r.lines.first())
+                .played
+                .as_ref()
                 .filter(|l| l.depth > 0)
                 .map(|l| output::margin_points(units, l.score()));
             let award = r.award.map(|a| (a.total(), mover));
