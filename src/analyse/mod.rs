@@ -19,6 +19,13 @@
 //!   but stylish, which has no decisive band), [`SearchValue::mate`] gives the
 //!   moves to it (negative when the side to move is the one mated) and
 //!   [`SearchValue::points`] the margin at that end.
+//! - Values are exact to the point ([`exact_value`]): the search counts in
+//!   internal units (about 300 points each in wacky, so that the longest
+//!   path of its largest awards fits), so the line's awards are counted
+//!   again in points, as the referee counts them, and only the estimate at
+//!   the line's end (nothing, where the line ends the game) comes from the
+//!   units. Actions whose lines earn different points are never tied by
+//!   rounding, and a line that ends the game is worth its exact margin.
 //!
 //! Whole-game mode searches each position twice at the given limits: once
 //! for the best action and, when the game went another way, once more for
@@ -50,8 +57,8 @@ use crate::pgn::san;
 use crate::referee::{GameInput, ScoreError, ScoreRecord, score_input};
 use crate::rules::{Action, Ending, Game, Pos, RulesError};
 pub use crate::scoring::Immediate;
-use crate::scoring::{Award, Memo, Scorer};
-use crate::search::{Bound, Limits, Reporter, Score};
+use crate::scoring::{Award, Memo, Points, Scorer, margin};
+use crate::search::{Bound, Limits, PvLine, Reporter, Score};
 pub use finish::Finish;
 
 /// A search value in points, from the side to move's point of view.
@@ -235,6 +242,69 @@ fn immediate_in<P: Pos>(
     (imm, san(before, action, &after, mate))
 }
 
+/// The value of a searched line in exact points: the referee's awards of
+/// the line's actions, in points, plus what the search's value holds
+/// beyond the same awards in internal units (the estimate at the line's
+/// end; nothing where the line ends the game). The line's value as the
+/// search gave it where its actions cannot be replayed.
+pub fn exact_value(engine: &Engine, line: &PvLine, units: Units) -> SearchValue {
+    let searched = SearchValue::from_units(line.value, units, line.bound);
+    let scorer = engine.scorer();
+    let memo = engine.memo();
+    let exact = crate::with_game!(engine.game(), |g| exact_points(
+        &scorer, memo, g, line, units
+    ));
+    match exact {
+        Some(points) => SearchValue { points, ..searched },
+        None => searched,
+    }
+}
+
+/// [`exact_value`]'s points, from the side to move at `game`'s end.
+fn exact_points<P: Pos>(
+    scorer: &Scorer,
+    mut memo: Memo,
+    game: &Game<P>,
+    line: &PvLine,
+    units: Units,
+) -> Option<f64> {
+    let mut game = game.clone();
+    let rules = game.rules();
+    // The line's awards from the root's mover: exact, and as the search
+    // counted them.
+    let mut exact = Points::ZERO;
+    let mut counted: i64 = 0;
+    for (i, &action) in line.pv.iter().enumerate() {
+        let before = game.current().clone();
+        let mover = before.pos.turn();
+        let imm = scorer.immediate(&rules, &memo, &before, game.history(), action);
+        let after = rules.play(&before, action);
+        let (award, next) = scorer.action_award(&memo, &before, action, &after);
+        let (own, searched) = (imm.margin(mover), units.from_points(margin(&award, mover)));
+        if i % 2 == 0 {
+            exact += own;
+            counted += i64::from(searched);
+        } else {
+            exact -= own;
+            counted -= i64::from(searched);
+        }
+        memo = next;
+        game.play(action).ok()?;
+        if game.ending().is_some() {
+            // The line ends the game here: its value is its awards (and
+            // a line that goes on past the end cannot be replayed).
+            return (i + 1 == line.pv.len()).then(|| exact.as_f64());
+        }
+    }
+    let score = Score::of(line.value);
+    let rest = i32::try_from(i64::from(score.margin()) - counted).ok()?;
+    let rest = match score {
+        Score::End { .. } => units.to_points(rest),
+        Score::Margin(_) => units.to_points(units.margin_of(rest)),
+    };
+    Some(exact.as_f64() + rest)
+}
+
 /// What `action` earns when played now in the engine's position, and its
 /// SAN.
 pub fn immediate(engine: &Engine, action: Action) -> (Immediate, String) {
@@ -282,7 +352,7 @@ pub fn analyse_position(
             rank: 0,
             action,
             san: text,
-            value: Some(SearchValue::from_units(line.value, units, line.bound)),
+            value: Some(exact_value(engine, line, units)),
             immediate: imm,
             pv: line.pv.iter().map(|a| a.to_string()).collect(),
             depth: line.depth,
@@ -434,7 +504,7 @@ fn best_of(
     let r = engine.search(limits, &crate::search::Silent)?;
     Ok(r.lines.first().and_then(|l| {
         l.pv.first()
-            .map(|&a| (a, SearchValue::from_units(l.value, units, l.bound), r.nodes))
+            .map(|&a| (a, exact_value(engine, l, units), r.nodes))
     }))
 }
 
