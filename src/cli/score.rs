@@ -1,7 +1,8 @@
 //! `tally score`: the referee on the command line.
 //!
 //! Scores PGN files or standard input (streamed, split into games, scored
-//! in parallel on rayon's pool in batches, printed in input order) or one
+//! in parallel on rayon's pool in batches by [`crate::pgn::batch`], printed
+//! in input order) or one
 //! game given with `--moves`/`--fen`. Output is a table per game, one line per game
 //! (`--summary`), or one JSON object per game and line (`--json`).
 //!
@@ -19,25 +20,18 @@
 
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
-use std::sync::mpsc::sync_channel;
 
 use clap::Args;
 use rayon::prelude::*;
 use shakmaty::{Color, KnownOutcome};
 
 use super::{CliError, open_input};
-use crate::pgn::{GameSplitter, GameTooLong, PgnGame, read_games};
-use crate::referee::{GameInput, ScoreError, ScoreRecord, score_input, score_input_until};
+use crate::pgn::PgnGame;
+use crate::pgn::batch::{Numbered, Scorers, StreamScorer};
+use crate::referee::{GameInput, ScoreRecord, score_input};
 use crate::rules::{EndingKind, Variant};
-use crate::scoring::{DrawAdvantage, Scorer, Tables};
+use crate::scoring::{DrawAdvantage, Tables};
 use crate::text::printable;
-
-/// Games handed to the thread pool at a time, at most.
-const BATCH: usize = 256;
-
-/// Bytes of game text handed to the thread pool at a time, about: with
-/// the batches in flight, what bounds the memory a stream takes.
-const BATCH_BYTES: usize = 16 << 20;
 
 /// Arguments of `tally score`.
 #[derive(Debug, Args)]
@@ -89,28 +83,6 @@ enum Format {
     Json,
 }
 
-/// One scorer per variant, all on the same tables.
-struct Scorers(Vec<Scorer>);
-
-impl Scorers {
-    fn new(tables: &Tables, draw_advantage: DrawAdvantage) -> Scorers {
-        Scorers(
-            Variant::ALL
-                .iter()
-                .map(|&v| {
-                    let mut s = Scorer::with_tables(v, tables.clone());
-                    s.set_draw_advantage(draw_advantage);
-                    s
-                })
-                .collect(),
-        )
-    }
-
-    fn get(&self, v: Variant) -> Option<&Scorer> {
-        self.0.iter().find(|s| s.variant() == v)
-    }
-}
-
 /// Runs `tally score`; returns the exit code.
 ///
 /// # Errors
@@ -155,24 +127,29 @@ pub fn run(args: &ScoreArgs) -> Result<i32, CliError> {
         } else {
             String::new()
         };
-        let job = Job {
+        let scorer = StreamScorer {
             variant,
             scorers: &scorers,
-            format,
-            prefix: &prefix,
             pool: &pool,
         };
-        let stats = job.score_stream(reader, &mut out);
-        failed |= stats.failed > 0 || stats.io_error;
-        if stats.games == 0 && !stats.io_error {
+        let mut games_failed = 0;
+        let end = scorer.score_stream(reader, &mut |games| {
+            games_failed += write_games(&mut out, games, format, &prefix, &pool);
+        });
+        if let Some(e) = &end.error {
+            let e = e.to_string();
+            eprintln!("{prefix}error reading input: {}", printable(&e));
+        }
+        failed |= games_failed > 0 || end.error.is_some();
+        if end.games == 0 && end.error.is_none() {
             eprintln!("{prefix}no games found");
         } else if format != Format::Json {
             let _ = writeln!(
                 out,
                 "{prefix}{} games: {} scored, {} failed",
-                stats.games,
-                stats.games - stats.failed,
-                stats.failed
+                end.games,
+                end.games - games_failed,
+                games_failed
             );
         }
     }
@@ -229,158 +206,39 @@ fn score_moves(
     Ok(0)
 }
 
-/// Counts of one stream.
-#[derive(Debug, Default)]
-struct StreamCounts {
-    games: usize,
-    failed: usize,
-    io_error: bool,
-}
-
-/// One game's raw text, or how long it was when it was too long to read.
-type Raw = Result<Vec<u8>, GameTooLong>;
-
-/// What one game came to.
-type Scored = Result<(PgnGame, ScoreRecord), ScoreError>;
-
-struct Job<'a> {
-    variant: Option<Variant>,
-    scorers: &'a Scorers,
+/// Writes a batch of scored games in their order, rendered in parallel on
+/// `pool`; says why on standard error for each that failed, and returns
+/// how many did.
+fn write_games(
+    out: &mut impl Write,
+    games: &[Numbered],
     format: Format,
-    prefix: &'a str,
-    pool: &'a rayon::ThreadPool,
-}
-
-impl Job<'_> {
-    /// Scores every game of a stream, a batch at a time on the current
-    /// pool, while another thread reads the next batch.
-    fn score_stream(&self, reader: Box<dyn BufRead + Send>, out: &mut impl Write) -> StreamCounts {
-        let mut stats = StreamCounts::default();
-        let (tx, rx) = sync_channel::<io::Result<Vec<Raw>>>(2);
-        std::thread::scope(|scope| {
-            scope.spawn(move || {
-                let mut batch = Vec::with_capacity(BATCH);
-                let mut bytes = 0;
-                for chunk in GameSplitter::new(reader) {
-                    let raw = match chunk {
-                        Ok(c) => Ok(c),
-                        Err(e) => match GameTooLong::of(&e) {
-                            Some(too_long) => Err(too_long),
-                            None => {
-                                let _ = tx.send(Ok(std::mem::take(&mut batch)));
-                                let _ = tx.send(Err(e));
-                                return;
-                            }
-                        },
-                    };
-                    bytes += raw.as_ref().map_or(0, Vec::len);
-                    batch.push(raw);
-                    if (batch.len() == BATCH || bytes >= BATCH_BYTES)
-                        && tx.send(Ok(std::mem::take(&mut batch))).is_err()
-                    {
-                        return;
-                    }
-                    if batch.is_empty() {
-                        bytes = 0;
-                    }
+    prefix: &str,
+    pool: &rayon::ThreadPool,
+) -> usize {
+    let texts: Vec<String> = pool.install(|| {
+        games
+            .par_iter()
+            .map(|(number, scored)| {
+                let mut text = String::new();
+                if let Ok((pgn, record)) = scored {
+                    render(&mut text, format, *number, prefix, Some(pgn), record);
                 }
-                if !batch.is_empty() {
-                    let _ = tx.send(Ok(batch));
-                }
-            });
-            for batch in rx {
-                let batch = match batch {
-                    Ok(b) => b,
-                    Err(e) => {
-                        let e = e.to_string();
-                        eprintln!("{}error reading input: {}", self.prefix, printable(&e));
-                        stats.io_error = true;
-                        break;
-                    }
-                };
-                let results: Vec<Vec<Scored>> = self.pool.install(|| {
-                    batch
-                        .par_iter()
-                        .map(|chunk| self.score_chunk(chunk))
-                        .collect()
-                });
-                // Number the games in input order, then render them in
-                // parallel and write them in that order.
-                let numbered: Vec<(usize, Scored)> = results
-                    .into_iter()
-                    .flatten()
-                    .map(|scored| {
-                        stats.games += 1;
-                        (stats.games, scored)
-                    })
-                    .collect();
-                let texts: Vec<String> = self.pool.install(|| {
-                    numbered
-                        .par_iter()
-                        .map(|(number, scored)| {
-                            let mut text = String::new();
-                            if let Ok((pgn, record)) = scored {
-                                render(
-                                    &mut text,
-                                    self.format,
-                                    *number,
-                                    self.prefix,
-                                    Some(pgn),
-                                    record,
-                                );
-                            }
-                            text
-                        })
-                        .collect()
-                });
-                for ((number, scored), text) in numbered.iter().zip(&texts) {
-                    if let Err(e) = scored {
-                        stats.failed += 1;
-                        let sep = if e.ply.is_some() { "," } else { ":" };
-                        let e = e.to_string();
-                        eprintln!("{}game {number}{sep} {}", self.prefix, printable(&e));
-                    }
-                    let _ = out.write_all(text.as_bytes());
-                }
-            }
-        });
-        stats
-    }
-
-    /// Reads and scores the games of one raw game text.
-    fn score_chunk(&self, chunk: &Raw) -> Vec<Scored> {
-        let chunk = match chunk {
-            Ok(c) => c,
-            Err(too_long) => return vec![Err(ScoreError::game(too_long))],
-        };
-        match read_games(chunk) {
-            Ok(games) => games.into_iter().map(|g| self.score_one(g)).collect(),
-            Err(reason) => vec![Err(ScoreError::game(reason))],
+                text
+            })
+            .collect()
+    });
+    let mut failed = 0;
+    for ((number, scored), text) in games.iter().zip(&texts) {
+        if let Err(e) = scored {
+            failed += 1;
+            let sep = if e.ply.is_some() { "," } else { ":" };
+            let e = e.to_string();
+            eprintln!("{prefix}game {number}{sep} {}", printable(&e));
         }
+        let _ = out.write_all(text.as_bytes());
     }
-
-    fn score_one(&self, pgn: PgnGame) -> Scored {
-        let variant = match (self.variant, &pgn.variant) {
-            (Some(v), _) => v,
-            (None, None) => Variant::Chess,
-            (None, Some(tag)) => tag_variant(tag)?,
-        };
-        let scorer = self
-            .scorers
-            .get(variant)
-            .ok_or_else(|| ScoreError::game(format!("no scorer for {variant}")))?;
-        let record = score_input_until(scorer, &pgn.input, pgn.problem.clone())?;
-        Ok((pgn, record))
-    }
-}
-
-/// The variant a PGN `Variant` tag names.
-fn tag_variant(tag: &str) -> Result<Variant, ScoreError> {
-    crate::pgn::variant_of_tag(tag).ok_or_else(|| {
-        ScoreError::game(format!(
-            "unknown variant '{tag}' in the Variant tag (give --variant to score it anyway)"
-        ))
-    })
+    failed
 }
 
 fn render(

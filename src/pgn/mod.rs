@@ -45,6 +45,7 @@
 //!   fails the game at the ply where it stands; so does an unterminated
 //!   comment or tag.
 
+pub mod batch;
 pub mod read;
 pub mod write;
 

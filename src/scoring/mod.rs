@@ -17,6 +17,7 @@
 //!   dynamic split, sets points, wacky's end bonuses...).
 
 mod award;
+pub mod dump;
 mod memo;
 mod outcome;
 mod points;

@@ -1,0 +1,187 @@
+//! The games of a PGN stream scored in parallel, as `tally score` does:
+//! the stream is split into games on one thread ([`GameSplitter`]) while
+//! the batch before is read and scored on a rayon pool; every game comes
+//! back numbered in input order, scored ([`ScoreRecord`]) or with why it
+//! could not be. A game longer than [`super::MAX_GAME_BYTES`] is such a
+//! game: it is skipped without being kept, so no input makes memory grow.
+//! What is printed of each game is the caller's.
+
+use std::io::{self, BufRead};
+use std::sync::mpsc::sync_channel;
+
+use rayon::prelude::*;
+
+use super::{GameSplitter, GameTooLong, PgnGame, read_games};
+use crate::referee::{ScoreError, ScoreRecord, score_input_until};
+use crate::rules::Variant;
+use crate::scoring::{DrawAdvantage, Scorer, Tables};
+
+/// Games handed to the thread pool at a time, at most.
+const BATCH: usize = 256;
+
+/// Bytes of game text handed to the thread pool at a time, about: with
+/// the batches in flight, what bounds the memory a stream takes.
+const BATCH_BYTES: usize = 16 << 20;
+
+/// One scorer per variant, all on the same tables.
+#[derive(Clone, Debug)]
+pub struct Scorers(Vec<Scorer>);
+
+impl Scorers {
+    /// Every variant's scorer on `tables`, with `draw_advantage` for sets.
+    pub fn new(tables: &Tables, draw_advantage: DrawAdvantage) -> Scorers {
+        Scorers(
+            Variant::ALL
+                .iter()
+                .map(|&v| {
+                    let mut s = Scorer::with_tables(v, tables.clone());
+                    s.set_draw_advantage(draw_advantage);
+                    s
+                })
+                .collect(),
+        )
+    }
+
+    /// The scorer of `v`.
+    pub fn get(&self, v: Variant) -> Option<&Scorer> {
+        self.0.iter().find(|s| s.variant() == v)
+    }
+}
+
+/// One game's raw text, or how long it was when it was too long to read.
+type Raw = Result<Vec<u8>, GameTooLong>;
+
+/// What one game came to: the game read and its record, or why it could
+/// not be scored.
+pub type Scored = Result<(PgnGame, ScoreRecord), ScoreError>;
+
+/// A game of a stream: its number (from 1, in input order) and what it
+/// came to.
+pub type Numbered = (usize, Scored);
+
+/// How a stream ended.
+#[derive(Debug, Default)]
+pub struct StreamEnd {
+    /// The games read, scored or not.
+    pub games: usize,
+    /// The read error that cut the stream short, if one did.
+    pub error: Option<io::Error>,
+}
+
+/// Scores the games of streams.
+#[derive(Clone, Copy, Debug)]
+pub struct StreamScorer<'a> {
+    /// The variant of every game; `None`: each game's `Variant` tag, chess
+    /// without one.
+    pub variant: Option<Variant>,
+    /// The scorers.
+    pub scorers: &'a Scorers,
+    /// The pool that scores.
+    pub pool: &'a rayon::ThreadPool,
+}
+
+impl StreamScorer<'_> {
+    /// Scores every game of a stream, a batch at a time on the pool, while
+    /// another thread reads the next batch; `each` gets every batch's
+    /// games, numbered from 1 in input order.
+    pub fn score_stream(
+        &self,
+        reader: Box<dyn BufRead + Send>,
+        each: &mut dyn FnMut(&[Numbered]),
+    ) -> StreamEnd {
+        let mut end = StreamEnd::default();
+        let (tx, rx) = sync_channel::<io::Result<Vec<Raw>>>(2);
+        std::thread::scope(|scope| {
+            scope.spawn(move || {
+                let mut batch = Vec::with_capacity(BATCH);
+                let mut bytes = 0;
+                for chunk in GameSplitter::new(reader) {
+                    let raw = match chunk {
+                        Ok(c) => Ok(c),
+                        Err(e) => match GameTooLong::of(&e) {
+                            Some(too_long) => Err(too_long),
+                            None => {
+                                let _ = tx.send(Ok(std::mem::take(&mut batch)));
+                                let _ = tx.send(Err(e));
+                                return;
+                            }
+                        },
+                    };
+                    bytes += raw.as_ref().map_or(0, Vec::len);
+                    batch.push(raw);
+                    if (batch.len() == BATCH || bytes >= BATCH_BYTES)
+                        && tx.send(Ok(std::mem::take(&mut batch))).is_err()
+                    {
+                        return;
+                    }
+                    if batch.is_empty() {
+                        bytes = 0;
+                    }
+                }
+                if !batch.is_empty() {
+                    let _ = tx.send(Ok(batch));
+                }
+            });
+            for batch in rx {
+                let batch = match batch {
+                    Ok(b) => b,
+                    Err(e) => {
+                        end.error = Some(e);
+                        break;
+                    }
+                };
+                let results: Vec<Vec<Scored>> = self.pool.install(|| {
+                    batch
+                        .par_iter()
+                        .map(|chunk| self.score_chunk(chunk))
+                        .collect()
+                });
+                let numbered: Vec<Numbered> = results
+                    .into_iter()
+                    .flatten()
+                    .map(|scored| {
+                        end.games += 1;
+                        (end.games, scored)
+                    })
+                    .collect();
+                each(&numbered);
+            }
+        });
+        end
+    }
+
+    /// Reads and scores the games of one raw game text.
+    fn score_chunk(&self, chunk: &Raw) -> Vec<Scored> {
+        let chunk = match chunk {
+            Ok(c) => c,
+            Err(too_long) => return vec![Err(ScoreError::game(too_long))],
+        };
+        match read_games(chunk) {
+            Ok(games) => games.into_iter().map(|g| self.score_one(g)).collect(),
+            Err(reason) => vec![Err(ScoreError::game(reason))],
+        }
+    }
+
+    fn score_one(&self, pgn: PgnGame) -> Scored {
+        let variant = match (self.variant, &pgn.variant) {
+            (Some(v), _) => v,
+            (None, None) => Variant::Chess,
+            (None, Some(tag)) => tag_variant(tag)?,
+        };
+        let scorer = self
+            .scorers
+            .get(variant)
+            .ok_or_else(|| ScoreError::game(format!("no scorer for {variant}")))?;
+        let record = score_input_until(scorer, &pgn.input, pgn.problem.clone())?;
+        Ok((pgn, record))
+    }
+}
+
+/// The variant a PGN `Variant` tag names.
+fn tag_variant(tag: &str) -> Result<Variant, ScoreError> {
+    super::variant_of_tag(tag).ok_or_else(|| {
+        ScoreError::game(format!(
+            "unknown variant '{tag}' in the Variant tag (give --variant to score it anyway)"
+        ))
+    })
+}
