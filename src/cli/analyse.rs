@@ -10,8 +10,10 @@
 //! ([`crate::analyse::report`]) and with `--svg FILE` the chart of both
 //! players' points ([`crate::analyse::report::chart`]).
 //! [`crate::analyse::Finish`] says how the game ended for all three.
-//! Without a limit the search goes to depth 6. A progress bar on standard
-//! error appears after a second unless `--quiet` or `--json`.
+//! Without a limit a position is searched for [`DEFAULT_POSITION_MS`] and
+//! each position of a whole game for [`DEFAULT_GAME_MS`], on every core
+//! unless `--threads` says. A progress bar on standard error appears after
+//! a second unless `--quiet` or `--json`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -35,8 +37,13 @@ use crate::rules::Variant;
 use crate::scoring::{DrawAdvantage, Tables};
 use crate::search::{Limits, PvLine, Reporter, Stats};
 
-/// The depth searched when no limit is given.
-pub const DEFAULT_DEPTH: i32 = 6;
+/// The search time of a position when no limit is given, in milliseconds:
+/// a considered answer, in the time a user waits for one.
+pub const DEFAULT_POSITION_MS: u64 = 2000;
+/// The search time of each position of a whole game when no limit is
+/// given, in milliseconds (up to two searches a ply: a game of 80 plies
+/// takes about a minute).
+pub const DEFAULT_GAME_MS: u64 = 400;
 
 /// Arguments of `tally analyse`.
 #[derive(Debug, Args)]
@@ -64,7 +71,8 @@ pub struct AnalyseArgs {
     /// analysing the whole game.
     #[arg(long, value_name = "K", requires = "pgn")]
     pub ply: Option<usize>,
-    /// Search depth per position (the default when no limit is given: 6).
+    /// Search depth per position. Without --depth, --movetime or --nodes:
+    /// 2000 ms for a position, 400 ms for each position of a whole game.
     #[arg(long)]
     pub depth: Option<i32>,
     /// Search time per position, in milliseconds.
@@ -73,9 +81,10 @@ pub struct AnalyseArgs {
     /// Search nodes per position.
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// Search threads.
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
+    /// Search threads (default: one per core; 1 with --depth or --nodes
+    /// alone gives the same answer every time).
+    #[arg(long)]
+    pub threads: Option<usize>,
     /// Hash table size in MiB.
     #[arg(long, default_value_t = 64, value_name = "MB")]
     pub hash: usize,
@@ -144,7 +153,13 @@ fn limits_of(args: &AnalyseArgs) -> Result<Limits, CliError> {
         ..Limits::default()
     };
     if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
-        limits.depth = Some(DEFAULT_DEPTH);
+        let whole_game = args.pgn.is_some() && args.ply.is_none();
+        let ms = if whole_game {
+            DEFAULT_GAME_MS
+        } else {
+            DEFAULT_POSITION_MS
+        };
+        limits.movetime = Some(std::time::Duration::from_millis(ms));
     }
     Ok(limits)
 }
@@ -216,7 +231,10 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CliError> {
         )),
         None => None,
     };
-    if args.threads == 0 || args.hash == 0 {
+    let threads = args.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    if threads == 0 || args.hash == 0 {
         return Err(CliError::bad_input(
             "--threads and --hash must be at least 1",
         ));
@@ -235,7 +253,7 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CliError> {
     };
     let options = EngineOptions {
         hash_mb: args.hash,
-        threads: args.threads,
+        threads,
         specials: true,
         draw_advantage: advantage,
         eval_mode,
@@ -435,4 +453,37 @@ fn whole_game(
         None => print!("{text}"),
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+    use std::time::Duration;
+
+    #[derive(Parser)]
+    struct Wrap {
+        #[command(flatten)]
+        args: AnalyseArgs,
+    }
+
+    fn limits(words: &[&str]) -> Limits {
+        let wrap = Wrap::try_parse_from(std::iter::once("analyse").chain(words.iter().copied()))
+            .expect("arguments");
+        limits_of(&wrap.args).expect("limits")
+    }
+
+    #[test]
+    fn without_a_limit_a_position_gets_two_seconds_and_a_game_less_a_ply() {
+        let position = limits(&["--fen", "8/8/8/8/8/8/k7/K7 w - - 0 1"]);
+        assert_eq!(position.movetime, Some(Duration::from_millis(2000)));
+        assert_eq!((position.depth, position.nodes), (None, None));
+        let game = limits(&["--pgn", "g.pgn"]);
+        assert_eq!(game.movetime, Some(Duration::from_millis(400)));
+        let ply = limits(&["--pgn", "g.pgn", "--ply", "3"]);
+        assert_eq!(ply.movetime, Some(Duration::from_millis(2000)));
+        // A limit given replaces the default.
+        let deep = limits(&["--depth", "9"]);
+        assert_eq!((deep.depth, deep.movetime), (Some(9), None));
+    }
 }
