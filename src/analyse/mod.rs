@@ -322,6 +322,17 @@ pub fn analyse_position(
     })
 }
 
+/// The best action of a position, as a whole-game analysis found it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BestAction {
+    /// The action.
+    pub action: Action,
+    /// The action in SAN.
+    pub san: String,
+    /// Its value.
+    pub value: SearchValue,
+}
+
 /// One analysed ply of a game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlyAnalysis {
@@ -339,8 +350,8 @@ pub struct PlyAnalysis {
     pub earned: Award,
     /// The played action's value.
     pub played: SearchValue,
-    /// The best action found, its SAN and value.
-    pub best: (Action, String, SearchValue),
+    /// The best action found.
+    pub best: BestAction,
     /// Points given away: best value minus played value, never negative.
     pub missed: f64,
     /// Each side's points after this ply, `[white, black]` (the outcome
@@ -395,7 +406,7 @@ impl GameAnalysis {
         };
         let white = |mover: Color, v: f64| if mover.is_white() { v } else { -v };
         let mut out = Vec::with_capacity(self.plies.len() + 1);
-        let best = first.best.2;
+        let best = first.best.value;
         out.push(Expected {
             margin: white(first.mover, best.points),
             mate: best
@@ -517,7 +528,11 @@ pub fn analyse_game(
             san: played_san,
             earned: p.award,
             played,
-            best: (best.0, best_san, best.1),
+            best: BestAction {
+                action: best.0,
+                san: best_san,
+                value: best.1,
+            },
             missed,
             cumulative: [cumulative[0], cumulative[1]],
         });
