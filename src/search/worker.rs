@@ -74,9 +74,12 @@ pub(super) struct Worker<'a, P: Pos, S: Scoring, E: Evaluate<P>> {
     id: usize,
     time: TimeManager,
     stack: Vec<Frame<P, E::State>>,
-    history_keys: Vec<HistoryEntry>,
+    /// The keys of the game's positions and of the line searched so far
+    /// (repetitions, the fifty-move rule).
+    line_keys: Vec<HistoryEntry>,
     pv: Vec<Vec<Action>>,
-    history: History,
+    /// The move-ordering tables (quiet, capture and continuation history).
+    ordering: History,
     correction: Correction,
     lmr: Vec<[i32; 64]>,
     nodes: u64,
@@ -135,9 +138,9 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 job.root_actions.len(),
             ),
             stack,
-            history_keys: job.history.clone(),
+            line_keys: job.history.clone(),
             pv: vec![Vec::new(); MAX_PLY + 2],
-            history: History::default(),
+            ordering: History::default(),
             correction: Correction::default(),
             lmr: lmr_table(),
             nodes: 0,
@@ -463,7 +466,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             to.memo = from.memo;
             0
         };
-        self.history_keys
+        self.line_keys
             .push(HistoryEntry::of(&to.node, Some(action)));
         self.shared.tt.prefetch(self.key(ply + 1));
         m
@@ -471,7 +474,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
 
     #[inline]
     fn unmake(&mut self) {
-        self.history_keys.pop();
+        self.line_keys.pop();
     }
 
     /// The search key of the node at `ply`.
@@ -567,7 +570,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         next.memo = memo;
         next.action = None;
         next.piece_to = None;
-        self.history_keys.push(HistoryEntry {
+        self.line_keys.push(HistoryEntry {
             key: next.node.key,
             check: false,
             zeroing: true,
@@ -581,7 +584,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             &mut child[0].state,
         );
         let v = -self.search::<false>(depth - r, -beta, -beta + 1, ply + 1);
-        self.history_keys.pop();
+        self.line_keys.pop();
         if self.stopped {
             return Some(0);
         }
@@ -609,7 +612,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let mut r = self.table_reduction::<PV>(depth, searched);
         r -= i32::from(is_killer);
         r += i32::from(!improving);
-        r -= self.history.quiet(&self.context(ply), action) / tuned!(LMR_HISTORY_DIV);
+        r -= self.ordering.quiet(&self.context(ply), action) / tuned!(LMR_HISTORY_DIV);
         r
     }
 
@@ -624,9 +627,9 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             f.killers[0] = Some(action);
         }
         let bonus = history_bonus(depth);
-        self.history.update_quiet(&ctx, action, bonus);
+        self.ordering.update_quiet(&ctx, action, bonus);
         for &q in tried {
-            self.history.update_quiet(&ctx, q, -bonus);
+            self.ordering.update_quiet(&ctx, q, -bonus);
         }
     }
 
@@ -638,11 +641,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         if let Action::Move(m) = action
             && m.is_capture()
         {
-            self.history.update_capture(turn, m, bonus);
+            self.ordering.update_capture(turn, m, bonus);
         }
         for &c in tried {
             if let Action::Move(m) = c {
-                self.history.update_capture(turn, m, -bonus);
+                self.ordering.update_capture(turn, m, -bonus);
             }
         }
     }
@@ -705,7 +708,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         // or perpetual) it would become.
         let node = &self.stack[ply].node;
         if let Some(ending) =
-            rules.history_ending_after(node, &self.history_keys, self.job.history.len())
+            rules.history_ending_after(node, &self.line_keys, self.job.history.len())
         {
             let ending = rules.position_ending_full(node).unwrap_or(ending);
             return self.end_value(ply, &ending);
@@ -744,7 +747,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 {
                     self.set_threats(ply);
                     let ctx = self.context(ply);
-                    self.history.update_quiet(&ctx, a, history_bonus(depth));
+                    self.ordering.update_quiet(&ctx, a, history_bonus(depth));
                 }
                 return tt_value;
             }
@@ -867,7 +870,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let mut quiets_tried = ActionList::new();
         let mut captures_tried = ActionList::new();
         while let Some(action) =
-            picker.next::<P>(self.stack[ply].node.pos.board(), &self.history, &ctx)
+            picker.next::<P>(self.stack[ply].node.pos.board(), &self.ordering, &ctx)
         {
             // A disk changes the rest of the game; a shallow search only
             // sees the compulsory captures it forces, not their price.
@@ -1061,7 +1064,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             && is_quiet(prev)
         {
             let ctx = self.context(ply - 1);
-            self.history.update_quiet(&ctx, prev, history_bonus(depth));
+            self.ordering.update_quiet(&ctx, prev, history_bonus(depth));
         }
         // The static evaluation was off: learn by how much, unless the
         // bound says nothing of it or a noisy move decided.
@@ -1175,7 +1178,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let mut best = stand_pat;
         let mut best_action = None;
         while let Some(action) =
-            picker.next::<P>(self.stack[ply].node.pos.board(), &self.history, &ctx)
+            picker.next::<P>(self.stack[ply].node.pos.board(), &self.ordering, &ctx)
         {
             // Skip captures that lose material, and hopeless ones.
             let board = self.stack[ply].node.pos.board();
