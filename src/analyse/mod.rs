@@ -30,7 +30,7 @@
 //!
 //! What the tools make of an analysis lives beside it: [`Finish`] (how the
 //! game ended), [`annotate`] (the annotated PGN), [`json`] (the JSON of
-//! `tally analyse --json`) and [`report`] (the HTML report, its boards and
+//! `tally analyse --json`), [`table`] (its text table) and [`report`] (the HTML report, its boards and
 //! the points chart). They print nothing; the callers (`tally analyse`, a
 //! web page) choose where each goes.
 
@@ -38,6 +38,7 @@ pub mod annotate;
 mod finish;
 pub mod json;
 pub mod report;
+pub mod table;
 
 use std::time::Duration;
 
