@@ -72,7 +72,8 @@ pub(super) struct Worker<'a, P: Pos, S: Scoring, E: Evaluate<P>> {
     shared: &'a Shared,
     reporter: &'a dyn Reporter,
     id: usize,
-    time: TimeManager,
+    /// The main thread's time keeping; `None` in a helper.
+    time: Option<TimeManager>,
     stack: Vec<Frame<P, E::State>>,
     /// The keys of the game's positions and of the line searched so far
     /// (repetitions, the fifty-move rule).
@@ -99,8 +100,8 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         shared: &'a Shared,
         id: usize,
         reporter: &'a dyn Reporter,
+        budget: Option<Budget>,
     ) -> Self {
-        let side = if job.root.pos.turn().is_white() { 0 } else { 1 };
         let root_state = job.evaluator.root_state(&job.root);
         let stack = (0..MAX_PLY + 2)
             .map(|_| Frame {
@@ -133,10 +134,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             shared,
             reporter,
             id,
-            time: TimeManager::new(
-                Budget::new(&job.limits, side, job.overhead),
-                job.root_actions.len(),
-            ),
+            time: budget.map(|b| TimeManager::new(b, job.root_actions.len())),
             stack,
             line_keys: job.history.clone(),
             pv: vec![Vec::new(); MAX_PLY + 2],
@@ -210,9 +208,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                     prev_value: best.prev_value,
                     best_share: best.nodes as f64 / self.nodes.max(1) as f64,
                 };
+                let elapsed = self.shared.elapsed();
                 if self
                     .time
-                    .stop_after(&done, &self.job.limits, self.shared, self.shared.elapsed())
+                    .as_mut()
+                    .is_some_and(|t| t.stop_after(&done, &self.job.limits, self.shared, elapsed))
                 {
                     break;
                 }
@@ -307,7 +307,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 let pondering = self.shared.pondering.load(Ordering::Relaxed);
                 if !pondering
                     && !self.job.limits.infinite
-                    && self.time.hard().is_some_and(|h| self.shared.elapsed() >= h)
+                    && self
+                        .time
+                        .as_ref()
+                        .and_then(TimeManager::hard)
+                        .is_some_and(|h| self.shared.elapsed() >= h)
                 {
                     self.shared.stop();
                     self.stopped = true;
@@ -1321,7 +1325,13 @@ mod tests {
         );
         assert!(job.root.pos.threatened());
         let shared = Shared::new(Arc::new(Tt::new(1)), 1);
-        let mut w = Worker::new(&job, &shared, 0, &Silent);
+        let mut w = Worker::new(
+            &job,
+            &shared,
+            0,
+            &Silent,
+            Some(crate::search::budget_of(&job)),
+        );
         let v = w.search::<false>(1, -501, -500, 0);
         assert!(v >= -500, "{v}");
         assert_eq!(w.nodes, 1);
@@ -1366,7 +1376,13 @@ mod tests {
             "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
         );
         let shared = Shared::new(Arc::new(Tt::new(1)), 1);
-        let mut w = Worker::new(&job, &shared, 0, &Silent);
+        let mut w = Worker::new(
+            &job,
+            &shared,
+            0,
+            &Silent,
+            Some(crate::search::budget_of(&job)),
+        );
         let (first, second) = (job.root_actions[0], job.root_actions[1]);
         w.make(0, first);
         w.stack[1].killers = [Some(first), None];
@@ -1391,7 +1407,13 @@ mod tests {
             .find(|a| a.as_move().is_some_and(|m| m.is_capture()))
             .unwrap();
         let shared = Shared::new(Arc::new(Tt::new(1)), 1);
-        let mut w = Worker::new(&job, &shared, 0, &Silent);
+        let mut w = Worker::new(
+            &job,
+            &shared,
+            0,
+            &Silent,
+            Some(crate::search::budget_of(&job)),
+        );
         w.stack[0].excluded = Some(capture);
         let without = w.search::<true>(3, -INFINITE, INFINITE, 0);
         assert!(shared.tt.probe(w.key(0)).is_none());
