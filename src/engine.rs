@@ -791,13 +791,10 @@ fn run<P: Pos>(
         inner: reporter,
         lines: c.shown,
     };
-    let mut r = search::search(job, shared, pool, threads, &shown);
+    let mut r = search::search_unawarded(job, shared, pool, threads, &shown);
     c.skill.apply(&mut r, c.units, c.seed, c.shown);
     // The award is the chosen action's, not the search's best.
-    r.award = r.best.map(|a| {
-        job.scorer
-            .immediate(&job.rules, &job.root_memo, &job.root, &job.history, a)
-    });
+    r.award = search::award_of(job, r.best);
     r
 }
 

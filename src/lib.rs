@@ -15,10 +15,13 @@
 //! - `search`: alpha-beta over the three;
 //! - [`analyse`] and [`matches`](mod@matches): the analysis and experiment
 //!   tools (`tally analyse`, `tally match`), over the engine facade and the
-//!   referee; [`datagen`]: self-play
+//!   referee, with what they make for people (the annotated PGN, the JSON,
+//!   the HTML report with its boards and chart, the match summary);
+//!   [`datagen`]: self-play
 //!   data for tuning and training (`tally datagen`); [`tune`] and
 //!   [`train`]: the evaluation tuner and the net trainer;
-//! - [`uci`] and the command line: protocol and commands;
+//! - [`uci`] and the command line: protocol and commands (each subcommand
+//!   its arguments, calls into the modules above and the printing);
 //! - [`text`]: untrusted text made safe to print (imports nothing of ours).
 
 pub mod analyse;

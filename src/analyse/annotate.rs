@@ -78,7 +78,7 @@ pub fn annotated_pgn(
             if p.missed > 0.0 {
                 notes.push(format!(
                     "best {} {}, played {}",
-                    p.best.1, p.best.2, p.played
+                    p.best.san, p.best.value, p.played
                 ));
                 let mut m = format!("missed {}", fmt_points(p.missed).trim_start_matches('+'));
                 if p.missed >= big {

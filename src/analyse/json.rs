@@ -75,9 +75,9 @@ pub fn game_json(variant: Variant, a: &GameAnalysis, big: f64) -> Json {
                 "earned": award_json(&p.earned),
                 "value": p.played,
                 "best": {
-                    "action": p.best.0.to_string(),
-                    "san": p.best.1,
-                    "value": p.best.2,
+                    "action": p.best.action.to_string(),
+                    "san": p.best.san,
+                    "value": p.best.value,
                 },
                 "missed": p.missed,
                 "big_miss": p.missed >= big && p.missed > 0.0,

@@ -37,7 +37,7 @@
 //!
 //! What the tools make of an analysis lives beside it: [`Finish`] (how the
 //! game ended), [`annotate`] (the annotated PGN), [`json`] (the JSON of
-//! `tally analyse --json`) and [`report`] (the HTML report, its boards and
+//! `tally analyse --json`), [`table`] (its text table) and [`report`] (the HTML report, its boards and
 //! the points chart). They print nothing; the callers (`tally analyse`, a
 //! web page) choose where each goes.
 
@@ -45,6 +45,7 @@ pub mod annotate;
 mod finish;
 pub mod json;
 pub mod report;
+pub mod table;
 
 use std::time::Duration;
 
@@ -392,6 +393,17 @@ pub fn analyse_position(
     })
 }
 
+/// The best action of a position, as a whole-game analysis found it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BestAction {
+    /// The action.
+    pub action: Action,
+    /// The action in SAN.
+    pub san: String,
+    /// Its value.
+    pub value: SearchValue,
+}
+
 /// One analysed ply of a game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlyAnalysis {
@@ -409,8 +421,8 @@ pub struct PlyAnalysis {
     pub earned: Award,
     /// The played action's value.
     pub played: SearchValue,
-    /// The best action found, its SAN and value.
-    pub best: (Action, String, SearchValue),
+    /// The best action found.
+    pub best: BestAction,
     /// Points given away: best value minus played value, never negative.
     pub missed: f64,
     /// Each side's points after this ply, `[white, black]` (the outcome
@@ -465,7 +477,7 @@ impl GameAnalysis {
         };
         let white = |mover: Color, v: f64| if mover.is_white() { v } else { -v };
         let mut out = Vec::with_capacity(self.plies.len() + 1);
-        let best = first.best.2;
+        let best = first.best.value;
         out.push(Expected {
             margin: white(first.mover, best.points),
             mate: best
@@ -587,7 +599,11 @@ pub fn analyse_game(
             san: played_san,
             earned: p.award,
             played,
-            best: (best.0, best_san, best.1),
+            best: BestAction {
+                action: best.0,
+                san: best_san,
+                value: best.1,
+            },
             missed,
             cumulative: [cumulative[0], cumulative[1]],
         });

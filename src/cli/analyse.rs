@@ -26,12 +26,11 @@ use super::{CliError, open_input};
 use crate::analyse::annotate::annotated_pgn;
 use crate::analyse::json::{game_json, position_json};
 use crate::analyse::report::chart::{Labels, Series};
-use crate::analyse::{
-    Finish, PositionAnalysis, analyse_game, analyse_position, limits_text, player_names,
-};
+use crate::analyse::table::position_table;
+use crate::analyse::{Finish, analyse_game, analyse_position, limits_text, player_names};
 use crate::engine::{Engine, EngineOptions};
 use crate::eval::EvalMode;
-use crate::pgn::{GameSplitter, GameTooLong, PgnGame, read_games, variant_of_tag};
+use crate::pgn::{PgnGame, nth_game, variant_of_tag};
 use crate::referee::{GameInput, score_input};
 use crate::rules::Variant;
 use crate::scoring::{DrawAdvantage, Tables};
@@ -165,42 +164,7 @@ fn limits_of(args: &AnalyseArgs) -> Result<Limits, CliError> {
 }
 
 fn read_pgn_game(path: &Path, n: usize) -> Result<PgnGame, CliError> {
-    let mut seen = 0;
-    for chunk in GameSplitter::new(open_input(path)?) {
-        let chunk = match chunk {
-            Ok(chunk) => chunk,
-            Err(e) if GameTooLong::of(&e).is_some() && seen + 1 != n => {
-                seen += 1;
-                continue;
-            }
-            Err(e) => {
-                return Err(CliError::bad_input(format!(
-                    "{} game {}: {e}",
-                    path.display(),
-                    seen + 1
-                )));
-            }
-        };
-        let games = read_games(&chunk)
-            .map_err(|e| CliError::bad_input(format!("{}: {e}", path.display())))?;
-        for g in games {
-            seen += 1;
-            if seen == n {
-                if let Some((ply, problem)) = &g.problem {
-                    return Err(CliError::bad_input(format!(
-                        "{} game {n}, ply {}: {problem}",
-                        path.display(),
-                        ply + 1
-                    )));
-                }
-                return Ok(g);
-            }
-        }
-    }
-    Err(CliError::bad_input(format!(
-        "{} has {seen} games: no game {n}",
-        path.display()
-    )))
+    nth_game(open_input(path)?, n, &path.display().to_string()).map_err(CliError::bad_input)
 }
 
 /// Runs `tally analyse`.
@@ -344,48 +308,6 @@ fn position(args: &AnalyseArgs, engine: &mut Engine, limits: Limits) -> Result<(
         print!("{}", position_table(engine.variant(), &analysis));
     }
     Ok(())
-}
-
-fn position_table(variant: Variant, a: &PositionAnalysis) -> String {
-    let mut s = format!(
-        "{} {} to move: {}\ndepth {}, {} nodes, {:.2} s; values are the expected point margin for {}\n",
-        variant,
-        if a.turn.is_white() { "White" } else { "Black" },
-        a.fen,
-        a.depth,
-        a.nodes,
-        a.time.as_secs_f64(),
-        if a.turn.is_white() { "White" } else { "Black" },
-    );
-    s.push_str(&format!(
-        "{:>4}  {:<8} {:<8} {:>20}  {:<14} {:<28} {}\n",
-        "rank", "action", "san", "value", "award", "events", "line"
-    ));
-    for r in &a.actions {
-        let value = r
-            .value
-            .map_or_else(|| "(not searched)".to_owned(), |v| v.to_string());
-        let all = r.immediate.total();
-        let mut events = all.events.to_string();
-        if let Some(e) = r.immediate.ending {
-            events = if events.is_empty() {
-                format!("[{}]", e.kind())
-            } else {
-                format!("{events} [{}]", e.kind())
-            };
-        }
-        s.push_str(&format!(
-            "{:>4}  {:<8} {:<8} {:>20}  {:<14} {:<28} {}\n",
-            r.rank,
-            r.action.to_string(),
-            r.san,
-            value,
-            all.share_text(a.turn, "opp"),
-            events,
-            r.pv.join(" ")
-        ));
-    }
-    s
 }
 
 fn whole_game(

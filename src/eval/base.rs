@@ -10,10 +10,10 @@
 use shakmaty::attacks;
 use shakmaty::{Bitboard, Board, Color, File, Rank, Role, Square};
 
+use super::mgeg::MgEg;
 use super::params::*;
-use super::score::Score;
 
-impl Score {
+impl MgEg {
     /// Blends the pair by game phase (0 = bare endgame ..= [`MAX_PHASE`]).
     #[inline]
     pub fn taper(self, phase: i32) -> i32 {
@@ -25,19 +25,19 @@ impl Score {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Breakdown {
     /// Material.
-    pub material: Score,
+    pub material: MgEg,
     /// Piece-square tables.
-    pub placement: Score,
+    pub placement: MgEg,
     /// Mobility.
-    pub mobility: Score,
+    pub mobility: MgEg,
     /// King safety.
-    pub king_safety: Score,
+    pub king_safety: MgEg,
     /// Pawn structure.
-    pub pawns: Score,
+    pub pawns: MgEg,
     /// Bishop pair, rooks on open files.
-    pub pieces: Score,
+    pub pieces: MgEg,
     /// The side-to-move bonus.
-    pub tempo: Score,
+    pub tempo: MgEg,
     /// Game phase, 0 (bare) ..= [`MAX_PHASE`].
     pub phase: i32,
     /// Endgame scale in 64ths: less than 64 where the side ahead cannot
@@ -47,7 +47,7 @@ pub struct Breakdown {
 
 impl Breakdown {
     /// The sum of the terms, White minus Black.
-    pub fn total(&self) -> Score {
+    pub fn total(&self) -> MgEg {
         self.material + self.placement + self.mobility + self.king_safety + self.pawns + self.pieces
     }
 
@@ -82,12 +82,12 @@ pub enum Term {
 pub trait Sink {
     /// `n` times the weight `w` (the pair at flat index `idx` of the
     /// [`EvalParams`], see [`super::params::ix`]) in `term`, for `color`.
-    fn add(&mut self, term: Term, color: Color, idx: usize, w: Score, n: i32);
+    fn add(&mut self, term: Term, color: Color, idx: usize, w: MgEg, n: i32);
 }
 
 impl Sink for Breakdown {
     #[inline(always)]
-    fn add(&mut self, term: Term, color: Color, _idx: usize, w: Score, n: i32) {
+    fn add(&mut self, term: Term, color: Color, _idx: usize, w: MgEg, n: i32) {
         let v = w * if color.is_white() { n } else { -n };
         match term {
             Term::Material => self.material += v,
@@ -414,7 +414,7 @@ mod tests {
     fn symmetric_start() {
         let (b, t) = board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
         let bd = breakdown(&b);
-        assert_eq!(bd.total(), Score::default());
+        assert_eq!(bd.total(), MgEg::default());
         assert_eq!(bd.cp_for(t), EvalParams::DEFAULT.tempo.mg);
         assert_eq!(bd.phase, MAX_PHASE);
     }

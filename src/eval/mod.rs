@@ -14,8 +14,8 @@
 
 pub mod base;
 pub mod curve;
+pub mod mgeg;
 pub mod params;
-pub mod score;
 pub mod trace;
 pub mod tuned;
 pub mod variant_weights;

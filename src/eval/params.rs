@@ -1,10 +1,10 @@
 //! Every weight of the base evaluation, in centipawns (middlegame, endgame).
 
-use super::score::Score;
+use super::mgeg::MgEg;
 use crate::rules::Variant;
 
-const fn s(mg: i32, eg: i32) -> Score {
-    Score::new(mg, eg)
+const fn s(mg: i32, eg: i32) -> MgEg {
+    MgEg::new(mg, eg)
 }
 
 /// Phase weight of a knight or bishop.
@@ -32,17 +32,17 @@ pub trait Pairs {
     /// The number of pairs.
     const LEN: usize;
     /// Appends the pairs to `out`.
-    fn put(&self, out: &mut Vec<Score>);
+    fn put(&self, out: &mut Vec<MgEg>);
     /// Reads the pairs from `src` (which holds at least [`Pairs::LEN`]).
-    fn take(&mut self, src: &mut std::slice::Iter<'_, Score>);
+    fn take(&mut self, src: &mut std::slice::Iter<'_, MgEg>);
 }
 
-impl Pairs for Score {
+impl Pairs for MgEg {
     const LEN: usize = 1;
-    fn put(&self, out: &mut Vec<Score>) {
+    fn put(&self, out: &mut Vec<MgEg>) {
         out.push(*self);
     }
-    fn take(&mut self, src: &mut std::slice::Iter<'_, Score>) {
+    fn take(&mut self, src: &mut std::slice::Iter<'_, MgEg>) {
         if let Some(s) = src.next() {
             *self = *s;
         }
@@ -51,12 +51,12 @@ impl Pairs for Score {
 
 impl<T: Pairs, const N: usize> Pairs for [T; N] {
     const LEN: usize = T::LEN * N;
-    fn put(&self, out: &mut Vec<Score>) {
+    fn put(&self, out: &mut Vec<MgEg>) {
         for t in self {
             t.put(out);
         }
     }
-    fn take(&mut self, src: &mut std::slice::Iter<'_, Score>) {
+    fn take(&mut self, src: &mut std::slice::Iter<'_, MgEg>) {
         for t in self {
             t.take(src);
         }
@@ -91,7 +91,7 @@ macro_rules! eval_params {
 
         /// Flat indices of the fields of [`EvalParams`] (in pairs).
         pub mod ix {
-            use super::{Pairs, Score};
+            use super::{Pairs, MgEg};
             offsets!(0; $($field $name: $ty,)*);
         }
 
@@ -103,7 +103,7 @@ macro_rules! eval_params {
             ];
 
             /// Every pair, in the flat order of [`ix`].
-            pub fn to_pairs(&self) -> Vec<Score> {
+            pub fn to_pairs(&self) -> Vec<MgEg> {
                 let mut out = Vec::with_capacity(ix::COUNT);
                 $(self.$field.put(&mut out);)*
                 out
@@ -111,7 +111,7 @@ macro_rules! eval_params {
 
             /// The parameters from pairs in the flat order of [`ix`]
             /// (missing pairs keep `self`'s values).
-            pub fn with_pairs(&self, pairs: &[Score]) -> EvalParams {
+            pub fn with_pairs(&self, pairs: &[MgEg]) -> EvalParams {
                 let mut p = self.clone();
                 let mut it = pairs.iter();
                 $(p.$field.take(&mut it);)*
@@ -123,68 +123,68 @@ macro_rules! eval_params {
 
 eval_params! {
     /// Bonus for having the move (tapered; not scaled with the endgame).
-    tempo TEMPO: Score,
+    tempo TEMPO: MgEg,
     /// Material by role (pawn, knight, bishop, rook, queen, king).
-    material MATERIAL: [Score; 6],
+    material MATERIAL: [MgEg; 6],
     /// Piece-square tables by role, from White's side (a1 = 0).
-    pst PST: [[Score; 64]; 6],
+    pst PST: [[MgEg; 64]; 6],
     /// Mobility weight per reachable square beyond [`MOBILITY_BASE`], per
     /// role (knight, bishop, rook, queen, king).
-    mobility MOBILITY: [Score; 5],
+    mobility MOBILITY: [MgEg; 5],
     /// Bonus for the attacker by attack units on the king zone (with two
     /// attackers and a queen).
-    king_danger KING_DANGER: [Score; 24],
+    king_danger KING_DANGER: [MgEg; 24],
     /// Per own pawn in front of a king on its first two ranks (up to three).
-    pawn_shield PAWN_SHIELD: Score,
+    pawn_shield PAWN_SHIELD: MgEg,
     /// A file with none of our pawns next to or under our king.
-    king_open_file KING_OPEN_FILE: Score,
+    king_open_file KING_OPEN_FILE: MgEg,
     /// Two bishops.
-    bishop_pair BISHOP_PAIR: Score,
+    bishop_pair BISHOP_PAIR: MgEg,
     /// A rook on a file with no pawns.
-    rook_open_file ROOK_OPEN_FILE: Score,
+    rook_open_file ROOK_OPEN_FILE: MgEg,
     /// A rook on a file with only enemy pawns.
-    rook_semi_open_file ROOK_SEMI_OPEN_FILE: Score,
+    rook_semi_open_file ROOK_SEMI_OPEN_FILE: MgEg,
     /// A pawn with no own pawn on the adjacent files.
-    isolated ISOLATED: Score,
+    isolated ISOLATED: MgEg,
     /// A pawn with an own pawn ahead of it on its file.
-    doubled DOUBLED: Score,
+    doubled DOUBLED: MgEg,
     /// A passed pawn by its rank from its own side (index 1 = second rank).
-    passed PASSED: [Score; 8],
+    passed PASSED: [MgEg; 8],
     /// Passed pawns from the fourth rank: per square of the enemy king's
     /// distance to the square in front, times (rank - 2).
-    passed_king_theirs PASSED_KING_THEIRS: Score,
+    passed_king_theirs PASSED_KING_THEIRS: MgEg,
     /// The same for our king's distance, subtracted.
-    passed_king_ours PASSED_KING_OURS: Score,
+    passed_king_ours PASSED_KING_OURS: MgEg,
     /// An enemy piece (not pawn or king) attacked by one of our pawns.
-    threat_by_pawn THREAT_BY_PAWN: Score,
+    threat_by_pawn THREAT_BY_PAWN: MgEg,
     /// An enemy piece or pawn we attack that nothing defends.
-    hanging HANGING: Score,
+    hanging HANGING: MgEg,
     /// Extinction: a side's lone knight, bishop or rook (one capture from
     /// losing the game).
-    ext_last_piece EXT_LAST_PIECE: Score,
+    ext_last_piece EXT_LAST_PIECE: MgEg,
     /// Extinction: one, two or three pawns left.
-    ext_last_pawns EXT_LAST_PAWNS: [Score; 3],
+    ext_last_pawns EXT_LAST_PAWNS: [MgEg; 3],
     /// Extinction: a second queen.
-    ext_spare_queen EXT_SPARE_QUEEN: Score,
+    ext_spare_queen EXT_SPARE_QUEEN: MgEg,
     /// Extinction: a second king.
-    ext_spare_king EXT_SPARE_KING: Score,
+    ext_spare_king EXT_SPARE_KING: MgEg,
     /// Extinction: a last piece of its type where an enemy pawn push would
     /// attack it.
-    ext_last_piece_pawn_threat EXT_LAST_PIECE_PAWN_THREAT: Score,
+    ext_last_piece_pawn_threat EXT_LAST_PIECE_PAWN_THREAT: MgEg,
     /// Extinction: the side to move can take a last piece (the game; the
     /// search confirms it).
-    ext_take_last EXT_TAKE_LAST: Score,
+    ext_take_last EXT_TAKE_LAST: MgEg,
     /// Extinction: one of the side to move's last pieces is attacked (it
     /// must spend its move on it).
-    ext_last_attacked EXT_LAST_ATTACKED: Score,
+    ext_last_attacked EXT_LAST_ATTACKED: MgEg,
     /// Extinction: two or more of the side to move's last pieces are
     /// attacked.
-    ext_last_attacked_twice EXT_LAST_ATTACKED_TWICE: Score,
+    ext_last_attacked_twice EXT_LAST_ATTACKED_TWICE: MgEg,
     /// Extinction: the side to move has a fork of two last pieces from a
     /// safe square.
-    ext_fork EXT_FORK: Score,
+    ext_fork EXT_FORK: MgEg,
     /// Extinction: the opponent has such a fork next move.
-    ext_fork_threat EXT_FORK_THREAT: Score,
+    ext_fork_threat EXT_FORK_THREAT: MgEg,
 }
 
 impl EvalParams {
@@ -275,7 +275,7 @@ const fn center_distance(sq: usize) -> i32 {
     if df > dr { df } else { dr }
 }
 
-const fn build_pst() -> [[Score; 64]; 6] {
+const fn build_pst() -> [[MgEg; 64]; 6] {
     let mut t = [[s(0, 0); 64]; 6];
     let mut sq = 0;
     while sq < 64 {
@@ -332,7 +332,7 @@ mod tests {
         assert_eq!(pairs[ix::EXT_FORK], p.ext_fork);
         // A changed pair lands in its field.
         let mut changed = pairs.clone();
-        changed[ix::KING_DANGER + 5] = Score::new(1, 2);
-        assert_eq!(p.with_pairs(&changed).king_danger[5], Score::new(1, 2));
+        changed[ix::KING_DANGER + 5] = MgEg::new(1, 2);
+        assert_eq!(p.with_pairs(&changed).king_danger[5], MgEg::new(1, 2));
     }
 }

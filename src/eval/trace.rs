@@ -16,8 +16,8 @@
 use shakmaty::{Board, Color};
 
 use super::base::{self, Sink, Term};
+use super::mgeg::MgEg;
 use super::params::{EvalParams, MAX_PHASE, ix};
-use super::score::Score;
 use super::variants::extinction;
 
 /// How many times each weight counts in one position, for the side to
@@ -39,7 +39,7 @@ pub struct Trace {
 struct Counts(Vec<i32>);
 
 impl Sink for Counts {
-    fn add(&mut self, _term: Term, color: Color, idx: usize, _w: Score, n: i32) {
+    fn add(&mut self, _term: Term, color: Color, idx: usize, _w: MgEg, n: i32) {
         self.0[idx] += if color.is_white() { n } else { -n };
     }
 }
@@ -64,7 +64,7 @@ impl Trace {
         let mut plain = vec![0; ix::COUNT];
         plain[ix::TEMPO] = 1;
         if extinction {
-            let mut add = |i: usize, _: Score, n: i32| plain[i] += n;
+            let mut add = |i: usize, _: MgEg, n: i32| plain[i] += n;
             extinction::side_terms(board, turn, p, 1, &mut add);
             extinction::side_terms(board, !turn, p, -1, &mut add);
             extinction::threat_terms(board, turn, p, &mut add);
@@ -81,9 +81,9 @@ impl Trace {
     /// in centipawns for the side to move, rounded as the evaluation
     /// rounds its board terms: equal to it in chess, within 2 in
     /// extinction (which rounds its three groups apart).
-    pub fn evaluate(&self, pairs: &[Score]) -> i32 {
+    pub fn evaluate(&self, pairs: &[MgEg]) -> i32 {
         let sum = |terms: &[(u16, i16)]| {
-            terms.iter().fold(Score::default(), |s, &(i, n)| {
+            terms.iter().fold(MgEg::default(), |s, &(i, n)| {
                 s + pairs[usize::from(i)] * i32::from(n)
             })
         };
@@ -205,7 +205,7 @@ mod tests {
     fn other_weights_give_the_evaluation_under_them() {
         // Double every weight: the board terms double too.
         let p = EvalParams::DEFAULT;
-        let doubled: Vec<Score> = p.to_pairs().iter().map(|&s| s * 2).collect();
+        let doubled: Vec<MgEg> = p.to_pairs().iter().map(|&s| s * 2).collect();
         let q = p.with_pairs(&doubled);
         for (board, turn) in positions().iter().step_by(50) {
             let t = Trace::of(board, *turn, false);

@@ -502,6 +502,37 @@ impl Visitor for Collect {
     }
 }
 
+/// Game `n` (1-based) of a PGN stream; `name` (the file's) heads the
+/// messages. A game too long to read is skipped when it is not game `n`.
+///
+/// # Errors
+///
+/// Game `n` is not there, cannot be read or has an illegal move: one line.
+pub fn nth_game(reader: impl BufRead, n: usize, name: &str) -> Result<PgnGame, String> {
+    let mut seen = 0;
+    for chunk in GameSplitter::new(reader) {
+        let chunk = match chunk {
+            Ok(chunk) => chunk,
+            Err(e) if GameTooLong::of(&e).is_some() && seen + 1 != n => {
+                seen += 1;
+                continue;
+            }
+            Err(e) => return Err(format!("{name} game {}: {e}", seen + 1)),
+        };
+        let games = read_games(&chunk).map_err(|e| format!("{name}: {e}"))?;
+        for g in games {
+            seen += 1;
+            if seen == n {
+                if let Some((ply, problem)) = &g.problem {
+                    return Err(format!("{name} game {n}, ply {}: {problem}", ply + 1));
+                }
+                return Ok(g);
+            }
+        }
+    }
+    Err(format!("{name} has {seen} games: no game {n}"))
+}
+
 /// Reads every game in one raw game text (normally one, as
 /// [`GameSplitter`] cuts them).
 ///

@@ -17,11 +17,11 @@
 //!   dynamic split, sets points, wacky's end bonuses...).
 
 mod award;
+mod bounds;
 pub mod dump;
 mod memo;
 mod outcome;
 mod points;
-mod policy;
 pub mod stylish;
 mod tables;
 pub mod wacky;

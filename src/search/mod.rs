@@ -352,10 +352,57 @@ pub struct SearchJob<P: Pos, S: Scoring, E: Evaluate<P>> {
     pub overhead: Duration,
 }
 
-/// Runs a search on `threads` threads of `pool` and returns its result. The
-/// calling thread blocks until the search ends (by its limits or by
-/// `shared.stop`).
+/// The time budget of `job`'s search, for its side to move: computed once
+/// a search, for the watcher's hard limit and the main thread's
+/// `TimeManager`.
+fn budget_of<P, S, E>(job: &SearchJob<P, S, E>) -> Budget
+where
+    P: Pos,
+    S: Scoring,
+    E: Evaluate<P>,
+{
+    let side = usize::from(!job.root.pos.turn().is_white());
+    Budget::new(&job.limits, side, job.overhead)
+}
+
+/// Runs a search on `threads` threads of `pool` and returns its result,
+/// with the best action's award. The calling thread blocks until the
+/// search ends (by its limits or by `shared.stop`).
 pub fn search<P, S, E>(
+    job: &SearchJob<P, S, E>,
+    shared: &Shared,
+    pool: &rayon::ThreadPool,
+    threads: usize,
+    reporter: &dyn Reporter,
+) -> SearchResult
+where
+    P: Pos,
+    S: Scoring,
+    E: Evaluate<P>,
+{
+    let mut result = search_unawarded(job, shared, pool, threads, reporter);
+    result.award = award_of(job, result.best);
+    result
+}
+
+/// What `action` earns at `job`'s root the moment it is played, the
+/// ending's awards included ([`SearchResult::award`]).
+pub fn award_of<P, S, E>(job: &SearchJob<P, S, E>, action: Option<Action>) -> Option<Immediate>
+where
+    P: Pos,
+    S: Scoring,
+    E: Evaluate<P>,
+{
+    action.map(|a| {
+        job.scorer
+            .immediate(&job.rules, &job.root_memo, &job.root, &job.history, a)
+    })
+}
+
+/// [`search`] without the award: for a caller that may play another
+/// action than the best (limited strength) and asks [`award_of`] for the
+/// one it chose, so the award is computed once.
+pub fn search_unawarded<P, S, E>(
     job: &SearchJob<P, S, E>,
     shared: &Shared,
     pool: &rayon::ThreadPool,
@@ -374,10 +421,8 @@ where
         return SearchResult::default();
     }
     let threads = threads.clamp(1, shared.nodes.len());
-    let side = usize::from(!job.root.pos.turn().is_white());
-    let hard = Budget::new(&job.limits, side, job.overhead)
-        .hard
-        .filter(|_| !job.limits.infinite);
+    let budget = budget_of(job);
+    let hard = budget.hard.filter(|_| !job.limits.infinite);
     let mut results: Vec<Option<ThreadResult>> = vec![None; threads];
     // The jobs go to the pool; this thread, running already, holds the
     // clock meanwhile (a thread started now would wait behind the workers
@@ -398,19 +443,16 @@ where
                 // The main thread's end stops the others and the watcher,
                 // even should it panic.
                 let _end = (id == 0).then(|| StopOnDrop(shared));
-                let mut w = worker::Worker::new(job, shared, id, reporter);
+                // Only the main thread keeps time.
+                let budget = (id == 0).then_some(budget);
+                let mut w = worker::Worker::new(job, shared, id, reporter, budget);
                 *slot = Some(w.iterate());
             });
         }
         limits::watch(shared, hard);
     });
     let results: Vec<ThreadResult> = results.into_iter().flatten().collect();
-    let mut result = vote(results, shared, clock, job.multipv, reporter);
-    result.award = result.best.map(|a| {
-        job.scorer
-            .immediate(&job.rules, &job.root_memo, &job.root, &job.history, a)
-    });
-    result
+    vote(results, shared, clock, job.multipv, reporter)
 }
 
 /// What one thread found.

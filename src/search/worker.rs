@@ -72,11 +72,15 @@ pub(super) struct Worker<'a, P: Pos, S: Scoring, E: Evaluate<P>> {
     shared: &'a Shared,
     reporter: &'a dyn Reporter,
     id: usize,
-    time: TimeManager,
+    /// The main thread's time keeping; `None` in a helper.
+    time: Option<TimeManager>,
     stack: Vec<Frame<P, E::State>>,
-    history_keys: Vec<HistoryEntry>,
+    /// The keys of the game's positions and of the line searched so far
+    /// (repetitions, the fifty-move rule).
+    line_keys: Vec<HistoryEntry>,
     pv: Vec<Vec<Action>>,
-    history: History,
+    /// The move-ordering tables (quiet, capture and continuation history).
+    ordering: History,
     correction: Correction,
     lmr: Vec<[i32; 64]>,
     nodes: u64,
@@ -96,8 +100,8 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         shared: &'a Shared,
         id: usize,
         reporter: &'a dyn Reporter,
+        budget: Option<Budget>,
     ) -> Self {
-        let side = if job.root.pos.turn().is_white() { 0 } else { 1 };
         let root_state = job.evaluator.root_state(&job.root);
         let stack = (0..MAX_PLY + 2)
             .map(|_| Frame {
@@ -130,14 +134,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             shared,
             reporter,
             id,
-            time: TimeManager::new(
-                Budget::new(&job.limits, side, job.overhead),
-                job.root_actions.len(),
-            ),
+            time: budget.map(|b| TimeManager::new(b, job.root_actions.len())),
             stack,
-            history_keys: job.history.clone(),
+            line_keys: job.history.clone(),
             pv: vec![Vec::new(); MAX_PLY + 2],
-            history: History::default(),
+            ordering: History::default(),
             correction: Correction::default(),
             lmr: lmr_table(),
             nodes: 0,
@@ -207,9 +208,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                     prev_value: best.prev_value,
                     best_share: best.nodes as f64 / self.nodes.max(1) as f64,
                 };
+                let elapsed = self.shared.elapsed();
                 if self
                     .time
-                    .stop_after(&done, &self.job.limits, self.shared, self.shared.elapsed())
+                    .as_mut()
+                    .is_some_and(|t| t.stop_after(&done, &self.job.limits, self.shared, elapsed))
                 {
                     break;
                 }
@@ -304,7 +307,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 let pondering = self.shared.pondering.load(Ordering::Relaxed);
                 if !pondering
                     && !self.job.limits.infinite
-                    && self.time.hard().is_some_and(|h| self.shared.elapsed() >= h)
+                    && self
+                        .time
+                        .as_ref()
+                        .and_then(TimeManager::hard)
+                        .is_some_and(|h| self.shared.elapsed() >= h)
                 {
                     self.shared.stop();
                     self.stopped = true;
@@ -463,7 +470,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             to.memo = from.memo;
             0
         };
-        self.history_keys
+        self.line_keys
             .push(HistoryEntry::of(&to.node, Some(action)));
         self.shared.tt.prefetch(self.key(ply + 1));
         m
@@ -471,7 +478,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
 
     #[inline]
     fn unmake(&mut self) {
-        self.history_keys.pop();
+        self.line_keys.pop();
     }
 
     /// The search key of the node at `ply`.
@@ -567,7 +574,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         next.memo = memo;
         next.action = None;
         next.piece_to = None;
-        self.history_keys.push(HistoryEntry {
+        self.line_keys.push(HistoryEntry {
             key: next.node.key,
             check: false,
             zeroing: true,
@@ -581,7 +588,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             &mut child[0].state,
         );
         let v = -self.search::<false>(depth - r, -beta, -beta + 1, ply + 1);
-        self.history_keys.pop();
+        self.line_keys.pop();
         if self.stopped {
             return Some(0);
         }
@@ -609,7 +616,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let mut r = self.table_reduction::<PV>(depth, searched);
         r -= i32::from(is_killer);
         r += i32::from(!improving);
-        r -= self.history.quiet(&self.context(ply), action) / tuned!(LMR_HISTORY_DIV);
+        r -= self.ordering.quiet(&self.context(ply), action) / tuned!(LMR_HISTORY_DIV);
         r
     }
 
@@ -624,9 +631,9 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             f.killers[0] = Some(action);
         }
         let bonus = history_bonus(depth);
-        self.history.update_quiet(&ctx, action, bonus);
+        self.ordering.update_quiet(&ctx, action, bonus);
         for &q in tried {
-            self.history.update_quiet(&ctx, q, -bonus);
+            self.ordering.update_quiet(&ctx, q, -bonus);
         }
     }
 
@@ -638,11 +645,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         if let Action::Move(m) = action
             && m.is_capture()
         {
-            self.history.update_capture(turn, m, bonus);
+            self.ordering.update_capture(turn, m, bonus);
         }
         for &c in tried {
             if let Action::Move(m) = c {
-                self.history.update_capture(turn, m, -bonus);
+                self.ordering.update_capture(turn, m, -bonus);
             }
         }
     }
@@ -705,7 +712,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         // or perpetual) it would become.
         let node = &self.stack[ply].node;
         if let Some(ending) =
-            rules.history_ending_after(node, &self.history_keys, self.job.history.len())
+            rules.history_ending_after(node, &self.line_keys, self.job.history.len())
         {
             let ending = rules.position_ending_full(node).unwrap_or(ending);
             return self.end_value(ply, &ending);
@@ -744,7 +751,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 {
                     self.set_threats(ply);
                     let ctx = self.context(ply);
-                    self.history.update_quiet(&ctx, a, history_bonus(depth));
+                    self.ordering.update_quiet(&ctx, a, history_bonus(depth));
                 }
                 return tt_value;
             }
@@ -867,7 +874,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let mut quiets_tried = ActionList::new();
         let mut captures_tried = ActionList::new();
         while let Some(action) =
-            picker.next::<P>(self.stack[ply].node.pos.board(), &self.history, &ctx)
+            picker.next::<P>(self.stack[ply].node.pos.board(), &self.ordering, &ctx)
         {
             // A disk changes the rest of the game; a shallow search only
             // sees the compulsory captures it forces, not their price.
@@ -1061,7 +1068,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             && is_quiet(prev)
         {
             let ctx = self.context(ply - 1);
-            self.history.update_quiet(&ctx, prev, history_bonus(depth));
+            self.ordering.update_quiet(&ctx, prev, history_bonus(depth));
         }
         // The static evaluation was off: learn by how much, unless the
         // bound says nothing of it or a noisy move decided.
@@ -1175,7 +1182,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let mut best = stand_pat;
         let mut best_action = None;
         while let Some(action) =
-            picker.next::<P>(self.stack[ply].node.pos.board(), &self.history, &ctx)
+            picker.next::<P>(self.stack[ply].node.pos.board(), &self.ordering, &ctx)
         {
             // Skip captures that lose material, and hopeless ones.
             let board = self.stack[ply].node.pos.board();
@@ -1318,7 +1325,13 @@ mod tests {
         );
         assert!(job.root.pos.threatened());
         let shared = Shared::new(Arc::new(Tt::new(1)), 1);
-        let mut w = Worker::new(&job, &shared, 0, &Silent);
+        let mut w = Worker::new(
+            &job,
+            &shared,
+            0,
+            &Silent,
+            Some(crate::search::budget_of(&job)),
+        );
         let v = w.search::<false>(1, -501, -500, 0);
         assert!(v >= -500, "{v}");
         assert_eq!(w.nodes, 1);
@@ -1363,7 +1376,13 @@ mod tests {
             "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
         );
         let shared = Shared::new(Arc::new(Tt::new(1)), 1);
-        let mut w = Worker::new(&job, &shared, 0, &Silent);
+        let mut w = Worker::new(
+            &job,
+            &shared,
+            0,
+            &Silent,
+            Some(crate::search::budget_of(&job)),
+        );
         let (first, second) = (job.root_actions[0], job.root_actions[1]);
         w.make(0, first);
         w.stack[1].killers = [Some(first), None];
@@ -1388,7 +1407,13 @@ mod tests {
             .find(|a| a.as_move().is_some_and(|m| m.is_capture()))
             .unwrap();
         let shared = Shared::new(Arc::new(Tt::new(1)), 1);
-        let mut w = Worker::new(&job, &shared, 0, &Silent);
+        let mut w = Worker::new(
+            &job,
+            &shared,
+            0,
+            &Silent,
+            Some(crate::search::budget_of(&job)),
+        );
         w.stack[0].excluded = Some(capture);
         let without = w.search::<true>(3, -INFINITE, INFINITE, 0);
         assert!(shared.tt.probe(w.key(0)).is_none());

@@ -4,9 +4,11 @@
 //!
 //! What lives here: reading lines ([`input`](self) thread and channel),
 //! option declarations and checks (`options`), output formatting
-//! (`output`), the `d` and `eval` texts (`display`) and the points of a
-//! game so far, from the referee (`points`). The search, the rules and the scoring are only
-//! driven through [`Engine`]; this module formats and parses, nothing else.
+//! (`output`), and the `d` and `eval` texts (`display`, which shows the
+//! points of the game so far as the engine counts them,
+//! [`Engine::points_so_far`]). The search, the rules and the scoring are
+//! only driven through [`Engine`]; this module formats and parses, nothing
+//! else.
 //!
 //! Threads: a reader thread feeds lines into a channel; the loop handles
 //! them one by one; a search runs on the engine's own thread, and its

@@ -382,8 +382,8 @@ fn info(h: &mut String, r: &Report<'_>, i: usize, v: &View) {
                 h,
                 "<p>Expected final margin: <strong>{}</strong> (best first move: {}, {}).</p>",
                 margin_text(m),
-                escape(&first.best.1),
-                escape(&first.best.2.to_string()),
+                escape(&first.best.san),
+                escape(&first.best.value.to_string()),
             );
         }
         h.push_str("</section>\n");
@@ -413,14 +413,14 @@ fn info(h: &mut String, r: &Report<'_>, i: usize, v: &View) {
         escape(&p.played.to_string()),
         side(p.mover)
     );
-    if p.best.0 == p.action {
+    if p.best.action == p.action {
         h.push_str("<dt>Best</dt><dd>this move</dd>");
     } else {
         let _ = write!(
             h,
             "<dt>Best</dt><dd><strong>{}</strong> ({})</dd>",
-            escape(&p.best.1),
-            escape(&p.best.2.to_string())
+            escape(&p.best.san),
+            escape(&p.best.value.to_string())
         );
     }
     let missed = fmt_points(p.missed).trim_start_matches('+').to_owned();

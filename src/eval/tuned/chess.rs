@@ -3,11 +3,11 @@
 //!
 //! From 3235711 quiet chess positions of /work/data/chess-s1.tdat: --epochs 40 --batch 16384 --lr 1 --lambda 0.5 --seed 0 --holdout 10 --l2 0.000000002, K 0.006114, epoch 13.
 
+use crate::eval::mgeg::MgEg;
 use crate::eval::params::EvalParams;
-use crate::eval::score::Score;
 
-const fn s(mg: i32, eg: i32) -> Score {
-    Score::new(mg, eg)
+const fn s(mg: i32, eg: i32) -> MgEg {
+    MgEg::new(mg, eg)
 }
 
 /// The weights `tally tune` fitted.

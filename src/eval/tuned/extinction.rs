@@ -3,11 +3,11 @@
 //!
 //! From 3173258 quiet extinction positions of /work/data/ext-s2.tdat: --epochs 40 --batch 16384 --lr 1 --lambda 0.5 --seed 0 --holdout 10 --l2 0.000000002, K 0.003653, epoch 11.
 
+use crate::eval::mgeg::MgEg;
 use crate::eval::params::EvalParams;
-use crate::eval::score::Score;
 
-const fn s(mg: i32, eg: i32) -> Score {
-    Score::new(mg, eg)
+const fn s(mg: i32, eg: i32) -> MgEg {
+    MgEg::new(mg, eg)
 }
 
 /// The weights `tally tune` fitted.

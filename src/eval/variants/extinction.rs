@@ -7,8 +7,8 @@
 use shakmaty::attacks;
 use shakmaty::{Bitboard, Board, Color, Role};
 
+use super::super::mgeg::MgEg;
 use super::super::params::*;
-use super::super::score::Score;
 use super::{Ctx, attacked_by, counts, pawn_pushes_attacks};
 
 /// Sends the type terms of one side to `add(flat index, weight, count)`
@@ -18,7 +18,7 @@ pub fn side_terms(
     color: Color,
     p: &EvalParams,
     n: i32,
-    add: &mut impl FnMut(usize, Score, i32),
+    add: &mut impl FnMut(usize, MgEg, i32),
 ) {
     let c = counts(board, color);
     // Knights, bishops, rooks: a lone piece of a type is a target.
@@ -56,8 +56,8 @@ pub fn side_terms(
 
 /// The type terms in centipawns for `stm`.
 pub fn terms(board: &Board, stm: Color, phase: i32, p: &EvalParams) -> i32 {
-    let mut s = Score::default();
-    let mut add = |_: usize, w: Score, n: i32| s += w * n;
+    let mut s = MgEg::default();
+    let mut add = |_: usize, w: MgEg, n: i32| s += w * n;
     side_terms(board, stm, p, 1, &mut add);
     side_terms(board, !stm, p, -1, &mut add);
     s.taper(phase)
@@ -117,7 +117,7 @@ pub fn forks(board: &Board, color: Color, targets: Bitboard, guarded: Bitboard) 
 /// (two at once are hard to save), and forks on last pieces each side has
 /// next.
 pub fn threats(board: &Board, stm: Color, phase: i32, p: &EvalParams) -> i32 {
-    let mut s = Score::default();
+    let mut s = MgEg::default();
     threat_terms(board, stm, p, &mut |_, w, n| s += w * n);
     s.taper(phase)
 }
@@ -128,7 +128,7 @@ pub fn threat_terms(
     board: &Board,
     stm: Color,
     p: &EvalParams,
-    add: &mut impl FnMut(usize, Score, i32),
+    add: &mut impl FnMut(usize, MgEg, i32),
 ) {
     let our_last = last_pieces(board, stm);
     let their_last = last_pieces(board, !stm);

@@ -11,7 +11,7 @@ use shakmaty::attacks;
 use shakmaty::{Board, Color};
 
 use super::super::ResultMargins;
-use super::super::score::Score;
+use super::super::mgeg::MgEg;
 use super::super::variant_weights::VariantWeights;
 use super::{Ctx, attacked_by, checking_moves, dynamic, expected, perpetual};
 use crate::rules::Disk;
@@ -19,21 +19,21 @@ use crate::rules::Disk;
 /// The penalty of a frozen king (centipawns, tapered): where it stands,
 /// the checks the enemy has against it, and the enemy's attacks on the
 /// squares around it.
-pub fn frozen_king(w: &VariantWeights, board: &Board, color: Color) -> Score {
+pub fn frozen_king(w: &VariantWeights, board: &Board, color: Color) -> MgEg {
     let Some(k) = (board.kings() & board.by_color(color)).first() else {
-        return Score::default();
+        return MgEg::default();
     };
     let file = k.file() as i32;
     let mut s = if (2..=5).contains(&file) {
-        Score::new(w.tb_frozen_central_king_mg, w.tb_frozen_central_king_eg)
+        MgEg::new(w.tb_frozen_central_king_mg, w.tb_frozen_central_king_eg)
     } else {
-        Score::new(w.tb_frozen_king_mg, w.tb_frozen_king_eg)
+        MgEg::new(w.tb_frozen_king_mg, w.tb_frozen_king_eg)
     };
     let checks = (checking_moves(board, !color) as i32).min(w.tb_checks_counted);
-    s += Score::new(w.tb_frozen_check_mg, w.tb_frozen_check_eg) * checks;
+    s += MgEg::new(w.tb_frozen_check_mg, w.tb_frozen_check_eg) * checks;
     let zone = attacks::king_attacks(k);
     let hits = (zone & attacked_by(board, !color)).count() as i32;
-    s += Score::new(w.tb_frozen_zone_mg, w.tb_frozen_zone_eg) * hits;
+    s += MgEg::new(w.tb_frozen_zone_mg, w.tb_frozen_zone_eg) * hits;
     s
 }
 
@@ -71,10 +71,10 @@ mod tests {
     #[test]
     fn a_frozen_king_under_fire_costs_more() {
         let w = &VariantWeights::UNTUNED;
-        let wing = Score::new(w.tb_frozen_king_mg, w.tb_frozen_king_eg);
-        let centre = Score::new(w.tb_frozen_central_king_mg, w.tb_frozen_central_king_eg);
-        let check = Score::new(w.tb_frozen_check_mg, w.tb_frozen_check_eg);
-        let square = Score::new(w.tb_frozen_zone_mg, w.tb_frozen_zone_eg);
+        let wing = MgEg::new(w.tb_frozen_king_mg, w.tb_frozen_king_eg);
+        let centre = MgEg::new(w.tb_frozen_central_king_mg, w.tb_frozen_central_king_eg);
+        let check = MgEg::new(w.tb_frozen_check_mg, w.tb_frozen_check_eg);
+        let square = MgEg::new(w.tb_frozen_zone_mg, w.tb_frozen_zone_eg);
         // Castled and out of reach: the wing penalty and nothing else.
         let quiet = board("4k3/8/8/8/8/8/5PPP/6K1 w - - 0 1");
         assert_eq!(frozen_king(w, &quiet, Color::White), wing);

@@ -207,7 +207,7 @@ mod tests {
     }
 
     #[test]
-    fn default_policy() {
+    fn default_bounds() {
         for v in Variant::ALL {
             let s = Scorer::new(v);
             let result_scored = !matches!(v, Variant::Stylish | Variant::Wacky);
@@ -227,7 +227,7 @@ mod tests {
     }
 
     #[test]
-    fn policy_follows_the_tables() {
+    fn bounds_follow_the_tables() {
         // A win that pays no more than a loss, or less than another ending,
         // does not outrank every estimate.
         assert!(!scorer(Variant::Chess, "[chess]\nwin = 0\n").decisive_band());

@@ -1,53 +1,54 @@
-//! [`Score`]: a middlegame / endgame pair of centipawn values, the unit of
+//! [`MgEg`]: a middlegame / endgame pair of centipawn values (not to be
+//! taken for `search::Score`, a decoded search value), the unit of
 //! every weight in [`super::params`]. Plain arithmetic only: tapering by game
 //! phase belongs to the base evaluation ([`super::base`]), which owns the
 //! phase. Imports nothing, so `params` and `base` both build on it.
 
 /// A middlegame / endgame pair of centipawn values.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Score {
+pub struct MgEg {
     /// Middlegame value.
     pub mg: i32,
     /// Endgame value.
     pub eg: i32,
 }
 
-impl Score {
+impl MgEg {
     /// A pair.
-    pub const fn new(mg: i32, eg: i32) -> Score {
-        Score { mg, eg }
+    pub const fn new(mg: i32, eg: i32) -> MgEg {
+        MgEg { mg, eg }
     }
 }
 
-impl std::ops::Add for Score {
-    type Output = Score;
+impl std::ops::Add for MgEg {
+    type Output = MgEg;
     #[inline]
-    fn add(self, o: Score) -> Score {
-        Score::new(self.mg + o.mg, self.eg + o.eg)
+    fn add(self, o: MgEg) -> MgEg {
+        MgEg::new(self.mg + o.mg, self.eg + o.eg)
     }
 }
 
-impl std::ops::AddAssign for Score {
+impl std::ops::AddAssign for MgEg {
     #[inline]
-    fn add_assign(&mut self, o: Score) {
+    fn add_assign(&mut self, o: MgEg) {
         self.mg += o.mg;
         self.eg += o.eg;
     }
 }
 
-impl std::ops::Sub for Score {
-    type Output = Score;
+impl std::ops::Sub for MgEg {
+    type Output = MgEg;
     #[inline]
-    fn sub(self, o: Score) -> Score {
-        Score::new(self.mg - o.mg, self.eg - o.eg)
+    fn sub(self, o: MgEg) -> MgEg {
+        MgEg::new(self.mg - o.mg, self.eg - o.eg)
     }
 }
 
-impl std::ops::Mul<i32> for Score {
-    type Output = Score;
+impl std::ops::Mul<i32> for MgEg {
+    type Output = MgEg;
     #[inline]
-    fn mul(self, k: i32) -> Score {
-        Score::new(self.mg * k, self.eg * k)
+    fn mul(self, k: i32) -> MgEg {
+        MgEg::new(self.mg * k, self.eg * k)
     }
 }
 
@@ -67,15 +68,15 @@ mod tests {
         // uses nothing at all: no cycle through `base`.
         for line in imports(include_str!("params.rs")) {
             assert!(
-                ["use super::score::Score;", "use crate::rules::Variant;"].contains(&line),
+                ["use super::mgeg::MgEg;", "use crate::rules::Variant;"].contains(&line),
                 "{line}"
             );
         }
-        assert_eq!(imports(include_str!("score.rs")), Vec::<&str>::new());
+        assert_eq!(imports(include_str!("mgeg.rs")), Vec::<&str>::new());
         assert_eq!(
-            Score::new(3, -2) + Score::new(1, 1) - Score::new(0, 4),
-            Score::new(4, -5)
+            MgEg::new(3, -2) + MgEg::new(1, 1) - MgEg::new(0, 4),
+            MgEg::new(4, -5)
         );
-        assert_eq!(Score::new(2, 3) * 3, Score::new(6, 9));
+        assert_eq!(MgEg::new(2, 3) * 3, MgEg::new(6, 9));
     }
 }
