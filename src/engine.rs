@@ -449,6 +449,14 @@ impl Engine {
         self.game.fen()
     }
 
+    /// The current position as the start of a new game, for playing on
+    /// past an ending the GUI does not know: its FEN with the halfmove
+    /// clock at 0, so the game is not over by the move-count rule at once
+    /// (the game's history, and with it repetitions, starts afresh).
+    pub fn fresh_fen(&self) -> String {
+        fresh_fen(&self.game.fen())
+    }
+
     /// The side to move.
     pub fn turn(&self) -> shakmaty::Color {
         self.game.turn()
@@ -798,6 +806,15 @@ fn run<P: Pos>(
     r
 }
 
+/// `fen` with its halfmove clock set to 0.
+fn fresh_fen(fen: &str) -> String {
+    let mut fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.len() >= 5 {
+        fields[4] = "0";
+    }
+    fields.join(" ")
+}
+
 impl Drop for Engine {
     fn drop(&mut self) {
         self.stop_and_wait();
@@ -806,6 +823,14 @@ impl Drop for Engine {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_fresh_fen_restarts_the_move_count() {
+        assert_eq!(
+            super::fresh_fen("8/8/8/8/8/8/8/K1k5 w - - 77 120"),
+            "8/8/8/8/8/8/8/K1k5 w - - 0 120"
+        );
+    }
+
     use super::*;
     use crate::referee::{GameInput, score_input};
     use crate::scoring::{Award, Event};

@@ -22,7 +22,8 @@
 //!   [`train`]: the evaluation tuner and the net trainer;
 //! - [`uci`] and the command line: protocol and commands (each subcommand
 //!   its arguments, calls into the modules above and the printing);
-//! - [`text`]: untrusted text made safe to print (imports nothing of ours).
+//! - [`text`]: untrusted text made safe to print, and [`rng`]: the one
+//!   seeded generator (both import nothing of ours).
 
 pub mod analyse;
 pub mod bench;
@@ -34,6 +35,7 @@ pub mod matches;
 pub mod nnue;
 pub mod pgn;
 pub mod referee;
+pub mod rng;
 pub mod rules;
 pub mod scoring;
 pub mod search;

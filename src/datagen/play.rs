@@ -24,33 +24,7 @@ use crate::search::{Limits, Silent, is_decided, margin_value};
 /// Openings tried per game before the game is skipped.
 pub const MAX_ATTEMPTS: u32 = 64;
 
-/// A small deterministic generator (SplitMix64): the same seed gives the
-/// same numbers on every machine and build.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// The generator of game `index` of a run seeded with `seed`.
-    pub fn for_game(seed: u64, index: u64) -> Rng {
-        let mut a = Rng(seed);
-        let mut b = Rng(index ^ 0x632b_e59b_d9b4_e019);
-        Rng(a.next_u64() ^ b.next_u64().rotate_left(17))
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `n` (`n` > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
-    }
-}
+pub use crate::rng::Rng;
 
 /// What playing one game gave.
 #[derive(Debug)]

@@ -3,46 +3,29 @@
 //! equal a refresh for every kind of move.
 
 use super::*;
+use crate::rng::Rng;
 use crate::rules::{Extinction, Node, Pos, Rules, Variant};
 use shakmaty::{Chess, Move};
 
-/// xorshift64*: the tests' generator.
-pub(crate) struct Rng(u64);
-
-impl Rng {
-    pub(crate) fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
-    }
-
-    pub(crate) fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    pub(crate) fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    /// Uniform in `-m ..= m`.
-    fn within(&mut self, m: i16) -> i16 {
-        let span = 2 * i64::from(m) + 1;
-        ((self.next() % span as u64) as i64 - i64::from(m)) as i16
-    }
+/// Uniform in `-m ..= m`.
+fn within(r: &mut Rng, m: i16) -> i16 {
+    let span = 2 * usize::try_from(m).unwrap_or(0) + 1;
+    (r.below(span) as i64 - i64::from(m)) as i16
 }
 
 /// A net of random weights within the loader's bounds.
 pub(crate) fn random_net(board: BoardKind, seed: u64) -> Network {
     let mut r = Rng::new(seed);
     let rows = (0..FEATURES)
-        .map(|_| std::array::from_fn(|_| r.within(80)))
+        .map(|_| std::array::from_fn(|_| within(&mut r, 80)))
         .collect();
-    let bias = std::array::from_fn(|_| r.within(200));
+    let bias = std::array::from_fn(|_| within(&mut r, 200));
     let heads = (0..2)
         .map(|_| Head {
-            weights: std::array::from_fn(|_| std::array::from_fn(|_| r.within(MAX_OUTPUT_WEIGHT))),
-            bias: i32::from(r.within(20_000)),
+            weights: std::array::from_fn(|_| {
+                std::array::from_fn(|_| within(&mut r, MAX_OUTPUT_WEIGHT))
+            }),
+            bias: i32::from(within(&mut r, 20_000)),
         })
         .collect();
     Network::new(board, rows, bias, heads).unwrap()
@@ -437,13 +420,15 @@ fn a_bucketed_net_reads_the_bucket_of_its_piece_count() {
 fn a_bucketed_net_round_trips_and_its_shape_is_part_of_its_name() {
     let mut r = Rng::new(5);
     let rows: Vec<[i16; HIDDEN]> = (0..FEATURES)
-        .map(|_| std::array::from_fn(|_| r.within(80)))
+        .map(|_| std::array::from_fn(|_| within(&mut r, 80)))
         .collect();
-    let bias = std::array::from_fn(|_| r.within(200));
+    let bias = std::array::from_fn(|_| within(&mut r, 200));
     let layers: Vec<Head> = (0..8)
         .map(|_| Head {
-            weights: std::array::from_fn(|_| std::array::from_fn(|_| r.within(MAX_OUTPUT_WEIGHT))),
-            bias: i32::from(r.within(20_000)),
+            weights: std::array::from_fn(|_| {
+                std::array::from_fn(|_| within(&mut r, MAX_OUTPUT_WEIGHT))
+            }),
+            bias: i32::from(within(&mut r, 20_000)),
         })
         .collect();
     let net =

@@ -600,7 +600,7 @@ fn pass_turn<P: Pos>(pos: &P) -> P {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datagen::play::Rng;
+    use crate::rng::Rng;
     use crate::rules::Extinction;
     use shakmaty::{Chess, Position};
 

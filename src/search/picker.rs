@@ -420,21 +420,7 @@ mod tests {
     use crate::rules::{Extinction, Node, Rules, Variant};
     use shakmaty::{Chess, Position};
 
-    /// A small deterministic generator (xorshift).
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-    }
+    use crate::rng::Rng;
 
     /// The main search's order before stages: every action scored at once
     /// on one scale, then a selection sort that swaps each pick forward.
@@ -548,7 +534,7 @@ mod tests {
     /// sort (main search), and of a stable sort (quiescence), whatever the
     /// table action, killers and history.
     fn same_order_as_one_scale<P: Pos>(rules: Rules<P>, fens: &[&str], plies: usize) {
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
         let mut checked = 0;
         for node in nodes(rules, fens, plies) {
             let mut actions = ActionList::new();
@@ -584,7 +570,7 @@ mod tests {
             let table = match rng.below(3) {
                 0 => 0,
                 1 => actions[rng.below(actions.len())].code(),
-                _ => rng.next() as u16,
+                _ => rng.next_u64() as u16,
             };
             let expected = reference_main::<P>(&actions, table, killers, &history, board, &ctx);
             let mut list = actions.clone();

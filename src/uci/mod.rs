@@ -657,7 +657,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 // endings (repetition, the move count) are gone. One of the
                 // position itself (insufficient material) stays, and the
                 // move is played past it. Each turn of the loop moves on.
-                let restart = fresh_fen(&self.engine.fen());
+                let restart = self.engine.fresh_fen();
                 match self.engine.set_position(Some(&restart), &[]) {
                     Ok(()) if self.engine.ending().is_none() => {
                         fen = Some(restart);
@@ -666,7 +666,7 @@ impl<W: Write + Send + 'static> Session<W> {
                     }
                     Ok(()) => match self.engine.play_past_end(moves[at]) {
                         Ok(_) => {
-                            fen = Some(fresh_fen(&self.engine.fen()));
+                            fen = Some(self.engine.fresh_fen());
                             from = at + 1;
                             continue;
                         }
@@ -721,7 +721,7 @@ impl<W: Write + Send + 'static> Session<W> {
         self.engine.stop_and_wait();
         if self.can_play_on() {
             self.play_on_notice("here");
-            let fen = fresh_fen(&self.engine.fen());
+            let fen = self.engine.fresh_fen();
             let _ = self.engine.set_position(Some(&fen), &[]);
             // Still over only by a rule of the position itself
             // (insufficient material): searched all the same.
@@ -903,16 +903,6 @@ fn rest_after<'a>(line: &'a str, command: &'a str) -> &'a str {
     line.get(start..).unwrap_or("")
 }
 
-/// The FEN with its halfmove clock set to 0, so a game restarted from it is
-/// not over by the move-count rule at once.
-fn fresh_fen(fen: &str) -> String {
-    let mut fields: Vec<&str> = fen.split_whitespace().collect();
-    if fields.len() >= 5 {
-        fields[4] = "0";
-    }
-    fields.join(" ")
-}
-
 /// A parsed `go` command.
 #[derive(Debug, Default)]
 struct Go {
@@ -1046,10 +1036,6 @@ mod tests {
 
     #[test]
     fn fens_and_rest() {
-        assert_eq!(
-            fresh_fen("8/8/8/8/8/8/8/K1k5 w - - 77 120"),
-            "8/8/8/8/8/8/8/K1k5 w - - 0 120"
-        );
         let line = "  setoption name Hash value 8";
         let tokens: Vec<&str> = line.split_whitespace().collect();
         assert_eq!(rest_after(line, tokens[0]), " name Hash value 8");

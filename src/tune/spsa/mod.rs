@@ -20,7 +20,7 @@ pub mod batch;
 
 use serde::{Deserialize, Serialize};
 
-use crate::datagen::play::Rng;
+use crate::rng::Rng;
 
 /// The learning rate's decay exponent.
 pub const ALPHA: f64 = 0.602;
