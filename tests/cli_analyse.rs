@@ -342,3 +342,30 @@ fn the_html_report_draws_every_variant_board() {
     assert_eq!(page.matches("<script>").count(), 1);
     assert!(page.contains("<td class=\"num\">90</td>"));
 }
+
+#[test]
+fn outputs_are_checked_before_the_game_is_read() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    for (flag, out, want) in [
+        ("--html", "/nonexistent/r.html", "/nonexistent"),
+        ("--svg", "/nonexistent/r.svg", "/nonexistent"),
+        ("-o", "/nonexistent/a.pgn", "/nonexistent"),
+        ("--html", dir.to_str().unwrap(), "is a directory"),
+    ] {
+        let run = tally(&[
+            "analyse",
+            "--pgn",
+            "/nonexistent/g.pgn",
+            "--depth",
+            "1",
+            flag,
+            out,
+        ]);
+        let e = cli::stderr(&run);
+        assert_eq!(run.status.code(), Some(2), "{flag} {out}: {e}");
+        assert!(
+            e.contains(want) && e.contains(flag) && !e.contains("g.pgn"),
+            "{flag}: {e}"
+        );
+    }
+}

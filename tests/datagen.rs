@@ -577,3 +577,22 @@ fn openings_come_from_the_file_and_lopsided_ones_are_dropped() {
         .unwrap_err();
     assert!(e.contains("opening 1") && e.contains("over"), "{e}");
 }
+
+#[test]
+fn the_output_is_checked_before_any_game_is_played() {
+    let d = cli::scratch("datagen-outputs");
+    for (out, want) in [
+        (d.to_str().unwrap(), "is a directory"),
+        ("/nonexistent/x.tdat", "/nonexistent"),
+    ] {
+        let run = tally()
+            .args(["datagen", "-v", "chess", "--games", "2", "--nodes", "200"])
+            .args(["--openings", "/nonexistent/o.epd", "-o", out])
+            .output()
+            .unwrap();
+        let e = stderr(&run);
+        assert_eq!(run.status.code(), Some(2), "{out}: {e}");
+        assert!(e.contains(want) && !e.contains("o.epd"), "{out}: {e}");
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -173,6 +173,16 @@ fn read_pgn_game(path: &Path, n: usize) -> Result<PgnGame, CliError> {
 ///
 /// Bad input (exit code 2): variant, FEN, actions, PGN, limits, files.
 pub fn run(args: &AnalyseArgs) -> Result<(), CliError> {
+    // Before the game is read or a position analysed.
+    for (flag, path) in [
+        ("-o", &args.output),
+        ("--svg", &args.svg),
+        ("--html", &args.html),
+    ] {
+        if let Some(path) = path {
+            super::check_output(flag, path)?;
+        }
+    }
     let limits = limits_of(args)?;
     let tables = match &args.rules {
         Some(path) => Tables::from_file(path).map_err(CliError::bad_input)?,

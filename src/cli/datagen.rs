@@ -305,10 +305,12 @@ impl Observer for Bar {
 }
 
 fn generate(a: &RunArgs) -> Result<i32, CliError> {
-    let (config, target) = config_of(a)?;
     let Some(output) = &a.output else {
         return Err(bad("give the data file: --output FILE"));
     };
+    // Before the openings are read or a game is played.
+    super::check_output("--output", output)?;
+    let (config, target) = config_of(a)?;
     let path = shard_path(output, config.shard);
     let (len, unit) = match target {
         Target::Games(g) => (config.shard_games(g), "games"),
