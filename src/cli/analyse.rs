@@ -348,6 +348,18 @@ fn whole_game(
     )
     .map_err(|e| CliError::bad_input(format!("game {}: {e}", args.game)))?;
     progress.finish();
+    let record = &analysis.record;
+    if record.ignored > 0 {
+        let why = record
+            .ending
+            .map_or_else(String::new, |e| format!(" ({})", e.describe()));
+        eprintln!(
+            "note: game {} ended at ply {}{why}; {} later actions were not analysed",
+            args.game,
+            record.plies.len(),
+            record.ignored
+        );
+    }
     let names = player_names(g);
     let finish = Finish::of(&analysis.record, g.tag("Termination"));
     let series = Series::of(&analysis, big, analysis.record.ending.is_some());
