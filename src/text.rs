@@ -4,7 +4,11 @@
 //! control characters: an escape sequence printed raw retitles or
 //! recolours the terminal, or worse. Everything printed for a person
 //! (summaries, tables, error lines, PGN tags written back out) passes
-//! through [`printable`]. JSON output needs nothing more: serde escapes the
+//! through [`printable`]; text put into markup for a person (the HTML
+//! report, the SVG chart) through [`for_markup`] on top of the markup's
+//! own escaping. Both also neutralise the Unicode bidirectional controls
+//! ([`is_bidi_control`]): a right-to-left override in a player's name
+//! would reorder the text after it. JSON output needs nothing more: serde escapes the
 //! C0 controls itself, and no JSON that `tally score` writes holds
 //! untrusted text.
 //!
@@ -13,11 +17,20 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
+/// Whether `c` is a Unicode bidirectional formatting character: the
+/// embeddings and overrides U+202A to U+202E, the isolates U+2066 to
+/// U+2069, and the marks U+200E, U+200F and U+061C. Shown raw, they
+/// reorder the text around them ("Trojan Source").
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{061c}')
+}
+
 /// `text` with every control character written as an escape: C0 (tab
 /// excepted; a newline too, so that one line stays one line) and DEL as
-/// `\xNN`, C1 as `\u{NN}`. Text without any is returned as it is.
+/// `\xNN`, C1 and the bidirectional controls ([`is_bidi_control`]) as
+/// `\u{NN}`. Text without any is returned as it is.
 pub fn printable(text: &str) -> Cow<'_, str> {
-    let unsafe_char = |c: char| c != '\t' && c.is_control();
+    let unsafe_char = |c: char| (c != '\t' && c.is_control()) || is_bidi_control(c);
     if !text.chars().any(unsafe_char) {
         return Cow::Borrowed(text);
     }
@@ -32,6 +45,23 @@ pub fn printable(text: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// `text` for markup shown to a person (HTML, SVG): every control
+/// character but tab and newline, and every bidirectional control
+/// ([`is_bidi_control`]), replaced by U+FFFD, the replacement character,
+/// so that what was there shows. The markup's own escaping (`<`, `&`) is
+/// the caller's. Text without any is returned as it is.
+pub fn for_markup(text: &str) -> Cow<'_, str> {
+    let unsafe_char = |c: char| (c.is_control() && c != '\n' && c != '\t') || is_bidi_control(c);
+    if !text.chars().any(unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(
+        text.chars()
+            .map(|c| if unsafe_char(c) { '\u{fffd}' } else { c })
+            .collect(),
+    )
 }
 
 /// Text for an error message: at most 40 characters, control characters
@@ -59,5 +89,16 @@ mod tests {
         );
         assert_eq!(printable("x\0y\r\nz\x7f"), "x\\x00y\\x0d\\x0az\\x7f");
         assert_eq!(printable("\u{9b}31m é ♞"), "\\u{9b}31m é ♞");
+    }
+
+    #[test]
+    fn bidi_controls_are_escaped() {
+        assert_eq!(printable("Ann\u{202e}nnA"), "Ann\\u{202e}nnA");
+        assert_eq!(
+            printable("\u{2066}x\u{2069}\u{200f}"),
+            "\\u{2066}x\\u{2069}\\u{200f}"
+        );
+        assert_eq!(for_markup("a\u{202e}b\x1bc\n"), "a\u{fffd}b\u{fffd}c\n");
+        assert!(matches!(for_markup("Carlsen, M. é"), Cow::Borrowed(_)));
     }
 }

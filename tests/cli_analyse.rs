@@ -342,3 +342,59 @@ fn the_html_report_draws_every_variant_board() {
     assert_eq!(page.matches("<script>").count(), 1);
     assert!(page.contains("<td class=\"num\">90</td>"));
 }
+
+#[test]
+fn outputs_are_checked_before_the_game_is_read() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    for (flag, out, want) in [
+        ("--html", "/nonexistent/r.html", "/nonexistent"),
+        ("--svg", "/nonexistent/r.svg", "/nonexistent"),
+        ("-o", "/nonexistent/a.pgn", "/nonexistent"),
+        ("--html", dir.to_str().unwrap(), "is a directory"),
+    ] {
+        let run = tally(&[
+            "analyse",
+            "--pgn",
+            "/nonexistent/g.pgn",
+            "--depth",
+            "1",
+            flag,
+            out,
+        ]);
+        let e = cli::stderr(&run);
+        assert_eq!(run.status.code(), Some(2), "{flag} {out}: {e}");
+        assert!(
+            e.contains(want) && e.contains(flag) && !e.contains("g.pgn"),
+            "{flag}: {e}"
+        );
+    }
+}
+
+#[test]
+fn a_game_past_its_repetition_says_so_and_bidi_controls_are_escaped() {
+    // Threefold repetition after 4...Ng8 (ply 8); two more moves follow.
+    let pgn = temp("bidi-repetition.pgn");
+    std::fs::write(
+        &pgn,
+        "[Event \"Rep\u{202e}eat\"]\n[White \"Ann\u{202e}nnA\"]\n[Black \"B\u{2066}en\u{2069}\u{200f}\"]\n\
+         [Result \"*\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4 e5 *\n",
+    )
+    .unwrap();
+    let (html, svg, out) = (temp("bidi.html"), temp("bidi.svg"), temp("bidi.pgn"));
+    let o = tally(&[
+        "analyse", "--pgn", &pgn, "--depth", "1", "--quiet", "--html", &html, "--svg", &svg, "-o",
+        &out,
+    ]);
+    let e = cli::stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{e}");
+    assert!(
+        e.contains("ended at ply 8") && e.contains("2 later actions"),
+        "{e}"
+    );
+    let bidi = |c: char| matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{061c}');
+    for path in [&html, &svg] {
+        let text = std::fs::read_to_string(path).unwrap();
+        assert!(!text.chars().any(bidi), "{path} holds a bidi control");
+        assert!(text.contains("Ann"), "{path}");
+    }
+}

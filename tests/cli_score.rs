@@ -542,3 +542,68 @@ fn time_forfeit_is_named_and_scored_as_a_resignation() {
         stdout(&o)
     );
 }
+
+/// `[wacky]` with every attacking and defending power 1,000 and `extra`.
+fn powers_of_1000(extra: &str) -> String {
+    let roles = ["pawn", "knight", "bishop", "rook", "queen", "king"];
+    let mut text = format!("[wacky]\n{extra}\n");
+    for side in ["attack", "defence"] {
+        text += &format!("[wacky.{side}]\n");
+        for r in roles {
+            text += &format!("{r} = 1000\n");
+        }
+    }
+    text
+}
+
+#[test]
+fn totals_never_saturate_in_silence() {
+    let dir = cli::scratch("saturated-totals");
+    let game = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("positions/analyse/chess.pgn");
+    let game = game.to_str().unwrap();
+    // Every value 10^9: a fall bonus alone is beyond any total, refused
+    // on loading with the keys of the product.
+    let all = "per_square = 1e9\ncapture = 1e9\nen_passant = 1e9\nfall = 1e9\n\
+               fall_step = 1e9\ncastling = 1e9\ncheck = 1e9\nmate = 1e9\n";
+    let rules = dir.join("all.toml");
+    std::fs::write(&rules, powers_of_1000(all)).unwrap();
+    for format in ["--summary", "--json"] {
+        let o = tally(&[
+            "score",
+            "-v",
+            "wacky",
+            "--rules",
+            rules.to_str().unwrap(),
+            format,
+            game,
+        ]);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{format}: {}{e}", stdout(&o));
+        assert!(
+            e.contains("wacky.fall") && e.contains("wacky.defence"),
+            "{e}"
+        );
+        assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    }
+    // Each capture 10^15 points: loads, but the game's totals pass the
+    // range, and the game fails in both formats instead of printing a
+    // saturated tie.
+    let rules = dir.join("capture.toml");
+    std::fs::write(&rules, powers_of_1000("capture = 1e9\nfall = 0\n")).unwrap();
+    for format in ["--summary", "--json"] {
+        let o = tally(&[
+            "score",
+            "-v",
+            "wacky",
+            "--rules",
+            rules.to_str().unwrap(),
+            format,
+            game,
+        ]);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{format}: {}{e}", stdout(&o));
+        assert!(e.contains("game 1") && e.contains("10^15"), "{format}: {e}");
+        assert!(!stdout(&o).contains("9223372036854775"), "{}", stdout(&o));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -8,7 +8,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use shakmaty::{Color, EnPassantMode, Position};
-use tally::datagen::format::{DataGame, EndKind, FLAG_START, Reader, Record, Wdl, scan};
+use tally::datagen::format::{
+    DataGame, EndKind, FILE_HEADER_LEN, FLAG_START, GAME_HEADER_LEN, RECORD_LEN, Reader, Record,
+    Wdl, scan,
+};
 use tally::datagen::read::{SKIP_FLAGS, each_game};
 use tally::datagen::stats::{Stats, text_line};
 use tally::datagen::{Config, Observer, Outcome, Quiet, Target, run};
@@ -576,4 +579,137 @@ fn openings_come_from_the_file_and_lopsided_ones_are_dropped() {
     let e = tally::datagen::load_openings("7k/5QQ1/8/8/8/8/8/K7 b - - 0 1", Variant::Chess)
         .unwrap_err();
     assert!(e.contains("opening 1") && e.contains("over"), "{e}");
+}
+
+#[test]
+fn the_output_is_checked_before_any_game_is_played() {
+    let d = cli::scratch("datagen-outputs");
+    for (out, want) in [
+        (d.to_str().unwrap(), "is a directory"),
+        ("/nonexistent/x.tdat", "/nonexistent"),
+    ] {
+        let run = tally()
+            .args(["datagen", "-v", "chess", "--games", "2", "--nodes", "200"])
+            .args(["--openings", "/nonexistent/o.epd", "-o", out])
+            .output()
+            .unwrap();
+        let e = stderr(&run);
+        assert_eq!(run.status.code(), Some(2), "{out}: {e}");
+        assert!(e.contains(want) && !e.contains("o.epd"), "{out}: {e}");
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// The four readers of a data file on `file`: `stats`, `text`, `tune` and
+/// `train` (their outputs in `dir`), each as (name, exit code, stderr),
+/// each given at most a minute (a reader that blocks fails).
+fn readers(file: &Path, dir: &Path) -> Vec<(&'static str, Option<i32>, String)> {
+    let f = file.to_str().unwrap();
+    let tuned = dir.join("t.rs");
+    let net = dir.join("n.tnn");
+    let runs: [(&str, Vec<&str>); 4] = [
+        ("stats", vec!["datagen", "stats", f]),
+        ("text", vec!["datagen", "text", f]),
+        (
+            "tune",
+            vec!["tune", "--data", f, "-o", tuned.to_str().unwrap()],
+        ),
+        (
+            "train",
+            vec![
+                "train",
+                "--data",
+                f,
+                "--epochs",
+                "1",
+                "-o",
+                net.to_str().unwrap(),
+            ],
+        ),
+    ];
+    runs.into_iter()
+        .map(|(name, args)| {
+            let mut child = tally()
+                .args(&args)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            let mut waited = 0;
+            let status = loop {
+                if let Some(s) = child.try_wait().unwrap() {
+                    break s;
+                }
+                if waited > 600 {
+                    let _ = child.kill();
+                    panic!("{name} on {f} never ended");
+                }
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                waited += 1;
+            };
+            let mut e = String::new();
+            std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut e).unwrap();
+            (name, status.code(), e)
+        })
+        .collect()
+}
+
+#[test]
+fn damaged_data_files_say_where_and_whether_a_run_repairs_them() {
+    let dir = cli::scratch("datagen-damaged");
+    let good = dir.join("good.tdat");
+    cli::datagen("chess", "2", "5", &good);
+    let whole = std::fs::read(&good).unwrap();
+    let h = FILE_HEADER_LEN + usize::from(u16::from_le_bytes([whole[10], whole[11]]));
+    let n = usize::from(u16::from_le_bytes([whole[h + 6], whole[h + 7]]));
+    let second = h + GAME_HEADER_LEN + RECORD_LEN * (1 + n);
+    let mut flipped = whole.clone();
+    flipped[h + GAME_HEADER_LEN + 3] ^= 0x10;
+    let joined = [whole.clone(), whole.clone()].concat();
+    let mut garbage = whole[..h].to_vec();
+    garbage.extend_from_slice(&[0x55; 300]);
+    let cut = whole[..whole.len() - 10].to_vec();
+    let cases: [(&str, Vec<u8>, String, bool); 4] = [
+        ("flipped", flipped, format!("game 1 (at byte {h})"), false),
+        (
+            "joined",
+            joined,
+            format!("game 3 (at byte {})", whole.len()),
+            false,
+        ),
+        ("garbage", garbage, format!("game 1 (at byte {h})"), false),
+        ("cut", cut, format!("game 2 (at byte {second})"), true),
+    ];
+    for (name, bytes, place, repairable) in cases {
+        let path = dir.join(format!("{name}.tdat"));
+        std::fs::write(&path, bytes).unwrap();
+        for (reader, code, e) in readers(&path, &dir) {
+            assert_eq!(code, Some(2), "{reader} on {name}: {e}");
+            assert!(e.contains(&place), "{reader} on {name}: {e}");
+            assert_eq!(
+                e.contains("repairs it"),
+                repairable,
+                "{reader} on {name}: {e}"
+            );
+        }
+    }
+    // A header of a variant this Tally does not have.
+    let path = dir.join("nosuch.tdat");
+    let settings = String::from_utf8_lossy(&whole[FILE_HEADER_LEN..h])
+        .replace("variant=chess", "variant=nosuch");
+    std::fs::write(&path, tally::datagen::format::encode_file_header(&settings)).unwrap();
+    for (reader, code, e) in readers(&path, &dir) {
+        assert_eq!(code, Some(2), "{reader} on nosuch: {e}");
+        assert!(e.contains("nosuch"), "{reader}: {e}");
+    }
+    // A FIFO with no writer is refused, not waited on.
+    let fifo = dir.join("fifo.tdat");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        for (reader, code, e) in readers(&fifo, &dir) {
+            assert_eq!(code, Some(2), "{reader} on a FIFO: {e}");
+            assert!(e.contains("not a regular file"), "{reader}: {e}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -794,3 +794,25 @@ fn extinction_matches_default_to_the_extinction_openings() {
         .clone();
     assert!(text.contains(&first), "{text}");
 }
+
+#[test]
+fn outputs_are_checked_before_any_game_is_played() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    for (flag, out, want) in [
+        ("--results", "/nonexistent/r.jsonl", "/nonexistent"),
+        ("--pgn", "/nonexistent/g.pgn", "/nonexistent"),
+        ("--pgn", dir.to_str().unwrap(), "is a directory"),
+    ] {
+        let run = Command::new(env!("CARGO_BIN_EXE_tally"))
+            .args(["match", "-p", "name=a", "-p", "name=b", "--depth", "1"])
+            .args(["--openings", "/nonexistent/o.epd", flag, out, "--quiet"])
+            .output()
+            .unwrap();
+        let e = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{flag} {out}: {e}");
+        assert!(
+            e.contains(want) && e.contains(flag) && !e.contains("o.epd"),
+            "{flag}: {e}"
+        );
+    }
+}

@@ -188,3 +188,120 @@ fn the_default_build_declares_no_tunables() {
     assert_eq!(run.status.code(), Some(2));
     assert!(stderr(&run).contains("--features spsa"), "{}", stderr(&run));
 }
+
+/// A state file of a four-pair run of RFP_MARGIN, with `change` applied
+/// to its JSON.
+fn state_with(change: impl Fn(&mut serde_json::Value)) -> String {
+    let mut v = serde_json::json!({
+        "format": 1,
+        "setup": "chess nodes 10 openings x params RFP_MARGIN",
+        "total": 4,
+        "done": 0,
+        "seed": 1,
+        "params": [{
+            "name": "RFP_MARGIN", "default": 80, "min": 40, "max": 160,
+            "theta": 80.0, "c_end": 6.0, "r_end": 0.002
+        }],
+        "history": []
+    });
+    change(&mut v);
+    serde_json::to_string_pretty(&v).unwrap()
+}
+
+#[test]
+fn a_damaged_state_file_is_refused_with_the_field_named() {
+    let dir = cli::scratch("spsa-bad-state");
+    let engine = env!("CARGO_BIN_EXE_tally");
+    type Change = fn(&mut serde_json::Value);
+    let cases: &[(&str, Change, &str)] = &[
+        (
+            "min-above-max",
+            |v| v["params"][0]["min"] = 200.into(),
+            "min",
+        ),
+        (
+            "c-end-zero",
+            |v| v["params"][0]["c_end"] = 0.0.into(),
+            "c_end",
+        ),
+        (
+            "c-end-negative",
+            |v| v["params"][0]["c_end"] = (-1.0).into(),
+            "c_end",
+        ),
+        (
+            "r-end-negative",
+            |v| v["params"][0]["r_end"] = (-0.1).into(),
+            "r_end",
+        ),
+        (
+            "r-end-zero",
+            |v| v["params"][0]["r_end"] = 0.0.into(),
+            "r_end",
+        ),
+        (
+            "default-outside",
+            |v| v["params"][0]["default"] = 500.into(),
+            "default",
+        ),
+        (
+            "theta-outside",
+            |v| v["params"][0]["theta"] = 900.0.into(),
+            "theta",
+        ),
+        (
+            "no-params",
+            |v| v["params"] = serde_json::json!([]),
+            "params",
+        ),
+        ("done-beyond-total", |v| v["done"] = 9.into(), "done"),
+        ("total-zero", |v| v["total"] = 0.into(), "total"),
+        (
+            "history-theta-length",
+            |v| {
+                v["done"] = 2.into();
+                v["history"] =
+                    serde_json::json!([{"pairs": 2, "result": 1.0, "theta": [80.0, 3.0]}]);
+            },
+            "history",
+        ),
+        (
+            "history-beyond-done",
+            |v| v["history"] = serde_json::json!([{"pairs": 2, "result": 1.0, "theta": [80.0]}]),
+            "history",
+        ),
+        (
+            "theta-null",
+            |v| v["params"][0]["theta"] = serde_json::Value::Null,
+            "theta",
+        ),
+    ];
+    for (name, change, field) in cases {
+        let path = dir.join(format!("{name}.json"));
+        std::fs::write(&path, state_with(change)).unwrap();
+        let before = std::fs::read_to_string(&path).unwrap();
+        let run = tally(&[
+            "spsa",
+            "--engine",
+            engine,
+            "--state",
+            path.to_str().unwrap(),
+            "--nodes",
+            "10",
+            "--pairs",
+            "4",
+            "--batches",
+            "1",
+        ]);
+        let e = stderr(&run);
+        assert_eq!(run.status.code(), Some(2), "{name}: {e}");
+        assert_eq!(e.trim().lines().count(), 1, "{name}: {e}");
+        assert!(
+            e.contains(path.to_str().unwrap()) && e.contains(field),
+            "{name}: {e}"
+        );
+        // Refused before anything is written.
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), before, "{name}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -350,3 +350,56 @@ fn refuses_bad_options_in_one_line() {
     );
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn outputs_are_checked_before_the_data_is_read() {
+    let d = dir("outputs");
+    // The data does not exist: an output refused first proves the order.
+    let data = d.join("absent.tdat");
+    let cases: [(&[&str], Option<PathBuf>, &str); 4] = [
+        (
+            &["train", "--epochs", "1"],
+            Some(d.clone()),
+            "is a directory",
+        ),
+        (
+            &["train", "--epochs", "1"],
+            Some(PathBuf::from("/nonexistent/dir/n.tnn")),
+            "/nonexistent/dir",
+        ),
+        (
+            &[
+                "train",
+                "--epochs",
+                "1",
+                "--checkpoint",
+                "/nonexistent/c.ckpt",
+            ],
+            Some(d.join("n.tnn")),
+            "/nonexistent",
+        ),
+        (
+            &[
+                "train",
+                "--epochs",
+                "1",
+                "--checkpoint",
+                d.to_str().unwrap(),
+            ],
+            Some(d.join("n.tnn")),
+            "is a directory",
+        ),
+    ];
+    for (args, out, want) in cases {
+        let run = on_data(args, &data, out.as_deref());
+        let e = cli::stderr(&run);
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {e}");
+        assert!(
+            e.contains(want) && !e.contains("absent.tdat"),
+            "{args:?}: {e}"
+        );
+    }
+    // Nothing is left behind by the check.
+    assert!(!d.join("n.tnn").exists());
+    let _ = std::fs::remove_dir_all(&d);
+}

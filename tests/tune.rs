@@ -245,3 +245,36 @@ fn fits_the_committed_extinction_sample() {
     assert!(text.contains("quiet extinction positions of"), "{text}");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn the_output_is_checked_before_the_data_is_read() {
+    let d = cli::scratch("tune-outputs");
+    let data = d.join("absent.tdat");
+    for (args, out, want) in [
+        (
+            &["tune"][..],
+            Path::new("/nonexistent/t.rs"),
+            "/nonexistent",
+        ),
+        (&["tune"][..], d.as_path(), "is a directory"),
+        (
+            &["tune", "--wdl"][..],
+            Path::new("/nonexistent/w.rs"),
+            "/nonexistent",
+        ),
+        (
+            &["tune", "-v", "wacky"][..],
+            Path::new("/nonexistent/w.rs"),
+            "/nonexistent",
+        ),
+    ] {
+        let run = on_data(args, &data, Some(out));
+        let e = cli::stderr(&run);
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {e}");
+        assert!(
+            e.contains(want) && !e.contains("absent.tdat"),
+            "{args:?}: {e}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -489,6 +489,9 @@ fn position_errors_keep_what_they_should() {
     c.send("setoption name Scoring value tiebraker");
     c.send("position startpos moves disk");
     assert!(errors(&c.sync())[0].contains("move 1 'disk'"));
+    // The GUI's board is not the engine's: no move of another position.
+    assert_eq!(bestmove(&c.go("depth 3")), "0000");
+    c.send("position startpos");
     let best = bestmove(&c.go("depth 3"));
     assert!(is_legal(Variant::Tiebraker, false, None, &[], &best));
     // A FEN with moves.
@@ -500,6 +503,40 @@ fn position_errors_keep_what_they_should() {
             .iter()
             .any(|l| l == "Fen: 6k1/5ppp/8/8/8/8/5PPP/3R1K2 b - - 1 1")
     );
+}
+
+#[test]
+fn go_after_a_refused_position_answers_why_and_no_move() {
+    for bad in [
+        "position fen not/a/fen w - - 0 1",
+        "position",
+        "position moves e2e4",
+        "position startpos moves e2e4 e7e5 e2e4",
+    ] {
+        let lines = script(&format!(
+            "position startpos moves e2e4\n{bad}\ngo depth 2\ngo depth 2\n"
+        ));
+        let answers: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+        assert_eq!(answers.len(), 2, "{bad}: {lines:#?}");
+        assert!(
+            answers.iter().all(|l| *l == "bestmove 0000"),
+            "{bad}: {lines:#?}"
+        );
+        let why = lines
+            .iter()
+            .filter(|l| l.starts_with("info string") && l.contains("refused"))
+            .count();
+        assert!(why >= 2, "{bad}: {lines:#?}");
+        // A valid position ends it.
+        let lines = script(&format!(
+            "{bad}\nposition startpos moves e2e4\ngo depth 2\n"
+        ));
+        let best = bestmove(&lines);
+        assert!(
+            is_legal(Variant::Chess, false, None, &["e2e4"], &best),
+            "{bad}: {best}"
+        );
+    }
 }
 
 #[test]
@@ -901,7 +938,10 @@ fn hostile_input() {
     assert!(lines.iter().any(|l| l.contains("a line of 2000024 bytes")));
     assert!(lines.iter().any(|l| l.contains("move 3 'e1e8'")));
     assert!(lines.iter().all(|l| l.len() < 400), "a long echo");
-    // Still plays legal moves, from the position the bad command left.
+    // The last position was refused: no move until a valid one comes,
+    // then legal moves again.
+    assert_eq!(bestmove(&c.go("depth 4")), "0000");
+    c.send("position startpos moves e2e4 e7e5");
     let best = bestmove(&c.go("depth 4"));
     assert!(is_legal(
         Variant::Chess,

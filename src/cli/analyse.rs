@@ -173,6 +173,16 @@ fn read_pgn_game(path: &Path, n: usize) -> Result<PgnGame, CliError> {
 ///
 /// Bad input (exit code 2): variant, FEN, actions, PGN, limits, files.
 pub fn run(args: &AnalyseArgs) -> Result<(), CliError> {
+    // Before the game is read or a position analysed.
+    for (flag, path) in [
+        ("-o", &args.output),
+        ("--svg", &args.svg),
+        ("--html", &args.html),
+    ] {
+        if let Some(path) = path {
+            super::check_output(flag, path)?;
+        }
+    }
     let limits = limits_of(args)?;
     let tables = match &args.rules {
         Some(path) => Tables::from_file(path).map_err(CliError::bad_input)?,
@@ -338,6 +348,18 @@ fn whole_game(
     )
     .map_err(|e| CliError::bad_input(format!("game {}: {e}", args.game)))?;
     progress.finish();
+    let record = &analysis.record;
+    if record.ignored > 0 {
+        let why = record
+            .ending
+            .map_or_else(String::new, |e| format!(" ({})", e.describe()));
+        eprintln!(
+            "note: game {} ended at ply {}{why}; {} later actions were not analysed",
+            args.game,
+            record.plies.len(),
+            record.ignored
+        );
+    }
     let names = player_names(g);
     let finish = Finish::of(&analysis.record, g.tag("Termination"));
     let series = Series::of(&analysis, big, analysis.record.ending.is_some());

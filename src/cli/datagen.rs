@@ -15,7 +15,7 @@
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -305,10 +305,12 @@ impl Observer for Bar {
 }
 
 fn generate(a: &RunArgs) -> Result<i32, CliError> {
-    let (config, target) = config_of(a)?;
     let Some(output) = &a.output else {
         return Err(bad("give the data file: --output FILE"));
     };
+    // Before the openings are read or a game is played.
+    super::check_output("--output", output)?;
+    let (config, target) = config_of(a)?;
     let path = shard_path(output, config.shard);
     let (len, unit) = match target {
         Target::Games(g) => (config.shard_games(g), "games"),
@@ -361,10 +363,15 @@ fn generate(a: &RunArgs) -> Result<i32, CliError> {
     Ok(0)
 }
 
-fn open(path: &PathBuf) -> Result<Reader<BufReader<File>>, CliError> {
-    let f = File::open(path).map_err(|e| bad(format!("cannot read {}: {e}", path.display())))?;
+fn open(path: &Path) -> Result<Reader<BufReader<File>>, CliError> {
+    let f = crate::datagen::format::open_data(path).map_err(bad)?;
     Reader::new(BufReader::new(f)).map_err(|e| bad(format!("{}: {e}", path.display())))
 }
+
+/// The exit code of `stats` and `text` for a damaged or cut-short file,
+/// after what was read before the damage: that of `tune` and `train`,
+/// which refuse such a file (docs/datagen.md).
+const EXIT_DAMAGED: i32 = super::EXIT_BAD_INPUT;
 
 fn stats(a: &StatsArgs) -> Result<i32, CliError> {
     let mut all = Stats::default();
@@ -378,7 +385,7 @@ fn stats(a: &StatsArgs) -> Result<i32, CliError> {
                 Ok(None) => break,
                 Err(e) => {
                     eprintln!("error: {}: {e}", path.display());
-                    code = 1;
+                    code = EXIT_DAMAGED;
                     break;
                 }
             }
@@ -412,7 +419,7 @@ fn text(a: &TextArgs) -> Result<i32, CliError> {
                 Ok(None) => break,
                 Err(e) => {
                     eprintln!("error: {}: {e}", path.display());
-                    code = 1;
+                    code = EXIT_DAMAGED;
                     break;
                 }
             }

@@ -328,6 +328,13 @@ impl Observer for Sink {
 }
 
 fn play(a: &RunArgs) -> Result<i32, CliError> {
+    // Before the openings are read or an engine started.
+    if let Some(path) = &a.results {
+        super::check_output("--results", path)?;
+    }
+    if let Some(path) = &a.pgn {
+        super::check_output("--pgn", path)?;
+    }
     let config = config_of(a)?;
     let experiment = config.experiment();
     let header = Header {

@@ -129,6 +129,66 @@ impl From<crate::rules::RulesError> for CliError {
     }
 }
 
+/// Checks, before a command reads or computes anything, that `path` can
+/// be written as its output `flag`, so that a long run is not lost at its
+/// last step: not a directory; an existing file that may be opened for
+/// writing (nothing is written or truncated); or a new file in an
+/// existing directory where it can be created (it is created and removed
+/// again). A device or a FIFO is taken as it is (`/dev/null`). A path with
+/// a `{shard}` placeholder has its directory checked.
+///
+/// # Errors
+///
+/// A [`CliError`] (exit code 2) naming the flag, the path and what is
+/// wrong.
+pub fn check_output(flag: &str, path: &Path) -> Result<(), CliError> {
+    let fail = |why: String| {
+        Err(CliError::bad_input(format!(
+            "{flag} {}: {why}",
+            path.display()
+        )))
+    };
+    let sharded = path.to_string_lossy().contains("{shard}");
+    if !sharded {
+        match std::fs::metadata(path) {
+            Ok(m) if m.is_dir() => return fail("is a directory".to_owned()),
+            Ok(m) if m.is_file() => {
+                return match std::fs::OpenOptions::new().append(true).open(path) {
+                    Ok(_) => Ok(()),
+                    Err(e) => fail(format!("cannot be written ({e})")),
+                };
+            }
+            Ok(_) => return Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return fail(format!("cannot be written ({e})")),
+        }
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    match std::fs::metadata(parent) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => return fail(format!("{} is not a directory", parent.display())),
+        Err(_) => return fail(format!("there is no directory {}", parent.display())),
+    }
+    if sharded {
+        return Ok(());
+    }
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+    {
+        Ok(file) => {
+            drop(file);
+            let _ = std::fs::remove_file(path);
+            Ok(())
+        }
+        Err(e) => fail(format!("cannot be created ({e})")),
+    }
+}
+
 /// The workers of a batch command: `threads` of them, or one per core when
 /// not given (at least one).
 ///

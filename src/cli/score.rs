@@ -189,10 +189,12 @@ fn score_moves(
     let scorer = scorers
         .get(variant)
         .ok_or_else(|| CliError::bad_input(format!("no scorer for {variant}")))?;
-    let record = score_input(scorer, &input).map_err(|e| match e.ply {
-        Some(_) => CliError::bad_input(format!("--moves: {e}")),
-        None => CliError::bad_input(e),
-    })?;
+    let record = score_input(scorer, &input)
+        .and_then(|r| r.check_range().map(|()| r))
+        .map_err(|e| match e.ply {
+            Some(_) => CliError::bad_input(format!("--moves: {e}")),
+            None => CliError::bad_input(e),
+        })?;
     let mut text = String::new();
     render(&mut text, format, 1, "", None, &record);
     if record.ignored > 0 {

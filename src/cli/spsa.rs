@@ -107,9 +107,10 @@ pub fn run(a: &SpsaArgs) -> Result<i32, CliError> {
     if !(a.c_div.is_finite() && a.c_div > 0.0 && a.r_end.is_finite() && a.r_end > 0.0) {
         return Err(bad("--c-div and --r-end must be positive numbers"));
     }
+    // The state first: a damaged one is refused before the engine starts.
+    let existing = read_state(&a.state).map_err(bad)?;
     let openings = load_openings(a.openings.as_deref(), variant)?;
     let declared = tunable_options(&uci_output(&a.engine).map_err(bad)?);
-    let existing = read_state(&a.state).map_err(bad)?;
     // A resumed run tunes what it tuned, whatever the engine adds since.
     let wanted: Vec<String> = match &existing {
         Some(s) if a.params.is_empty() => s.params.iter().map(|p| p.name.clone()).collect(),

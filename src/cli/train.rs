@@ -137,6 +137,11 @@ pub struct TrainArgs {
 /// not compute what the trainer does.
 pub fn run(args: &TrainArgs) -> Result<i32, CliError> {
     let variant: Variant = args.variant.parse()?;
+    // Every output is checked before any data is read.
+    super::check_output("-o", &args.out)?;
+    if !args.head {
+        super::check_output("--checkpoint", &checkpoint_path(args))?;
+    }
     if args.head {
         if margin_head(variant).is_none() {
             return Err(CliError::bad_input(format!(

@@ -83,6 +83,18 @@ pub struct TuneArgs {
     pub keep: Vec<String>,
 }
 
+/// The file a fit writes: `-o`, or the generated source of `variant`'s
+/// weights (the win/draw/loss model's with `--wdl`).
+fn out_path(args: &TuneArgs, variant: Variant) -> PathBuf {
+    args.out.clone().unwrap_or_else(|| {
+        if args.wdl {
+            PathBuf::from("src/eval/tuned/wdl.rs")
+        } else {
+            PathBuf::from(format!("src/eval/tuned/{variant}.rs"))
+        }
+    })
+}
+
 /// Runs `tally tune`.
 ///
 /// # Errors
@@ -107,6 +119,8 @@ pub fn run(args: &TuneArgs) -> Result<i32, CliError> {
     if args.batch == 0 {
         return Err(CliError::bad_input("--batch must be at least 1"));
     }
+    // Before any data is read.
+    super::check_output("-o", &out_path(args, variant))?;
     let pool = super::worker_pool(args.threads)?;
     if args.wdl {
         if variant != Variant::Chess {
@@ -225,10 +239,7 @@ fn tune_points(args: &TuneArgs, variant: Variant) -> Result<i32, CliError> {
         val(before.1),
         val(after.1)
     );
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("src/eval/tuned/{variant}.rs")));
+    let out = out_path(args, variant);
     std::fs::write(&out, render_weights(variant, &fitted, &origin))
         .map_err(|e| CliError::bad_input(format!("{}: {e}", out.display())))?;
     println!("wrote {}", out.display());
@@ -259,10 +270,7 @@ fn tune_wdl(args: &TuneArgs) -> Result<i32, CliError> {
         samples.len(),
         files.join(" ")
     );
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("src/eval/tuned/wdl.rs"));
+    let out = out_path(args, Variant::Chess);
     std::fs::write(&out, render_wdl(&fitted, &origin))
         .map_err(|e| CliError::bad_input(format!("{}: {e}", out.display())))?;
     println!("wrote {}", out.display());
@@ -344,10 +352,7 @@ fn tune(args: &TuneArgs, variant: Variant) -> Result<i32, CliError> {
         tuner.k
     );
     let text = render(&best, &origin);
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("src/eval/tuned/{variant}.rs")));
+    let out = out_path(args, variant);
     std::fs::write(&out, text)
         .map_err(|e| CliError::bad_input(format!("{}: {e}", out.display())))?;
     println!("wrote {}", out.display());

@@ -736,6 +736,16 @@ pub fn read_file_header(r: &mut impl Read) -> Result<(String, usize), FormatErro
         .map_err(|_| FormatError::NotData("header cut short".to_owned()))?;
     let settings =
         String::from_utf8(text).map_err(|_| FormatError::NotData("header text".to_owned()))?;
+    if let Some(id) = settings
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("variant="))
+        && Variant::from_id(id).is_err()
+    {
+        let id: String = id.chars().take(40).collect();
+        return Err(FormatError::NotData(format!(
+            "the header names variant '{id}', which this Tally does not have"
+        )));
+    }
     Ok((settings, FILE_HEADER_LEN + len))
 }
 
@@ -745,6 +755,25 @@ pub struct Reader<R> {
     inner: R,
     settings: String,
     done: bool,
+    /// Bytes read so far: where the next game starts.
+    offset: u64,
+    /// Games read so far.
+    games: u64,
+    /// A byte read ahead to tell the last game from one in the middle.
+    ahead: Option<u8>,
+}
+
+/// Why a game block cannot be read, worded for the reader that finds it:
+/// where it is, what is wrong, and whether running the generator again
+/// repairs it (a torn last game, which resuming cuts off) or not (damage
+/// before the end, which resuming refuses too).
+fn damaged(number: u64, at: u64, what: &str, last: bool) -> FormatError {
+    let cure = if last {
+        "an interrupted run: running it again repairs it"
+    } else {
+        "the file is damaged: resuming refuses it too"
+    };
+    FormatError::Corrupt(format!("game {number} (at byte {at}): {what} ({cure})"))
 }
 
 impl<R: Read> Reader<R> {
@@ -754,11 +783,14 @@ impl<R: Read> Reader<R> {
     ///
     /// As [`read_file_header`].
     pub fn new(mut inner: R) -> Result<Reader<R>, FormatError> {
-        let (settings, _) = read_file_header(&mut inner)?;
+        let (settings, len) = read_file_header(&mut inner)?;
         Ok(Reader {
             inner,
             settings,
             done: false,
+            offset: len as u64,
+            games: 0,
+            ahead: None,
         })
     }
 
@@ -767,41 +799,84 @@ impl<R: Read> Reader<R> {
         &self.settings
     }
 
+    /// Fills `buf` from the byte read ahead and the stream; returns the
+    /// bytes read.
+    fn fill(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let mut got = 0;
+        if let (Some(b), Some(first)) = (self.ahead, buf.first_mut()) {
+            *first = b;
+            self.ahead = None;
+            got = 1;
+        }
+        Ok(got + read_full(&mut self.inner, &mut buf[got..])?)
+    }
+
+    /// Whether the stream ends here (a byte is read ahead otherwise).
+    fn at_end(&mut self) -> std::io::Result<bool> {
+        if self.ahead.is_some() {
+            return Ok(false);
+        }
+        let mut b = [0u8; 1];
+        let got = read_full(&mut self.inner, &mut b)?;
+        self.ahead = (got == 1).then_some(b[0]);
+        Ok(got == 0)
+    }
+
     /// The next game, `None` at the end.
     ///
     /// # Errors
     ///
-    /// [`FormatError::Corrupt`] for a game cut short (a torn tail: the
-    /// generator truncates it when it resumes) or damaged.
+    /// [`FormatError::Corrupt`] naming the game's number and byte offset,
+    /// for a game cut short (a torn tail: the generator cuts it off when it
+    /// resumes) or damaged (a flipped byte, a second file's header, bytes
+    /// that are no game); it says which.
     pub fn next_game(&mut self) -> Result<Option<DataGame>, FormatError> {
         if self.done {
             return Ok(None);
         }
+        let (number, at) = (self.games + 1, self.offset);
         let mut header = [0u8; GAME_HEADER_LEN];
-        let got = read_full(&mut self.inner, &mut header)?;
+        let got = self.fill(&mut header)?;
         if got == 0 {
             self.done = true;
             return Ok(None);
         }
-        if got < GAME_HEADER_LEN || header[0..2] != GAME_TAG {
-            self.done = true;
-            return Err(FormatError::Corrupt(
-                "a game is cut short (an interrupted run: running it again repairs it)".to_owned(),
-            ));
+        // Whatever follows, the reading stops here.
+        self.done = true;
+        if got >= 2 && header[0..2] != GAME_TAG {
+            let what = if got >= MAGIC.len() && header[..MAGIC.len()] == MAGIC {
+                "a second file header (two files joined?)"
+            } else {
+                "no game starts here"
+            };
+            return Err(damaged(number, at, what, false));
+        }
+        if got < GAME_HEADER_LEN {
+            return Err(damaged(number, at, "cut short", true));
         }
         let len = DataGame::block_len(&header);
         let mut block = header.to_vec();
         block.resize(len, 0);
-        let got = read_full(&mut self.inner, &mut block[GAME_HEADER_LEN..])?;
+        let got = self.fill(&mut block[GAME_HEADER_LEN..])?;
         if got < len - GAME_HEADER_LEN {
-            self.done = true;
-            return Err(FormatError::Corrupt(
-                "a game is cut short (an interrupted run: running it again repairs it)".to_owned(),
-            ));
+            return Err(damaged(number, at, "cut short", true));
         }
-        DataGame::decode(&block)
-            .map(Some)
-            .inspect_err(|_| self.done = true)
+        match DataGame::decode(&block) {
+            Ok(game) => {
+                self.done = false;
+                self.games += 1;
+                self.offset += len as u64;
+                Ok(Some(game))
+            }
+            Err(e) => {
+                let what = match e {
+                    FormatError::Corrupt(s) => s,
+                    e => e.to_string(),
+                };
+                let last = self.at_end()?;
+                Err(damaged(number, at, &what, last))
+            }
+        }
     }
 }
 
@@ -825,6 +900,22 @@ fn read_full(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
         }
     }
     Ok(got)
+}
+
+/// Opens a data file to read: a regular file (a FIFO, a device or a
+/// directory is refused unopened, as the net loader does, so that no
+/// reader waits for ever on a pipe without a writer).
+///
+/// # Errors
+///
+/// A one-line message naming the file.
+pub fn open_data(path: &Path) -> Result<std::fs::File, String> {
+    let name = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("cannot read {name}: not a regular file"));
+    }
+    std::fs::File::open(path).map_err(|e| format!("cannot read {name}: {e}"))
 }
 
 /// What a data file holds, as [`scan`] finds it.
@@ -854,8 +945,7 @@ pub struct Scan {
 /// A one-line message for a file that cannot be read, is not a data file,
 /// or is damaged before its last game.
 pub fn scan(path: &Path) -> Result<Scan, String> {
-    let file =
-        std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let file = open_data(path)?;
     let total = file
         .metadata()
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?

@@ -3,7 +3,6 @@
 //! evaluation can learn from. The tuner (`tally tune`) and the trainer
 //! (`tally train`) both read through here.
 
-use std::fs::File;
 use std::io::BufReader;
 use std::path::Path;
 
@@ -66,7 +65,7 @@ pub fn each_game(
     for (file, path) in files.iter().enumerate() {
         let path = path.as_ref();
         let name = path.display();
-        let open = File::open(path).map_err(|e| format!("{name}: {e}"))?;
+        let open = super::format::open_data(path)?;
         let reader = Reader::new(BufReader::new(open)).map_err(|e| format!("{name}: {e}"))?;
         for (ordinal, game) in reader.enumerate() {
             let game = game.map_err(|e| format!("{name}: {e}"))?;

@@ -231,6 +231,14 @@ pub fn read(bytes: &[u8]) -> Result<Network, NetError> {
             )));
         }
     };
+    // Reserved: 0. It is part of the name (docs/train.md), so a file with
+    // another value is not the net of that name.
+    if bytes[15] != 0 {
+        return Err(NetError::Shape(format!(
+            "reserved byte 15 is {} (0)",
+            bytes[15]
+        )));
+    }
     let expected = file_len(h, heads * buckets);
     if bytes.len() != expected {
         return Err(NetError::Size {

@@ -153,6 +153,10 @@ fn bad_files_are_refused_with_one_line() {
     let mut b = good.clone();
     b[13] = 7;
     assert!(refuse(&b).contains("board byte 7"));
+    // The reserved byte 15: part of the name, so never read under it.
+    let mut b = good.clone();
+    b[15] = 1;
+    assert!(refuse(&b).contains("reserved byte 15"), "{}", refuse(&b));
     // Cut short, or longer than the header says, or told of fewer heads.
     assert!(refuse(&good[..good.len() - 1]).contains("wrong size"));
     let mut b = good.clone();
@@ -461,6 +465,7 @@ fn a_bucketed_net_round_trips_and_its_shape_is_part_of_its_name() {
     assert!(refused(14, 2).contains("wrong size"));
     assert!(refused(12, 4).contains("wrong size"));
     assert!(refused(12, 1).contains("wrong size"));
+    assert!(refused(15, 0x80).contains("reserved byte 15"));
     // A version-1 file with a bucket byte.
     let mut b = format::write(&plain);
     b[14] = 4;

@@ -173,6 +173,7 @@ impl StreamScorer<'_> {
             .get(variant)
             .ok_or_else(|| ScoreError::game(format!("no scorer for {variant}")))?;
         let record = score_input_until(scorer, &pgn.input, pgn.problem.clone())?;
+        record.check_range()?;
         Ok((pgn, record))
     }
 }

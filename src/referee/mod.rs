@@ -33,7 +33,7 @@ use shakmaty::san::{San, SanPlus};
 use shakmaty::{Color, KnownOutcome};
 
 use crate::rules::{Action, Ending, EndingKind, Game, Pos, Rules, RulesError, Variant};
-use crate::scoring::{Award, EndContext, Events, Memo, Scorer};
+use crate::scoring::{Award, EndContext, Events, Memo, Points, Scorer};
 use crate::with_rules;
 
 /// One action of a game as it was written.
@@ -160,6 +160,45 @@ pub struct ScoreRecord {
 }
 
 impl ScoreRecord {
+    /// Whether every award and both totals are within the reported range
+    /// ([`Points::in_reported_range`]), the totals summed exactly: an
+    /// award that saturated, or totals that would, fail the game rather
+    /// than print a saturated tie.
+    ///
+    /// # Errors
+    ///
+    /// [`ScoreError`] naming the first ply or total out of range.
+    pub fn check_range(&self) -> Result<(), ScoreError> {
+        let wide = |p: Points| i128::from(p.milli());
+        let out = |what: String| {
+            ScoreError::game(format!(
+                "{what} passes 10^15 points, the most a total may be: \
+                 the rules file's values are too large for this game"
+            ))
+        };
+        let mut sums = [wide(self.outcome.white), wide(self.outcome.black)];
+        for (i, p) in self.plies.iter().enumerate() {
+            for (k, (side, v)) in [("white", p.award.white), ("black", p.award.black)]
+                .into_iter()
+                .enumerate()
+            {
+                if !Points::in_reported_range(wide(v)) {
+                    return Err(out(format!("ply {}: {side}'s award", i + 1)));
+                }
+                sums[k] += wide(v);
+            }
+        }
+        for (side, (sum, v)) in ["white", "black"].into_iter().zip(
+            sums.into_iter()
+                .zip([self.outcome.white, self.outcome.black]),
+        ) {
+            if !Points::in_reported_range(sum) || !Points::in_reported_range(wide(v)) {
+                return Err(out(format!("{side}'s total")));
+            }
+        }
+        Ok(())
+    }
+
     /// The ending's kind as the output names it: [`Ending::kind`], or
     /// `time_forfeit` for a loss on time; `None` while the game runs.
     pub fn ending_kind(&self) -> Option<EndingKind> {

@@ -28,6 +28,22 @@ impl Points {
     /// The largest magnitude of a point value in a rules file: 10^9 points.
     pub const MAX_VALUE: Points = Points(1_000_000_000_000);
 
+    /// The largest magnitude of an award or a game's total that is
+    /// reported: 10^15 points, well inside the range, so that a value that
+    /// saturated is never taken for a total. A rules file whose one award
+    /// can pass it is refused (`Tables::from_toml`); a game whose totals
+    /// pass it fails to score ([`Points::in_reported_range`]).
+    pub const MAX_TOTAL: Points = Points(1_000_000_000_000_000_000);
+
+    /// Whether `milli` (exact, in a wider type) is within
+    /// [`Points::MAX_TOTAL`] and, when it has a fraction, within 10^12
+    /// points (where a JSON number still prints every digit).
+    pub fn in_reported_range(milli: i128) -> bool {
+        let a = milli.unsigned_abs();
+        a <= Points::MAX_TOTAL.0.unsigned_abs() as u128
+            && (a.is_multiple_of(1000) || a < 1_000_000_000_000_000)
+    }
+
     /// From thousandths of a point in a wider type, saturating at the ends
     /// of the range.
     pub fn from_wide_milli(milli: i128) -> Points {

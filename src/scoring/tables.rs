@@ -8,8 +8,11 @@
 //! factors (attacking and defending powers, `knight_squares`) between 0 and
 //! [`MAX_FACTOR`], its `moves_limit` between 0 and [`MAX_MOVES_LIMIT`]. A
 //! value outside its range is refused, naming the key and the range.
+//! A table one of whose wacky products can pass [`Points::MAX_TOTAL`] in
+//! a single award is refused too ([`Tables::check`], naming the keys).
 //! Awards and totals saturate at the ends of the [`Points`] range rather
-//! than wrap, and the search's units grow with the largest award (see
+//! than wrap (`tally score` fails a game whose totals pass
+//! [`Points::MAX_TOTAL`] instead of printing them), and the search's units grow with the largest award (see
 //! `Units` in the `eval` module), so every value in range is played
 //! soundly. Example:
 //!
@@ -449,7 +452,27 @@ impl Tables {
     ///
     /// [`TablesError`] naming the key and line of the first problem.
     pub fn from_toml(text: &str) -> Result<Tables, TablesError> {
-        toml::from_str(text).map_err(|e| TablesError(e.to_string().trim().replace('\n', " ")))
+        let tables: Tables = toml::from_str(text)
+            .map_err(|e| TablesError(e.to_string().trim().replace('\n', " ")))?;
+        tables.check()?;
+        Ok(tables)
+    }
+
+    /// Whether every award the tables make fits the reported range: a
+    /// product of values (wacky's) that can pass [`Points::MAX_TOTAL`] in
+    /// one award would saturate, so it is refused.
+    ///
+    /// # Errors
+    ///
+    /// [`TablesError`] naming the keys of the product.
+    pub fn check(&self) -> Result<(), TablesError> {
+        match self.wacky.oversized_product() {
+            Some((keys, v)) => Err(TablesError(format!(
+                "{keys} can reach {v} points in one award, beyond 10^15 \
+                 (the most a total may be): make one of them smaller"
+            ))),
+            None => Ok(()),
+        }
     }
 
     /// The largest rules file read, in bytes (1 MiB; every table in full

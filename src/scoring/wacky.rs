@@ -336,6 +336,55 @@ impl Table {
         movement + self.castling.abs() + capture + self.check.abs()
     }
 
+    /// The first product of the table's values that can pass
+    /// [`Points::MAX_TOTAL`] in one award, as the keys it multiplies, with
+    /// its largest value in points; computed exactly. `None` when every
+    /// award fits (then only a game's sum can pass it).
+    pub fn oversized_product(&self) -> Option<(&'static str, i128)> {
+        let (a, d) = self.largest_powers();
+        let (a, d) = (i128::from(a), i128::from(d));
+        let m = |p: Points| i128::from(p.milli()).abs();
+        let distance = i128::from(self.knight_squares.abs().max(7));
+        let most = |v: &[Points]| v.iter().map(|&p| m(p)).max().unwrap_or(0);
+        let rates = |v: &[(i64, Points)]| v.iter().map(|&(_, p)| m(p)).max().unwrap_or(0);
+        let captures = i128::from(MAX_CAPTURES);
+        let products = [
+            (
+                "wacky.per_square x wacky.attack x wacky.knight_squares",
+                m(self.per_square) * a * distance,
+            ),
+            (
+                "wacky.capture x wacky.attack x wacky.defence",
+                m(self.capture) * a * d,
+            ),
+            (
+                "wacky.fall x wacky.defence x (1 + wacky.fall_step x 30)",
+                m(self.fall) * d * (1000 + m(self.fall_step) * captures) / 1000,
+            ),
+            (
+                "wacky.counter_step x 30 (+ wacky.counter)",
+                most(&self.counter) + m(self.counter_step) * captures,
+            ),
+            (
+                "wacky.combination_step x 30 (+ wacky.combination)",
+                most(&self.combination) + m(self.combination_step) * captures,
+            ),
+            (
+                "wacky.life x 16 x wacky.defence",
+                rates(&self.life) * i128::from(MAX_PIECES) * d,
+            ),
+            (
+                "wacky.moves x wacky.moves_limit",
+                rates(&self.moves) * i128::from(self.moves_limit.abs()),
+            ),
+        ];
+        let max = i128::from(Points::MAX_TOTAL.milli());
+        products
+            .into_iter()
+            .find(|&(_, v)| v > max)
+            .map(|(keys, v)| (keys, v / 1000))
+    }
+
     /// Whether any counter or combination award is not zero (then the
     /// chains in the memo change what later captures earn).
     pub fn pays_chains(&self) -> bool {

@@ -164,6 +164,10 @@ struct Session<W: Write + Send + 'static> {
     /// uses when it differs: the first, and after a change of net, mode
     /// or variant).
     named_evaluation: Option<String>,
+    /// Why the last `position` command was refused (a bad FEN, a bad
+    /// command, a refused move): the engine's position is then not the
+    /// GUI's, so `go` answers `bestmove 0000` until a valid `position`.
+    refused_position: Option<String>,
 }
 
 impl<W: Write + Send + 'static> Session<W> {
@@ -186,6 +190,7 @@ impl<W: Write + Send + 'static> Session<W> {
             work: None,
             waiting: VecDeque::new(),
             named_evaluation: None,
+            refused_position: None,
         }
     }
 
@@ -611,6 +616,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 self.out.error(
                     "position: expected 'startpos' or 'fen <FEN>', then optionally 'moves ...'; kept the previous position",
                 );
+                self.refused_position = Some("expected 'startpos' or 'fen <FEN>'".to_owned());
                 return;
             }
         };
@@ -637,6 +643,7 @@ impl<W: Write + Send + 'static> Session<W> {
         let mut noticed = false;
         loop {
             let Err(e) = self.engine.set_position(fen.as_deref(), &moves[from..]) else {
+                self.refused_position = None;
                 return;
             };
             if e.bad_fen {
@@ -644,6 +651,7 @@ impl<W: Write + Send + 'static> Session<W> {
                     "position: {}; kept the previous position",
                     e.error
                 ));
+                self.refused_position = Some(e.error.to_string());
                 return;
             }
             let at = from + e.applied;
@@ -683,6 +691,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 clip(moves[at]),
                 error
             ));
+            self.refused_position = Some(format!("move {} '{}' refused", at + 1, clip(moves[at])));
             return;
         }
     }
@@ -719,6 +728,18 @@ impl<W: Write + Send + 'static> Session<W> {
         }
         // A search still running ends first (and prints its bestmove).
         self.engine.stop_and_wait();
+        if let Some(why) = &self.refused_position {
+            // The GUI's board is not the engine's: no move of another
+            // position.
+            self.out.lines(&[
+                format!(
+                    "info string go: the last position command was refused ({}); send a valid position",
+                    crate::text::printable(why)
+                ),
+                "bestmove 0000".to_owned(),
+            ]);
+            return;
+        }
         if self.can_play_on() {
             self.play_on_notice("here");
             let fen = self.engine.fresh_fen();

@@ -163,6 +163,9 @@ pub fn draw_drawn(
         root.present().map_err(|e| fail(&e))?;
         (xs, rows)
     };
+    // The labels hold PGN tags: no control or bidirectional control
+    // reaches the drawing (plotters escapes only the markup).
+    let svg = crate::text::for_markup(&svg).into_owned();
     Ok(Drawn { svg, xs, rows })
 }
 

@@ -109,14 +109,14 @@ pub struct Report<'a> {
 /// Escapes text for HTML content and attribute values.
 pub fn escape(text: &str) -> String {
     let mut s = String::with_capacity(text.len());
-    for c in text.chars() {
+    // Controls and bidirectional controls shown as U+FFFD (`crate::text`).
+    for c in crate::text::for_markup(text).chars() {
         match c {
             '&' => s.push_str("&amp;"),
             '<' => s.push_str("&lt;"),
             '>' => s.push_str("&gt;"),
             '"' => s.push_str("&quot;"),
             '\'' => s.push_str("&#39;"),
-            c if c.is_control() && c != '\n' && c != '\t' => s.push('\u{FFFD}'),
             c => s.push(c),
         }
     }
@@ -234,7 +234,7 @@ pub fn page(
     let finish = Finish::of(&analysis.record, game.tag("Termination"));
     let series = Series::of(analysis, big, analysis.record.ending.is_some());
     let limits = crate::analyse::limits_text(limits);
-    html(&Report {
+    let page = html(&Report {
         analysis,
         game,
         names: [&names[0], &names[1]],
@@ -243,7 +243,11 @@ pub fn page(
         series: &series,
         limits: &limits,
         big,
-    })
+    })?;
+    // Every text of the page was escaped where it was put; this catches
+    // any (the data of the script included) that holds a control or a
+    // bidirectional control.
+    Ok(crate::text::for_markup(&page).into_owned())
 }
 
 /// Writes the report.

@@ -120,9 +120,14 @@ fn game_result(points: [f64; 2]) -> f64 {
 /// Reads the state file, if there is one.
 pub fn read_state(path: &Path) -> Result<Option<State>, String> {
     match std::fs::read_to_string(path) {
-        Ok(text) => serde_json::from_str(&text)
-            .map(Some)
-            .map_err(|e| format!("{}: not a tally spsa state ({e})", path.display())),
+        Ok(text) => {
+            let state: State = serde_json::from_str(&text)
+                .map_err(|e| format!("{}: not a tally spsa state ({e})", path.display()))?;
+            state
+                .check()
+                .map_err(|e| format!("{}: not a valid tally spsa state: {e}", path.display()))?;
+            Ok(Some(state))
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(format!("cannot read {}: {e}", path.display())),
     }
@@ -130,6 +135,10 @@ pub fn read_state(path: &Path) -> Result<Option<State>, String> {
 
 /// Writes the state file whole (a temporary file renamed over it).
 pub fn write_state(path: &Path, state: &State) -> Result<(), String> {
+    // Never a state that could not be resumed (a NaN is written `null`).
+    state
+        .check()
+        .map_err(|e| format!("not writing {}: {e}", path.display()))?;
     let text = serde_json::to_string_pretty(state).map_err(|e| e.to_string())?;
     let tmp = path.with_extension("tmp");
     std::fs::write(&tmp, text + "\n")
@@ -231,12 +240,11 @@ pub fn resume(existing: Option<State>, path: &Path, spec: &RunSpec<'_>) -> Resul
                 .iter()
                 .map(|o| Param::new(&o.name, o.default, o.min, o.max, spec.c_div, spec.r_end))
                 .collect();
-            Ok(State::new(
-                spec.setup.to_owned(),
-                spec.pairs,
-                spec.seed,
-                params,
-            ))
+            let state = State::new(spec.setup.to_owned(), spec.pairs, spec.seed, params);
+            state
+                .check()
+                .map_err(|e| format!("the engine's options: {e}"))?;
+            Ok(state)
         }
     }
 }

@@ -158,6 +158,80 @@ impl State {
         }
     }
 
+    /// Whether the state is one that a run could have written: the checks
+    /// of the command line's flags (a positive finite perturbation and
+    /// learning rate, a range that holds the default and the estimate,
+    /// at least one constant and one pair) and a history that fits the
+    /// constants and the pairs played. A state that passes cannot make
+    /// [`State::step`] or [`State::apply`] panic or compute a NaN.
+    ///
+    /// # Errors
+    ///
+    /// The first field that fails, named as in the file
+    /// (`params[0] RFP_MARGIN: min 200 is above max 160`).
+    pub fn check(&self) -> Result<(), String> {
+        if self.total == 0 {
+            return Err("total: 0 pairs (at least 1)".to_owned());
+        }
+        if self.done > self.total {
+            return Err(format!(
+                "done: {} pairs played of a run of {}",
+                self.done, self.total
+            ));
+        }
+        if self.params.is_empty() {
+            return Err("params: no constant to tune".to_owned());
+        }
+        for (i, p) in self.params.iter().enumerate() {
+            let at = format!("params[{i}] {}", p.name);
+            if p.min > p.max {
+                return Err(format!("{at}: min {} is above max {}", p.min, p.max));
+            }
+            if !(p.min..=p.max).contains(&p.default) {
+                return Err(format!(
+                    "{at}: default {} is outside [{}, {}]",
+                    p.default, p.min, p.max
+                ));
+            }
+            let range = f64::from(p.min)..=f64::from(p.max);
+            if !range.contains(&p.theta) {
+                return Err(format!(
+                    "{at}: theta {} is outside [{}, {}]",
+                    p.theta, p.min, p.max
+                ));
+            }
+            if !(p.c_end.is_finite() && p.c_end > 0.0) {
+                return Err(format!("{at}: c_end {} is not a positive number", p.c_end));
+            }
+            if !(p.r_end.is_finite() && p.r_end > 0.0) {
+                return Err(format!("{at}: r_end {} is not a positive number", p.r_end));
+            }
+        }
+        for (i, h) in self.history.iter().enumerate() {
+            let at = format!("history[{i}]");
+            if h.pairs > self.done {
+                return Err(format!(
+                    "{at}: pairs {} is beyond done {}",
+                    h.pairs, self.done
+                ));
+            }
+            if !h.result.is_finite() {
+                return Err(format!("{at}: result {} is not a number", h.result));
+            }
+            if h.theta.len() != self.params.len() {
+                return Err(format!(
+                    "{at}: theta has {} values for {} params",
+                    h.theta.len(),
+                    self.params.len()
+                ));
+            }
+            if let Some(t) = h.theta.iter().find(|t| !t.is_finite()) {
+                return Err(format!("{at}: theta {t} is not a number"));
+            }
+        }
+        Ok(())
+    }
+
     /// Whether every pair is played.
     pub fn finished(&self) -> bool {
         self.done >= self.total
@@ -339,6 +413,24 @@ mod tests {
         let mut t = s.clone();
         t.done = 8;
         assert_ne!(t.openings(8, 100), a);
+    }
+
+    #[test]
+    fn a_run_passes_its_own_checks_and_a_broken_range_does_not() {
+        let mut s = run(vec![Param::new("A", 100, 0, 200, 20.0, 0.002)]);
+        assert_eq!(s.check(), Ok(()));
+        let step = s.step();
+        s.apply(&step, 4, 3.0);
+        assert_eq!(s.check(), Ok(()));
+        let mut t = s.clone();
+        t.params[0].min = 300;
+        assert!(t.check().unwrap_err().contains("params[0] A: min 300"));
+        let mut t = s.clone();
+        t.params[0].c_end = f64::NAN;
+        assert!(t.check().unwrap_err().contains("c_end"));
+        let mut t = s.clone();
+        t.history[0].theta.push(1.0);
+        assert!(t.check().unwrap_err().contains("history[0]"));
     }
 
     #[test]
