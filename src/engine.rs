@@ -41,6 +41,10 @@ pub struct EngineOptions {
     /// Whether special actions (`disk`, `swap`, `restore`, `claim`) are
     /// played and accepted.
     pub specials: bool,
+    /// Whether positions and actions are read and written as Chess960
+    /// (`UCI_Chess960`): X-FEN and Shredder-FEN castling rights, castling
+    /// as king takes rook.
+    pub chess960: bool,
     /// Who gets the 1/2 point of a plain draw in sets.
     pub draw_advantage: DrawAdvantage,
     /// Variant, base or network evaluation.
@@ -64,6 +68,7 @@ impl Default for EngineOptions {
             multipv: 1,
             move_overhead: Duration::from_millis(30),
             specials: true,
+            chess960: false,
             draw_advantage: DrawAdvantage::Black,
             eval_mode: EvalMode::Variant,
             net: None,
@@ -166,7 +171,7 @@ impl Engine {
     pub fn with_options(variant: Variant, options: EngineOptions) -> Engine {
         Engine {
             variant,
-            game: AnyGame::start(variant, options.specials),
+            game: AnyGame::start_in(variant, options.specials, options.chess960),
             tt: Arc::new(Tt::new(options.hash_mb)),
             pool: build_pool(options.threads),
             running: None,
@@ -190,7 +195,7 @@ impl Engine {
     pub fn set_variant(&mut self, variant: Variant) {
         self.stop_and_wait();
         self.variant = variant;
-        self.game = AnyGame::start(variant, self.options.specials);
+        self.game = AnyGame::start_in(variant, self.options.specials, self.options.chess960);
         self.tt.clear();
     }
 
@@ -276,6 +281,21 @@ impl Engine {
         }
     }
 
+    /// Reads and writes positions and actions as Chess960 or not; the
+    /// position is kept if it reads the same way, else it goes back to its
+    /// start (or to the standard start position).
+    pub fn set_chess960(&mut self, on: bool) {
+        self.stop_and_wait();
+        let (fen, actions) = self.position_text();
+        self.options.chess960 = on;
+        let moves: Vec<&str> = actions.iter().map(String::as_str).collect();
+        if self.set_position(Some(&fen), &moves).is_err()
+            && self.set_position(Some(&fen), &[]).is_err()
+        {
+            let _ = self.set_position(None, &[]);
+        }
+    }
+
     /// Sets the sets draw advantage; a change clears the hash table (its
     /// values were scored the other way).
     pub fn set_draw_advantage(&mut self, a: DrawAdvantage) {
@@ -356,7 +376,7 @@ impl Engine {
     pub fn new_game(&mut self) {
         self.clear_hash();
         self.games = self.games.wrapping_add(1);
-        self.game = AnyGame::start(self.variant, self.options.specials);
+        self.game = AnyGame::start_in(self.variant, self.options.specials, self.options.chess960);
     }
 
     /// The scorer of the current variant and settings.
@@ -375,7 +395,11 @@ impl Engine {
     pub fn position_text(&self) -> (String, Vec<String>) {
         (
             self.game.start_fen(),
-            self.game.actions().iter().map(|a| a.to_string()).collect(),
+            self.game
+                .actions()
+                .iter()
+                .map(|&a| self.game.text(a))
+                .collect(),
         )
     }
 
@@ -393,8 +417,8 @@ impl Engine {
     ) -> Result<(), PositionError> {
         self.stop_and_wait();
         let specials = self.options.specials;
-        let mut game =
-            AnyGame::new(self.variant, specials, fen).map_err(|error| PositionError {
+        let mut game = AnyGame::new_in(self.variant, specials, self.options.chess960, fen)
+            .map_err(|error| PositionError {
                 applied: 0,
                 bad_fen: true,
                 error,
@@ -419,7 +443,7 @@ impl Engine {
     /// rules (see [`Pos::from_fen_noting`]), one note each; empty when
     /// nothing, or when the FEN is refused.
     pub fn fen_notes(&self, fen: &str) -> Vec<String> {
-        AnyGame::fen_notes(self.variant, fen).unwrap_or_default()
+        AnyGame::fen_notes_in(self.variant, self.options.chess960, fen).unwrap_or_default()
     }
 
     /// Plays one more action.
@@ -570,7 +594,7 @@ impl Engine {
             for &a in &limits.searchmoves {
                 if !root_actions.contains(&a) {
                     return Err(RulesError::IllegalAction {
-                        action: a.to_string(),
+                        action: game.rules().text(a).to_string(),
                         reason: "not legal in this position (searchmoves)".to_owned(),
                     });
                 }

@@ -3,7 +3,7 @@
 //! (`claim` counts).
 //!
 //! One harness reads every file (shakmaty's `id` / `epd` / `perft` format,
-//! plus Tally's optional `variant` and `moves` lines) and checks each
+//! plus Tally's optional `variant`, `chess960` and `moves` lines) and checks each
 //! (position, depth) pair. Counts above [`NODE_LIMIT`] are checked only by the
 //! ignored `deep_perft` test (`cargo test --test perft -- --ignored`).
 
@@ -22,9 +22,31 @@ const FILES: [&str; 4] = [
     "sets.perft",
 ];
 
+/// The Chess960 files: the published Chess960 suite in chess, and
+/// extinction under Chess960 castling against Fairy-Stockfish.
+const FILES_960: [&str; 2] = ["chess960.perft", "extinction960.perft"];
+
+/// Every Chess960 file parses to its variant, read as Chess960.
+#[test]
+fn chess960_files_name_their_variant() {
+    for (file, want) in FILES_960
+        .into_iter()
+        .zip([Variant::Chess, Variant::Extinction])
+    {
+        let (variant, cases) = load(file);
+        assert_eq!(variant, want, "{file}");
+        assert!(
+            !cases.is_empty() && cases.iter().all(|c| c.chess960),
+            "{file}"
+        );
+    }
+}
+
 /// One `perft DEPTH NODES` line with the position it belongs to.
 #[derive(Clone, Debug)]
 struct Case {
+    /// Whether the file reads its FENs and moves under Chess960 castling.
+    chess960: bool,
     file: String,
     id: String,
     fen: String,
@@ -35,8 +57,8 @@ struct Case {
 
 /// The variant of a file: its `variant` line, or else its name.
 fn variant_from_name(file: &str) -> Variant {
-    match file.trim_end_matches(".perft") {
-        "standard" => Variant::Chess,
+    match file.trim_end_matches(".perft").trim_end_matches("960") {
+        "standard" | "chess" => Variant::Chess,
         other => Variant::from_id(other).expect("a variant named by the file"),
     }
 }
@@ -52,6 +74,7 @@ fn read_positions(file: &str) -> String {
 /// typo cannot silently drop a case.
 fn parse(file: &str, text: &str) -> (Variant, Vec<Case>) {
     let mut variant = None;
+    let mut chess960 = false;
     let mut cases = Vec::new();
     let mut id = String::new();
     let mut fen: Option<String> = None;
@@ -72,6 +95,14 @@ fn parse(file: &str, text: &str) -> (Variant, Vec<Case>) {
                 );
                 variant = Some(Variant::from_id(rest).expect("variant id"));
             }
+            "chess960" => {
+                assert!(
+                    cases.is_empty() && fen.is_none(),
+                    "{file}:{}: late chess960",
+                    n + 1
+                );
+                chess960 = true;
+            }
             "id" => {
                 id = rest.to_owned();
                 fen = None;
@@ -84,6 +115,7 @@ fn parse(file: &str, text: &str) -> (Variant, Vec<Case>) {
                     .split_once(' ')
                     .unwrap_or_else(|| panic!("{file}:{}: perft DEPTH NODES", n + 1));
                 cases.push(Case {
+                    chess960,
                     file: file.to_owned(),
                     id: id.clone(),
                     fen: fen
@@ -108,6 +140,7 @@ fn load(file: &str) -> (Variant, Vec<Case>) {
 /// played through a [`Game`] (so they are checked for legality), then perft
 /// (split across threads when `parallel`).
 fn count<P: Pos>(rules: Rules<P>, case: &Case, parallel: bool) -> u64 {
+    let rules = rules.with_chess960(case.chess960);
     let mut game = Game::new(rules, Some(&case.fen))
         .unwrap_or_else(|e| panic!("{} {}: {e}", case.file, case.id));
     for m in &case.moves {
@@ -147,6 +180,34 @@ fn check_file(file: &str) -> usize {
 #[test]
 fn standard_perft() {
     assert_eq!(check_file("standard.perft"), 27);
+}
+
+/// The published Chess960 suite: all 960 positions, every depth up to
+/// 100,000 nodes (depths 1 to 3, and 4 where small); the rest in
+/// `deep_perft`.
+#[test]
+fn chess960_perft() {
+    let (variant, cases) = load(FILES_960[0]);
+    let positions: std::collections::HashSet<&str> = cases.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(positions.len(), 960);
+    assert_eq!(check(variant, &cases, |c| c.nodes <= 100_000, false), 2887);
+}
+
+/// Extinction under Chess960 castling, against Fairy-Stockfish.
+#[test]
+fn extinction960_perft() {
+    let (variant, cases) = load(FILES_960[1]);
+    assert_eq!(check(variant, &cases, |_| true, false), 30);
+}
+
+/// The scoring variants on the standard board play the Chess960 suite's
+/// tree exactly (to depth 2; tiebraker and sets add actions).
+#[test]
+fn standard_board_variants_share_the_chess960_tree() {
+    let (_, cases) = load(FILES_960[0]);
+    for variant in [Variant::Stylish, Variant::Wacky, Variant::Dynamic] {
+        assert_eq!(check(variant, &cases, |c| c.depth <= 2, false), 1920);
+    }
 }
 
 #[test]
@@ -218,6 +279,16 @@ fn deep_perft() {
         checked += check(variant, &cases, |c| c.nodes > NODE_LIMIT, true);
     }
     assert_eq!(checked, 15);
+}
+
+/// The Chess960 counts above the normal run's limit (depth 4 of the
+/// published suite, about 560 million nodes), each split across threads.
+#[test]
+#[ignore = "deep perft: Chess960 depth 4"]
+fn deep_chess960_perft() {
+    let (variant, cases) = load("chess960.perft");
+    let checked = check(variant, &cases, |c| c.nodes > 100_000, true);
+    assert_eq!(checked, 960 * 4 - 2887);
 }
 
 /// Depths past the maximum are refused, by both entry points, before any

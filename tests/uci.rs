@@ -1609,3 +1609,67 @@ fn a_search_names_its_evaluation_first_and_when_it_changes() {
     assert!(named[2].starts_with("variant"), "{}", named[2]);
     assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).count(), 5);
 }
+
+/// `UCI_Chess960`: a Chess960 FEN (Shredder-FEN or X-FEN rights), castling
+/// as king takes rook in and out, `go perft` and `d` in 960 notation; in
+/// extinction too. Off, the same FEN's castling rights are dropped.
+#[test]
+fn chess960_positions_and_castling() {
+    let fen = "rk2r3/pppbqppp/2n2n2/8/8/2N2N2/PPPBQPPP/RK2R3 w EAea - 0 1";
+    let lines = script(&format!(
+        "uci\nsetoption name UCI_Chess960 value true\nposition fen {fen} moves b1a1 b8e8\n\
+         d\ngo perft 1\nposition fen {fen}\ngo depth 2 searchmoves b1e1\nisready\n"
+    ));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name UCI_Chess960 type check default false")
+    );
+    assert!(errors(&lines).is_empty(), "{lines:#?}");
+    // b1a1: the king to c1, the rook to d1; b8e8: the king to g8, the rook to f8.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "Fen: r4rk1/pppbqppp/2n2n2/8/8/2N2N2/PPPBQPPP/2KRR3 w - - 2 2"),
+        "{lines:#?}"
+    );
+    assert_eq!(bestmove(&lines), "b1e1");
+    // Depth 1 after both castlings: no castling is left.
+    assert!(
+        lines.iter().any(|l| l == "Nodes searched: 36"),
+        "{lines:#?}"
+    );
+
+    let lines = script(&format!(
+        "uci\nsetoption name UCI_Chess960 value true\nposition fen {fen}\ngo perft 1\nisready\n"
+    ));
+    assert!(lines.iter().any(|l| l == "b1a1: 1") && lines.iter().any(|l| l == "b1e1: 1"));
+    assert!(
+        lines.iter().any(|l| l == "Nodes searched: 42"),
+        "{lines:#?}"
+    );
+
+    // The same FEN without UCI_Chess960: the rights are dropped with a note.
+    let lines = script(&format!("uci\nposition fen {fen}\ngo perft 1\nisready\n"));
+    assert!(
+        lines.iter().any(|l| l == "Nodes searched: 40"),
+        "{lines:#?}"
+    );
+
+    // Extinction: castling through attack, written king takes rook.
+    let ext = "r4kr1/ppp1bppp/2nq1n2/3p4/3P4/2NQ1N1b/PPP1BP1P/R4K1R w KQkq - 0 1";
+    let lines = script(&format!(
+        "uci\nsetoption name UCI_Variant value extinction\nsetoption name UCI_Chess960 value true\n\
+         position fen {ext}\ngo perft 1\nposition fen {ext} moves f1h1\ngo perft 1\nisready\n"
+    ));
+    assert!(errors(&lines).is_empty(), "{lines:#?}");
+    assert!(lines.iter().any(|l| l == "f1h1: 1") && lines.iter().any(|l| l == "f1a1: 1"));
+    assert!(
+        lines.iter().any(|l| l == "Nodes searched: 37"),
+        "{lines:#?}"
+    );
+    assert!(
+        lines.iter().any(|l| l == "Nodes searched: 45"),
+        "{lines:#?}"
+    );
+}

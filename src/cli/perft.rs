@@ -28,6 +28,10 @@ pub struct PerftArgs {
     /// Print `action: count` for each root action.
     #[arg(long)]
     pub divide: bool,
+    /// Chess960: X-FEN or Shredder-FEN castling rights, castling written
+    /// as king takes rook.
+    #[arg(long)]
+    pub chess960: bool,
 }
 
 /// Runs `tally perft`.
@@ -39,7 +43,10 @@ pub struct PerftArgs {
 /// exit code 2.
 pub fn run(args: &PerftArgs) -> Result<(), CliError> {
     let variant = Variant::from_id(&args.variant)?;
-    with_rules!(variant, |rules| run_with(&rules, args))
+    with_rules!(variant, |rules| run_with(
+        &rules.with_chess960(args.chess960),
+        args
+    ))
 }
 
 fn run_with<P: Pos>(rules: &Rules<P>, args: &PerftArgs) -> Result<(), CliError> {
@@ -56,7 +63,7 @@ fn run_with<P: Pos>(rules: &Rules<P>, args: &PerftArgs) -> Result<(), CliError> 
     let mut out = stdout.lock();
     if args.divide {
         for e in &entries {
-            let _ = writeln!(out, "{}: {}", e.action, e.nodes);
+            let _ = writeln!(out, "{}: {}", rules.text(e.action), e.nodes);
         }
         let _ = writeln!(out);
     }

@@ -75,7 +75,7 @@ impl Action {
     pub fn code(self) -> u16 {
         match self {
             Action::Move(m) => {
-                let uci = UciMove::from_move(m, CastlingMode::Standard);
+                let uci = UciMove::from_move(m, natural_mode(m));
                 match uci {
                     UciMove::Normal {
                         from,
@@ -107,10 +107,57 @@ pub fn code_parts(code: u16) -> (Square, Square, u16) {
     )
 }
 
+/// How a move is written when nothing says the game is Chess960: a
+/// castling of the standard king and rook as the king's two-square step
+/// (`e1g1`), any other castling (only Chess960 has them) as king takes rook
+/// (`b1a1`), since the king's step could be a plain king move there.
+fn natural_mode(m: Move) -> CastlingMode {
+    match m {
+        Move::Castle { king, rook }
+            if king.file() != shakmaty::File::E
+                || !matches!(rook.file(), shakmaty::File::A | shakmaty::File::H) =>
+        {
+            CastlingMode::Chess960
+        }
+        _ => CastlingMode::Standard,
+    }
+}
+
+impl Action {
+    /// The UCI text of the action under `mode`: in
+    /// [`CastlingMode::Chess960`] every castling is king takes rook
+    /// (`e1h1`), as GUIs send and expect it in Chess960 games; in standard
+    /// mode as [`Action`]'s `Display`.
+    pub fn uci(self, mode: CastlingMode) -> UciText {
+        UciText { action: self, mode }
+    }
+}
+
+/// An action's UCI text under a castling mode ([`Action::uci`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UciText {
+    action: Action,
+    mode: CastlingMode,
+}
+
+impl fmt::Display for UciText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.action, self.mode) {
+            (Action::Move(m), CastlingMode::Chess960) => {
+                write!(f, "{}", UciMove::from_move(m, CastlingMode::Chess960))
+            }
+            (other, _) => write!(f, "{other}"),
+        }
+    }
+}
+
+/// Castling is written as the king's two-square step when it is the
+/// standard castling, else (Chess960) as king takes rook; see
+/// [`Action::uci`] for the text a Chess960 game uses throughout.
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Action::Move(m) => write!(f, "{}", UciMove::from_move(*m, CastlingMode::Standard)),
+            Action::Move(m) => write!(f, "{}", UciMove::from_move(*m, natural_mode(*m))),
             other => f.write_str(other.special_word().unwrap_or("?")),
         }
     }
@@ -166,7 +213,9 @@ impl ParsedAction {
     /// Finds the legal action this text names among `legal`.
     ///
     /// Castling is accepted as king to destination (`e1g1`) or king takes
-    /// rook (`e1h1`).
+    /// rook (`e1h1`). Where the king's destination is also a plain king
+    /// move (in Chess960), that text is the plain move: the moves are
+    /// searched in the order listed, castling last.
     pub fn resolve(self, legal: &[Action]) -> Option<Action> {
         match self {
             ParsedAction::Special(a) => legal.iter().copied().find(|&x| x == a),

@@ -83,12 +83,33 @@ impl AnyGame {
     ///
     /// [`RulesError::InvalidFen`] or [`RulesError::InvalidPosition`].
     pub fn new(variant: Variant, specials: bool, fen: Option<&str>) -> Result<AnyGame, RulesError> {
+        AnyGame::new_in(variant, specials, false, fen)
+    }
+
+    /// [`AnyGame::new`], under Chess960 castling or not
+    /// ([`Rules::with_chess960`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`AnyGame::new`].
+    pub fn new_in(
+        variant: Variant,
+        specials: bool,
+        chess960: bool,
+        fen: Option<&str>,
+    ) -> Result<AnyGame, RulesError> {
         match BoardKind::of(variant) {
-            BoardKind::Standard => {
-                Game::new(Rules::<Chess>::new(variant).with_specials(specials), fen).map(Into::into)
-            }
+            BoardKind::Standard => Game::new(
+                Rules::<Chess>::new(variant)
+                    .with_specials(specials)
+                    .with_chess960(chess960),
+                fen,
+            )
+            .map(Into::into),
             BoardKind::Extinction => Game::new(
-                Rules::<Extinction>::new(variant).with_specials(specials),
+                Rules::<Extinction>::new(variant)
+                    .with_specials(specials)
+                    .with_chess960(chess960),
                 fen,
             )
             .map(Into::into),
@@ -97,13 +118,22 @@ impl AnyGame {
 
     /// A new game of `variant` from the standard position.
     pub fn start(variant: Variant, specials: bool) -> AnyGame {
+        AnyGame::start_in(variant, specials, false)
+    }
+
+    /// [`AnyGame::start`], under Chess960 castling or not.
+    pub fn start_in(variant: Variant, specials: bool, chess960: bool) -> AnyGame {
         match BoardKind::of(variant) {
             BoardKind::Standard => {
-                let rules = Rules::<Chess>::new(variant).with_specials(specials);
+                let rules = Rules::<Chess>::new(variant)
+                    .with_specials(specials)
+                    .with_chess960(chess960);
                 Game::from_node(rules, rules.start()).into()
             }
             BoardKind::Extinction => {
-                let rules = Rules::<Extinction>::new(variant).with_specials(specials);
+                let rules = Rules::<Extinction>::new(variant)
+                    .with_specials(specials)
+                    .with_chess960(chess960);
                 Game::from_node(rules, rules.start()).into()
             }
         }
@@ -116,10 +146,34 @@ impl AnyGame {
     ///
     /// As [`Pos::from_fen_noting`].
     pub fn fen_notes(variant: Variant, fen: &str) -> Result<Vec<String>, RulesError> {
+        AnyGame::fen_notes_in(variant, false, fen)
+    }
+
+    /// [`AnyGame::fen_notes`], under Chess960 castling or not.
+    ///
+    /// # Errors
+    ///
+    /// As [`Pos::from_fen_noting`].
+    pub fn fen_notes_in(
+        variant: Variant,
+        chess960: bool,
+        fen: &str,
+    ) -> Result<Vec<String>, RulesError> {
+        let mode = shakmaty::CastlingMode::from_chess960(chess960);
         match BoardKind::of(variant) {
-            BoardKind::Standard => Chess::from_fen_noting(fen).map(|(_, n)| n),
-            BoardKind::Extinction => Extinction::from_fen_noting(fen).map(|(_, n)| n),
+            BoardKind::Standard => Chess::from_fen_noting_in(fen, mode).map(|(_, n)| n),
+            BoardKind::Extinction => Extinction::from_fen_noting_in(fen, mode).map(|(_, n)| n),
         }
+    }
+
+    /// Whether the game reads and writes Chess960 ([`Rules::with_chess960`]).
+    pub fn chess960(&self) -> bool {
+        with_game!(self, |g| g.rules().chess960())
+    }
+
+    /// The UCI text of `action` under the game's rules ([`Rules::text`]).
+    pub fn text(&self, action: Action) -> String {
+        with_game!(self, |g| g.rules().text(action).to_string())
     }
 
     /// The board kind.

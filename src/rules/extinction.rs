@@ -25,10 +25,19 @@ pub struct Extinction {
     board: Board,
     turn: Color,
     castles: Castles,
+    /// The square of each side's castling king: its home on the back rank
+    /// (the e-file in standard chess, where the king stood in Chess960).
+    king_homes: ByColor<Square>,
     ep_square: Option<Square>,
     halfmoves: u32,
     fullmoves: NonZeroU32,
 }
+
+/// The kings' standard home squares.
+const STANDARD_HOMES: ByColor<Square> = ByColor {
+    white: Square::E1,
+    black: Square::E8,
+};
 
 impl Default for Extinction {
     fn default() -> Extinction {
@@ -36,6 +45,7 @@ impl Default for Extinction {
             board: Board::new(),
             turn: Color::White,
             castles: Castles::new(),
+            king_homes: STANDARD_HOMES,
             ep_square: None,
             halfmoves: 0,
             fullmoves: NonZeroU32::MIN,
@@ -103,6 +113,21 @@ impl Extinction {
     ///
     /// [`RulesError::InvalidPosition`] with the reason.
     pub fn from_setup_validated(setup: Setup, fen: &str) -> Result<Extinction, RulesError> {
+        Extinction::from_setup_in(setup, CastlingMode::Standard, fen)
+    }
+
+    /// [`Extinction::from_setup_validated`] under `mode`: in Chess960 the
+    /// castling king stands anywhere on its back rank, with its rooks on
+    /// either side.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::InvalidPosition`] with the reason.
+    pub fn from_setup_in(
+        setup: Setup,
+        mode: CastlingMode,
+        fen: &str,
+    ) -> Result<Extinction, RulesError> {
         let bad = |reason: &str| RulesError::InvalidPosition {
             fen: fen.to_owned(),
             reason: reason.to_owned(),
@@ -130,20 +155,8 @@ impl Extinction {
                 return Err(bad("too much material"));
             }
         }
-        // Castling: detect rights against the king standing on its home
-        // square, ignoring any further (promoted) kings.
-        let mut castle_setup = setup.clone();
-        for color in Color::ALL {
-            let home = Square::from_coords(shakmaty::File::E, color.backrank());
-            let kings = board.kings() & board.by_color(color);
-            if kings.more_than_one() && kings.contains(home) {
-                for sq in kings.without(home) {
-                    castle_setup.board.discard_piece_at(sq);
-                }
-            }
-        }
-        let castles = Castles::from_setup(&castle_setup, CastlingMode::Standard)
-            .map_err(|_| bad("invalid castling rights"))?;
+        let (castles, king_homes) = detect_castles(&setup, mode);
+        let castles = castles.map_err(|_| bad("invalid castling rights"))?;
         let ep_square = match setup.ep_square {
             None => None,
             Some(ep) => {
@@ -165,6 +178,7 @@ impl Extinction {
             board: setup.board,
             turn: setup.turn,
             castles,
+            king_homes,
             ep_square,
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves,
@@ -246,7 +260,7 @@ impl Extinction {
 
     fn push_castling(&self, out: &mut MoveList) {
         let us = self.turn;
-        let king = Square::from_coords(shakmaty::File::E, us.backrank());
+        let king = self.king_homes[us];
         if !(self.board.kings() & self.board.by_color(us)).contains(king) {
             return;
         }
@@ -259,6 +273,38 @@ impl Extinction {
             }
         }
     }
+}
+
+/// The castling rights of `setup` under `mode` (`Err` with the valid
+/// ones when some of them are not), and each side's castling king.
+///
+/// The castling king is the king on the home square (the e-file) in
+/// standard chess, the one king on the back rank in Chess960 (a side with
+/// several kings there keeps the one on the e-file, if any); any further
+/// (promoted) kings are ignored for castling.
+fn detect_castles(
+    setup: &Setup,
+    mode: CastlingMode,
+) -> (Result<Castles, Castles>, ByColor<Square>) {
+    let board = &setup.board;
+    let mut homes = STANDARD_HOMES;
+    let mut castle_setup = setup.clone();
+    for color in Color::ALL {
+        let kings = board.kings() & board.by_color(color);
+        let on_rank = kings & color.backrank();
+        if mode.is_chess960()
+            && let Some(only) = on_rank.single_square()
+        {
+            homes[color] = only;
+        }
+        let home = homes[color];
+        if kings.more_than_one() && kings.contains(home) {
+            for sq in kings.without(home) {
+                castle_setup.board.discard_piece_at(sq);
+            }
+        }
+    }
+    (Castles::from_setup(&castle_setup, mode), homes)
 }
 
 #[inline]
@@ -302,13 +348,14 @@ impl FromSetup for Extinction {
     /// validating constructor.
     fn from_setup(
         setup: Setup,
-        _mode: CastlingMode,
+        mode: CastlingMode,
     ) -> Result<Extinction, PositionError<Extinction>> {
-        let castles = Castles::from_setup(&setup, CastlingMode::Standard).unwrap_or_else(|c| c);
+        let (castles, king_homes) = detect_castles(&setup, mode);
         Ok(Extinction {
             board: setup.board,
             turn: setup.turn,
-            castles,
+            castles: castles.unwrap_or_else(|c| c),
+            king_homes,
             ep_square: setup.ep_square,
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves,
@@ -413,17 +460,14 @@ impl Position for Extinction {
                         us.relative_rank(Rank::Third),
                     ));
                 }
-                let home = Square::from_coords(shakmaty::File::E, us.backrank());
-                if role == Role::King && from == home {
+                if role == Role::King && from == self.king_homes[us] {
                     self.castles.discard_color(us);
                 } else if role == Role::Rook {
                     self.castles.discard_rook(from);
                 }
                 match capture {
                     Some(Role::Rook) => self.castles.discard_rook(to),
-                    Some(Role::King)
-                        if to == Square::from_coords(shakmaty::File::E, (!us).backrank()) =>
-                    {
+                    Some(Role::King) if to == self.king_homes[!us] => {
                         self.castles.discard_color(!us);
                     }
                     _ => {}
@@ -466,8 +510,12 @@ impl Position for Extinction {
 impl Pos for Extinction {
     const KINGS_CAPTURABLE: bool = true;
 
-    fn from_setup_checked(setup: Setup, fen: &str) -> Result<Extinction, RulesError> {
-        Extinction::from_setup_validated(setup, fen)
+    fn from_setup_in(
+        setup: Setup,
+        mode: CastlingMode,
+        fen: &str,
+    ) -> Result<Extinction, RulesError> {
+        Extinction::from_setup_in(setup, mode, fen)
     }
 
     #[inline]

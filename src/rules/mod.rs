@@ -20,7 +20,9 @@ mod perft;
 mod pos;
 mod variant;
 
-pub use action::{Action, ActionList, MAX_ACTIONS, ParseActionError, ParsedAction, code_parts};
+pub use action::{
+    Action, ActionList, MAX_ACTIONS, ParseActionError, ParsedAction, UciText, code_parts,
+};
 pub use any::{AnyGame, BoardKind};
 pub use ending::{Ending, EndingKind, Repetition, RepetitionKind};
 pub use error::RulesError;

@@ -59,6 +59,7 @@ impl<P: Pos> Node<P> {
 pub struct Rules<P> {
     variant: Variant,
     specials: bool,
+    chess960: bool,
     _pos: PhantomData<fn() -> P>,
 }
 
@@ -121,6 +122,7 @@ impl<P: Pos> Rules<P> {
         Rules {
             variant,
             specials: true,
+            chess960: false,
             _pos: PhantomData,
         }
     }
@@ -135,6 +137,32 @@ impl<P: Pos> Rules<P> {
     /// Whether special actions are allowed.
     pub fn specials(&self) -> bool {
         self.specials
+    }
+
+    /// The same rules with Chess960 (Fischer random) castling or not: FENs
+    /// are read with X-FEN or Shredder-FEN castling rights (the king and
+    /// its rooks anywhere on the back rank), and actions are written with
+    /// castling as king takes rook ([`Rules::text`]). Off by default. The
+    /// moves of a position follow from its castling rights either way.
+    pub fn with_chess960(self, chess960: bool) -> Rules<P> {
+        Rules { chess960, ..self }
+    }
+
+    /// Whether FENs and actions are read and written as Chess960.
+    pub fn chess960(&self) -> bool {
+        self.chess960
+    }
+
+    /// The castling mode FENs are read in: [`CastlingMode::Chess960`] under
+    /// [`Rules::with_chess960`], else standard.
+    pub fn castling_mode(&self) -> CastlingMode {
+        CastlingMode::from_chess960(self.chess960)
+    }
+
+    /// The UCI text of `action` under these rules: in Chess960, castling
+    /// as king takes rook (`e1h1`); else as [`Action`]'s `Display`.
+    pub fn text(&self, action: Action) -> super::UciText {
+        action.uci(self.castling_mode())
     }
 
     /// The variant.
@@ -174,7 +202,7 @@ impl<P: Pos> Rules<P> {
         if fen.trim() == "startpos" {
             return Ok(self.start());
         }
-        P::from_fen_noting(fen).map(|(p, _)| self.root(p))
+        P::from_fen_noting_in(fen, self.castling_mode()).map(|(p, _)| self.root(p))
     }
 
     /// The legal chess moves in `node`, with the variant's restrictions: a
@@ -589,7 +617,7 @@ fn pass_turn<P: Pos>(pos: &P) -> P {
         setup.fullmoves = setup.fullmoves.saturating_add(1);
     }
     setup.swap_turn();
-    match P::from_setup(setup, CastlingMode::Standard) {
+    match P::from_setup(setup, pos.castles().mode()) {
         Ok(p) => p,
         // Only reachable from a position whose side not to move is in
         // check, which the rules never produce; keep the board as it was.
@@ -660,5 +688,93 @@ mod tests {
         assert!(at("4k3/8/8/8/8/8/R7/4K3 w - - 0 1"));
         let start = rules.start();
         assert!(rules.surely_has_move(&start) && start.pos.legal_moves().len() == 20);
+    }
+
+    #[test]
+    fn chess960_fens_castling_and_text() {
+        let rules = Rules::<Chess>::new(Variant::Chess).with_chess960(true);
+        // X-FEN (outermost rooks) and Shredder-FEN read the same rights.
+        let xfen = rules
+            .from_fen("rk2r3/pppbqppp/2n2n2/8/8/2N2N2/PPPBQPPP/RK2R3 w KQkq - 0 1")
+            .unwrap();
+        let shredder = rules
+            .from_fen("rk2r3/pppbqppp/2n2n2/8/8/2N2N2/PPPBQPPP/RK2R3 w EAea - 0 1")
+            .unwrap();
+        assert_eq!(xfen.key, shredder.key);
+        assert_eq!(
+            xfen.fen(),
+            "rk2r3/pppbqppp/2n2n2/8/8/2N2N2/PPPBQPPP/RK2R3 w KQkq - 0 1"
+        );
+        let mut out = ActionList::new();
+        rules.legal_actions(&xfen, &mut out);
+        let castles: Vec<String> = out
+            .iter()
+            .filter(|a| a.as_move().is_some_and(|m| m.is_castle()))
+            .map(|&a| rules.text(a).to_string())
+            .collect();
+        assert_eq!(castles, ["b1e1", "b1a1"]);
+        // King takes rook plays the castling; the king's step b1c1 is the
+        // plain king move.
+        let (a, after) = rules.play_text(&xfen, "b1a1").unwrap();
+        assert!(a.as_move().is_some_and(|m| m.is_castle()));
+        assert_eq!(
+            after.fen(),
+            "rk2r3/pppbqppp/2n2n2/8/8/2N2N2/PPPBQPPP/2KRR3 b kq - 1 1"
+        );
+        let (step, _) = rules.play_text(&xfen, "b1c1").unwrap();
+        assert!(step.as_move().is_some_and(|m| !m.is_castle()));
+        // The standard castling reads and writes as king takes rook too.
+        let start = rules.start();
+        let kiwi = rules
+            .from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+            .unwrap();
+        let (oo, _) = rules.play_text(&kiwi, "e1g1").unwrap();
+        assert_eq!(rules.text(oo).to_string(), "e1h1");
+        assert_eq!(oo.to_string(), "e1g1");
+        assert_eq!(start.pos.legal_moves().len(), 20);
+        // Without Chess960 the rights are dropped, as rights without their
+        // king and rook at home.
+        let standard = Rules::<Chess>::new(Variant::Chess)
+            .from_fen("rk2r3/pppbqppp/2n2n2/8/8/2N2N2/PPPBQPPP/RK2R3 w EAea - 0 1")
+            .unwrap();
+        assert!(standard.pos.castles().is_empty());
+    }
+
+    #[test]
+    fn chess960_castling_in_extinction_and_after_the_disk() {
+        // Extinction: the king on f1 castles through the attacked g1.
+        let rules = Rules::<Extinction>::new(Variant::Extinction).with_chess960(true);
+        let node = rules
+            .from_fen("r4kr1/ppp1bppp/2nq1n2/3p4/3P4/2NQ1N1b/PPP1BP1P/R4K1R w AHag - 0 1")
+            .unwrap();
+        let mut out = ActionList::new();
+        rules.legal_actions(&node, &mut out);
+        let castles: Vec<String> = out
+            .iter()
+            .filter(|a| a.as_move().is_some_and(|m| m.is_castle()))
+            .map(|&a| rules.text(a).to_string())
+            .collect();
+        assert_eq!(castles, ["f1h1", "f1a1"]);
+        let (_, after) = rules.play_text(&node, "f1h1").unwrap();
+        assert_eq!(
+            after.fen(),
+            "r4kr1/ppp1bppp/2nq1n2/3p4/3P4/2NQ1N1b/PPP1BP1P/R4RK1 b kq - 1 1"
+        );
+        // Tiebraker: the disk king (wherever it stands) does not castle.
+        let rules = Rules::<Chess>::new(Variant::Tiebraker).with_chess960(true);
+        let node = rules
+            .from_fen("rk2r3/pppbqppp/2n2n2/8/8/2N2N2/PPPBQPPP/RK2R3 w EAea - 0 1")
+            .unwrap();
+        let (_, offered) = rules.play_text(&node, "disk").unwrap();
+        let mut out = ActionList::new();
+        rules.legal_actions(&offered, &mut out);
+        let accept = out.iter().copied().find(|a| a.as_move().is_some()).unwrap();
+        let accepted = rules.play(&offered, accept);
+        let mut out = ActionList::new();
+        rules.legal_actions(&accepted, &mut out);
+        assert!(
+            out.iter()
+                .all(|a| a.as_move().is_none_or(|m| m.role() != shakmaty::Role::King))
+        );
     }
 }

@@ -20,13 +20,25 @@ pub trait Pos: Position + FromSetup + Clone + Debug + Send + Sync + 'static {
     /// Whether kings are ordinary capturable pieces and check does not exist.
     const KINGS_CAPTURABLE: bool;
 
-    /// Builds a validated position from a setup.
+    /// Builds a validated position from a setup, castling as in standard
+    /// chess.
     ///
     /// # Errors
     ///
     /// [`RulesError::InvalidPosition`] when the setup is not a legal position
     /// of this rule set (`fen` is used in the message).
-    fn from_setup_checked(setup: Setup, fen: &str) -> Result<Self, RulesError>;
+    fn from_setup_checked(setup: Setup, fen: &str) -> Result<Self, RulesError> {
+        Self::from_setup_in(setup, CastlingMode::Standard, fen)
+    }
+
+    /// [`Pos::from_setup_checked`] with castling under `mode`
+    /// ([`CastlingMode::Chess960`]: the king and its rooks anywhere on the
+    /// back rank).
+    ///
+    /// # Errors
+    ///
+    /// As [`Pos::from_setup_checked`].
+    fn from_setup_in(setup: Setup, mode: CastlingMode, fen: &str) -> Result<Self, RulesError>;
 
     /// Pieces giving check to the side to move (always empty in extinction).
     fn checkers_bb(&self) -> Bitboard;
@@ -85,11 +97,22 @@ pub trait Pos: Position + FromSetup + Clone + Debug + Send + Sync + 'static {
     ///
     /// [`RulesError::InvalidFen`] or [`RulesError::InvalidPosition`].
     fn from_fen(fen: &str) -> Result<Self, RulesError> {
+        Self::from_fen_in(fen, CastlingMode::Standard)
+    }
+
+    /// [`Pos::from_fen`] with castling under `mode`; castling rights may
+    /// be given as in X-FEN (`KQkq`: the outermost rooks) or Shredder-FEN
+    /// (the rooks' files, `HAha`).
+    ///
+    /// # Errors
+    ///
+    /// As [`Pos::from_fen`].
+    fn from_fen_in(fen: &str, mode: CastlingMode) -> Result<Self, RulesError> {
         let parsed: Fen = fen.trim().parse().map_err(|e| RulesError::InvalidFen {
             fen: fen.trim().to_owned(),
             reason: format!("{e}"),
         })?;
-        Self::from_setup_checked(parsed.into_setup(), fen.trim())
+        Self::from_setup_in(parsed.into_setup(), mode, fen.trim())
     }
 
     /// Parses a FEN into a validated position, with a note for each part of
@@ -103,13 +126,26 @@ pub trait Pos: Position + FromSetup + Clone + Debug + Send + Sync + 'static {
     /// [`RulesError::InvalidFen`] or [`RulesError::InvalidPosition`] (the
     /// latter naming every problem of the FEN as given).
     fn from_fen_noting(fen: &str) -> Result<(Self, Vec<String>), RulesError> {
+        Self::from_fen_noting_in(fen, CastlingMode::Standard)
+    }
+
+    /// [`Pos::from_fen_noting`] with castling under `mode` (see
+    /// [`Pos::from_fen_in`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`Pos::from_fen_noting`].
+    fn from_fen_noting_in(
+        fen: &str,
+        mode: CastlingMode,
+    ) -> Result<(Self, Vec<String>), RulesError> {
         let fen = fen.trim();
         let parsed: Fen = fen.parse().map_err(|e| RulesError::InvalidFen {
             fen: fen.to_owned(),
             reason: format!("{e}"),
         })?;
         let setup = parsed.into_setup();
-        let refused = match Self::from_setup_checked(setup.clone(), fen) {
+        let refused = match Self::from_setup_in(setup.clone(), mode, fen) {
             Ok(pos) => return Ok((pos, Vec::new())),
             Err(e) => e,
         };
@@ -123,7 +159,7 @@ pub trait Pos: Position + FromSetup + Clone + Debug + Send + Sync + 'static {
                 "en-passant square {ep} ignored: no pawn can have just passed it"
             ));
         }
-        if let Err(valid) = shakmaty::Castles::from_setup(&fixed, CastlingMode::Standard) {
+        if let Err(valid) = shakmaty::Castles::from_setup(&fixed, mode) {
             let kept = valid.castling_rights();
             if kept != fixed.castling_rights {
                 fixed.castling_rights = kept;
@@ -134,7 +170,7 @@ pub trait Pos: Position + FromSetup + Clone + Debug + Send + Sync + 'static {
         if notes.is_empty() {
             return Err(refused);
         }
-        Self::from_setup_checked(fixed, fen)
+        Self::from_setup_in(fixed, mode, fen)
             .map(|pos| (pos, notes))
             .map_err(|_| refused)
     }
@@ -157,8 +193,8 @@ fn legal_noisy_moves<P: Position>(pos: &P) -> MoveList {
 impl Pos for Chess {
     const KINGS_CAPTURABLE: bool = false;
 
-    fn from_setup_checked(setup: Setup, fen: &str) -> Result<Chess, RulesError> {
-        Chess::from_setup(setup, CastlingMode::Standard).map_err(|e| RulesError::InvalidPosition {
+    fn from_setup_in(setup: Setup, mode: CastlingMode, fen: &str) -> Result<Chess, RulesError> {
+        Chess::from_setup(setup, mode).map_err(|e| RulesError::InvalidPosition {
             fen: fen.to_owned(),
             reason: describe_position_errors(e.kinds()),
         })

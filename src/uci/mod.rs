@@ -40,6 +40,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use shakmaty::CastlingMode;
+
 use crate::engine::{Engine, EngineOptions};
 use crate::eval::EvalMode;
 use crate::eval::variant_weights::WeightOverrides;
@@ -448,6 +450,11 @@ impl<W: Write + Send + 'static> Session<W> {
                     e.set_specials(b);
                 }
             }
+            (name::UCI_CHESS960, Value::Bool(b)) => {
+                if b != e.options().chess960 {
+                    e.set_chess960(b);
+                }
+            }
             (name::DRAW_ADVANTAGE, Value::Choice(v)) => {
                 if let Ok(a) = DrawAdvantage::parse(v)
                     && a != e.options().draw_advantage
@@ -792,6 +799,7 @@ impl<W: Write + Send + 'static> Session<W> {
             .then(|| self.engine.phase());
         let reporter = Arc::new(UciReporter {
             out: self.out.clone(),
+            mode: CastlingMode::from_chess960(self.engine.options().chess960),
             wdl_phase,
             scale: self
                 .score_points
@@ -818,6 +826,7 @@ impl<W: Write + Send + 'static> Session<W> {
         let units = self.engine.units();
         let variant = self.engine.variant();
         let mover = self.engine.turn();
+        let mode = CastlingMode::from_chess960(self.engine.options().chess960);
         Box::new(move |r: &SearchResult| {
             let Some(best) = r.best else {
                 out.lines(&["info string no legal action to search", "bestmove 0000"]);
@@ -831,10 +840,11 @@ impl<W: Write + Send + 'static> Session<W> {
                 .filter(|l| l.depth > 0)
                 .map(|l| output::margin_points(units, l.score()));
             let award = r.award.map(|a| (a.total(), mover));
+            let best = best.uci(mode);
             let info = output::margin_line(variant, margin, &best.to_string(), award);
             let ponder = r
                 .ponder
-                .map_or_else(String::new, |p| format!(" ponder {p}"));
+                .map_or_else(String::new, |p| format!(" ponder {}", p.uci(mode)));
             out.lines(&[
                 format!("info string {info}"),
                 format!("bestmove {best}{ponder}"),
@@ -851,6 +861,7 @@ impl<W: Write + Send + 'static> Session<W> {
         }
         self.engine.stop_and_wait();
         let count = self.engine.perft_work(depth);
+        let mode = CastlingMode::from_chess960(self.engine.options().chess960);
         let out = self.out.clone();
         self.start_work(move |stop| {
             let entries = if depth == 0 {
@@ -871,7 +882,7 @@ impl<W: Write + Send + 'static> Session<W> {
             };
             let mut lines: Vec<String> = entries
                 .iter()
-                .map(|e| format!("{}: {}", e.action, e.nodes))
+                .map(|e| format!("{}: {}", e.action.uci(mode), e.nodes))
                 .collect();
             let total: u64 = if depth == 0 {
                 1

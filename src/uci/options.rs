@@ -73,6 +73,9 @@ pub mod name {
     pub const SCORING: &str = "Scoring";
     /// Whether special actions are accepted and played.
     pub const SPECIAL_ACTIONS: &str = "SpecialActions";
+    /// Whether positions and moves are Chess960 (Fischer random): X-FEN
+    /// and Shredder-FEN castling rights, castling as king takes rook.
+    pub const UCI_CHESS960: &str = "UCI_Chess960";
     /// Who gets the 1/2 point of a plain draw in sets.
     pub const DRAW_ADVANTAGE: &str = "DrawAdvantage";
     /// Variant, base or network evaluation.
@@ -185,6 +188,10 @@ pub(super) const SPECS: &[Spec] = &[
             default: "chess",
             vars: SCORINGS,
         },
+    },
+    Spec {
+        name: name::UCI_CHESS960,
+        kind: Kind::Check(false),
     },
     Spec {
         name: name::SPECIAL_ACTIONS,

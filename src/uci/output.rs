@@ -17,7 +17,7 @@
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
-use shakmaty::Color;
+use shakmaty::{CastlingMode, Color};
 
 use crate::eval::{Units, Wdl};
 use crate::rules::Variant;
@@ -171,6 +171,8 @@ pub fn margin_line(
 pub(super) struct UciReporter<W> {
     /// Where to write.
     pub out: Arc<Out<W>>,
+    /// How actions are written (Chess960: castling as king takes rook).
+    pub mode: CastlingMode,
     /// The game phase of the root when `wdl` is printed (`None`: not
     /// printed).
     pub wdl_phase: Option<i32>,
@@ -201,6 +203,7 @@ pub fn wdl(score: Score, phase: i32) -> String {
 /// ([`score_text`]).
 pub fn info_line(
     line: &PvLine,
+    mode: CastlingMode,
     stats: &Stats,
     wdl_phase: Option<i32>,
     scale: Option<PointScale>,
@@ -213,7 +216,7 @@ pub fn info_line(
         _ => "",
     };
     let wdl = wdl_phase.map_or_else(String::new, |p| format!(" {}", wdl(line.score(), p)));
-    let pv: Vec<String> = line.pv.iter().map(ToString::to_string).collect();
+    let pv: Vec<String> = line.pv.iter().map(|a| a.uci(mode).to_string()).collect();
     format!(
         "info depth {} seldepth {} multipv {} score {}{bound}{wdl} nodes {} nps {nps} hashfull {} time {ms} pv {}",
         line.depth,
@@ -228,8 +231,13 @@ pub fn info_line(
 
 impl<W: Write + Send> Reporter for UciReporter<W> {
     fn line(&self, line: &PvLine, stats: &Stats) {
-        self.out
-            .line(&info_line(line, stats, self.wdl_phase, self.scale));
+        self.out.line(&info_line(
+            line,
+            self.mode,
+            stats,
+            self.wdl_phase,
+            self.scale,
+        ));
     }
 }
 
