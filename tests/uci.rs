@@ -217,7 +217,7 @@ fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     None
 }
 
-const OPTION_NAMES: [&str; 19] = [
+const OPTION_NAMES: [&str; 20] = [
     "Hash",
     "Clear Hash",
     "Threads",
@@ -227,6 +227,7 @@ const OPTION_NAMES: [&str; 19] = [
     "UCI_ShowWDL",
     "ScoreUnit",
     "UCI_Variant",
+    "UCI_Chess960",
     "Scoring",
     "SpecialActions",
     "DrawAdvantage",
