@@ -37,6 +37,7 @@ pub mod referee;
 pub mod rules;
 pub mod scoring;
 pub mod search;
+pub mod serve;
 pub mod text;
 pub mod train;
 pub mod tune;
