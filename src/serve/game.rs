@@ -615,6 +615,7 @@ impl ServedGame {
             "fen": self.game.fen(),
             "turn": color_name(self.game.turn()),
             "check": self.game.in_check(),
+            "disk": with_game!(&self.game, |g| g.current().extra.disk.disk_holder()).map(color_name),
             "status": if over { "over" } else { "playing" },
             "ending": ending,
             "outcome": award_json(&record.outcome),

@@ -172,6 +172,7 @@ fn router(app: Arc<App>) -> Router {
             "/app.js",
             get(|| asset(APP_JS, "text/javascript; charset=utf-8")),
         )
+        .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .route("/api/status", get(status))
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/games/{id}", get(game_state))

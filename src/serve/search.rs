@@ -272,7 +272,7 @@ const MAX_ANALYSIS_TIME: Duration = Duration::from_secs(60);
 
 /// The position an analyse request names: a variant with a FEN and
 /// actions, or a PGN (its first game, up to `ply` actions).
-fn analysis_position(message: &Value) -> Result<(Position, Vec<String>), String> {
+fn analysis_position(message: &Value) -> Result<(Position, Vec<String>, Vec<String>), String> {
     let variant = match message.get("variant").and_then(Value::as_str) {
         Some(v) => Variant::from_id(v).map_err(|e| e.to_string())?,
         None => Variant::Chess,
@@ -319,6 +319,7 @@ fn analysis_position(message: &Value) -> Result<(Position, Vec<String>), String>
             .map_err(|e| format!("action {} ('{}'): {e}", i + 1, crate::text::printable(a)))?;
     }
     let sans = crate::with_game!(&game, |g| crate::pgn::game_sans(g));
+    let fens = crate::with_game!(&game, |g| g.nodes().iter().map(|n| n.fen()).collect());
     Ok((
         Position {
             variant,
@@ -328,6 +329,7 @@ fn analysis_position(message: &Value) -> Result<(Position, Vec<String>), String>
             actions,
         },
         sans,
+        fens,
     ))
 }
 
@@ -379,17 +381,26 @@ async fn analyse_loop(app: Arc<App>, mut socket: WebSocket) {
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                     Some(Ok(_)) => continue,
                 };
-                stop.store(true, Ordering::SeqCst);
                 let reply = if text.len() > MAX_MESSAGE_BYTES {
                     Some(error_message(format!("message too large: {} bytes, at most {MAX_MESSAGE_BYTES}", text.len())))
                 } else {
                     match serde_json::from_str::<Value>(text.as_str()) {
                         Err(e) => Some(error_message(format!("bad JSON: {e}"))),
                         Ok(m) => match m.get("type").and_then(Value::as_str) {
-                            Some("stop") => None,
+                            Some("stop") => {
+                                stop.store(true, Ordering::SeqCst);
+                                None
+                            }
+                            Some("line") => match analysis_position(&m) {
+                                Err(e) => Some(error_message(e)),
+                                Ok((_, sans, fens)) => Some(json!({
+                                    "type": "line", "sans": sans, "fens": fens,
+                                }).to_string()),
+                            },
                             Some("analyse") => match analysis_position(&m) {
                                 Err(e) => Some(error_message(e)),
-                                Ok((pos, sans)) => {
+                                Ok((pos, sans, fens)) => {
+                                    stop.store(true, Ordering::SeqCst);
                                     stop = Arc::new(AtomicBool::new(false));
                                     let position = json!({
                                         "type": "position",
@@ -397,12 +408,13 @@ async fn analyse_loop(app: Arc<App>, mut socket: WebSocket) {
                                         "fen": pos.fen,
                                         "moves": pos.actions,
                                         "sans": sans,
+                                        "fen_now": fens.last(),
                                     });
                                     tokio::spawn(analyse(app.clone(), pos, stop.clone(), tx.clone()));
                                     Some(position.to_string())
                                 }
                             },
-                            _ => Some(error_message("unknown message type (analyse, stop)")),
+                            _ => Some(error_message("unknown message type (analyse, line, stop)")),
                         },
                     }
                 };
