@@ -72,7 +72,11 @@ pub fn run(args: &ServeArgs) -> Result<(), CliError> {
         } else {
             format!("http://{addr}/")
         };
-        println!("tally serve: listening on {url}");
+        // A closed standard output (a caller that read the address and
+        // went) must not stop the server: write errors are ignored.
+        use std::io::Write as _;
+        let mut out = std::io::stdout();
+        let _ = writeln!(out, "tally serve: listening on {url}");
         if !addr.ip().is_loopback() {
             eprintln!(
                 "warning: listening on {}, not loopback: other machines can reach this server and play on it",
@@ -80,10 +84,9 @@ pub fn run(args: &ServeArgs) -> Result<(), CliError> {
             );
         }
         if let Some(dir) = &args.save {
-            println!("saving games in {}", dir.display());
+            let _ = writeln!(out, "saving games in {}", dir.display());
         }
-        use std::io::Write as _;
-        let _ = std::io::stdout().flush();
+        let _ = out.flush();
         if open {
             open_browser(&url);
         }

@@ -532,7 +532,8 @@ fn handle(app: &Arc<App>, slot: &Arc<Slot>, text: &str) -> Option<String> {
         Ok(()) => {
             lock(&slot.game).last_think = None;
             publish(slot);
-            store::save(app, &lock(&slot.game).id.clone());
+            let id = lock(&slot.game).id.clone();
+            store::save(app, &id);
             search::engine_turn(app, slot);
             clock_watch(slot);
             None

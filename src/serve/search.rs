@@ -192,7 +192,8 @@ pub(super) fn engine_turn(app: &Arc<App>, slot: &Arc<Slot>) {
             let _ = slot.tx.send(error_message(e));
         }
         publish(&slot);
-        super::store::save(&app, &lock(&slot.game).id.clone());
+        let id = lock(&slot.game).id.clone();
+        super::store::save(&app, &id);
         super::clock_watch(&slot);
         engine_turn(&app, &slot);
     });
