@@ -224,6 +224,11 @@ async fn a_game_in_each_variant_to_its_end_with_the_referees_points() {
         assert_eq!(status, 200);
         assert!(pgn.contains("[Variant "), "{pgn}");
         assert!(pgn.contains("1-0"), "{pgn}");
+        if v == Variant::Stylish {
+            let (status, html) = server.http("GET", &format!("/api/games/{id}/report"), &[], "");
+            assert_eq!(status, 200, "{html}");
+            assert!(html.contains("<svg"), "the report draws boards");
+        }
     }
 }
 
@@ -486,4 +491,38 @@ async fn saved_games_come_back_after_a_restart() {
     assert_eq!(plies(&g), 2);
     assert_eq!(g["disk"], "black");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn the_analyse_view_ranks_every_action_and_a_hint_names_the_best() {
+    let server = Server::start(&[]);
+    let url = format!("ws://{}/api/analyse/ws", server.addr);
+    let (ws, _) = tokio_tungstenite::connect_async(url).await.expect("ws");
+    let mut ws = Ws { ws };
+    ws.send(json!({"type": "analyse", "variant": "chess", "fen": BACK_RANK, "depth": 4}))
+        .await;
+    let pos = ws.next("position").await;
+    assert_eq!(pos["fen"], BACK_RANK);
+    let a = ws
+        .until(|m| m["type"] == "analysis" && m["done"] == true)
+        .await;
+    let actions = a["actions"].as_array().unwrap();
+    assert_eq!(actions[0]["action"], "a1a8", "{a}");
+    assert_eq!(actions[0]["mate"], 1);
+    assert!(actions.len() > 10);
+    ws.send(json!({"type": "line", "variant": "chess", "fen": BACK_RANK, "moves": ["a1a8"]}))
+        .await;
+    let line = ws.next("line").await;
+    assert_eq!(line["sans"], json!(["Ra8#"]));
+    ws.send(json!({"type": "analyse", "variant": "chess", "fen": "not a fen"}))
+        .await;
+    assert!(ws.next("error").await["message"].is_string());
+    // A hint in a game.
+    let id = server.create(json!({"variant": "chess", "fen": BACK_RANK, "movetime": 100}));
+    let mut ws = server.socket(&id).await;
+    ws.state(|_| true).await;
+    ws.send(json!({"type": "hint"})).await;
+    let h = ws.next("hint").await;
+    assert_eq!(h["action"], "a1a8", "{h}");
+    assert_eq!(h["san"], "Ra8#");
 }

@@ -177,6 +177,7 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/games/{id}", get(game_state))
         .route("/api/games/{id}/pgn", get(game_pgn))
+        .route("/api/games/{id}/report", get(game_report))
         .route("/api/games/{id}/ws", get(game_socket))
         .route("/api/analyse/ws", get(search::analyse_socket))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
@@ -405,6 +406,30 @@ async fn game_pgn(State(app): State<Arc<App>>, Path(id): Path<String>) -> Respon
                 "cannot build the response",
             )
         })
+}
+
+async fn game_report(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
+    let Some(s) = app.slot(&id) else {
+        return no_game(&id);
+    };
+    let (variant, pgn) = {
+        let g = lock(&s.game);
+        (g.setup.variant, g.pgn())
+    };
+    match search::report(&app, variant, pgn).await {
+        Ok(html) => (
+            [
+                (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+                (
+                    header::CONTENT_SECURITY_POLICY,
+                    "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:",
+                ),
+            ],
+            html,
+        )
+            .into_response(),
+        Err(e) => error(StatusCode::BAD_REQUEST, e),
+    }
 }
 
 async fn game_socket(

@@ -411,7 +411,11 @@ async fn analyse_loop(app: Arc<App>, mut socket: WebSocket) {
                                         "sans": sans,
                                         "fen_now": fens.last(),
                                     });
-                                    tokio::spawn(analyse(app.clone(), pos, stop.clone(), tx.clone()));
+                                    let depth = m
+                                        .get("depth")
+                                        .and_then(Value::as_i64)
+                                        .map_or(MAX_ANALYSIS_DEPTH, |d| d.clamp(1, i64::from(MAX_ANALYSIS_DEPTH)) as i32);
+                                    tokio::spawn(analyse(app.clone(), pos, depth, stop.clone(), tx.clone()));
                                     Some(position.to_string())
                                 }
                             },
@@ -435,13 +439,19 @@ async fn analyse_loop(app: Arc<App>, mut socket: WebSocket) {
     stop.store(true, Ordering::SeqCst);
 }
 
-async fn analyse(app: Arc<App>, pos: Position, stop: Arc<AtomicBool>, tx: mpsc::Sender<String>) {
+async fn analyse(
+    app: Arc<App>,
+    pos: Position,
+    max_depth: i32,
+    stop: Arc<AtomicBool>,
+    tx: mpsc::Sender<String>,
+) {
     let started = Instant::now();
     let stop2 = stop.clone();
     let tx2 = tx.clone();
     let out = with_engine(&app, pos, move |e| {
         let mut last = None;
-        for depth in 1..=MAX_ANALYSIS_DEPTH {
+        for depth in 1..=max_depth {
             let left = MAX_ANALYSIS_TIME.saturating_sub(started.elapsed());
             if stop2.load(Ordering::SeqCst) || left.is_zero() {
                 break;
@@ -475,4 +485,42 @@ async fn analyse(app: Arc<App>, pos: Position, stop: Arc<AtomicBool>, tx: mpsc::
         None => error_message("the analysis could not run"),
     };
     let _ = tx.send(text).await;
+}
+
+/// Plies of a game the report analyses at this depth and node bound each
+/// (a quick look: the report is for reading the game back).
+const REPORT_DEPTH: i32 = 6;
+const REPORT_NODES: u64 = 30_000;
+
+/// The HTML report of a finished game (the report of `tally analyse --pgn
+/// FILE --html`), its plies analysed at a small fixed depth.
+pub(super) async fn report(
+    app: &Arc<App>,
+    variant: Variant,
+    pgn: String,
+) -> Result<String, String> {
+    let start = crate::rules::AnyGame::start(variant, true).start_fen();
+    let pos = Position {
+        variant,
+        specials: true,
+        strength: Strength::default(),
+        fen: start,
+        actions: Vec::new(),
+    };
+    with_engine(app, pos, move |engine| {
+        let games = read_games(pgn.as_bytes())?;
+        let g = games.first().ok_or("no game to report")?;
+        let limits = Limits {
+            depth: Some(REPORT_DEPTH),
+            nodes: Some(REPORT_NODES),
+            ..Limits::default()
+        };
+        let analysis =
+            crate::analyse::analyse_game(engine, &g.input, &limits, &mut |_, _| {}, &|| true)
+                .map_err(|e| e.to_string())?;
+        let big = 2.0 * engine.scorer().points_per_pawn().as_f64();
+        crate::analyse::report::page(&analysis, g, variant, &limits, big)
+    })
+    .await
+    .unwrap_or_else(|| Err("the report could not be made".to_owned()))
 }

@@ -366,6 +366,7 @@ function render() {
     $("end-score").textContent = "Final score: white " + s.totals.white + ", black " + s.totals.black + ocText;
     $("pgn-link").href = "/api/games/" + encodeURIComponent(s.id) + "/pgn";
     $("report-link").href = "/api/games/" + encodeURIComponent(s.id) + "/report";
+    $("report-link").classList.remove("hidden");
   }
   if (game.selected && movesFrom(game.selected).length === 0) game.selected = null;
   drawBoard();
