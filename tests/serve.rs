@@ -526,3 +526,73 @@ async fn the_analyse_view_ranks_every_action_and_a_hint_names_the_best() {
     assert_eq!(h["action"], "a1a8", "{h}");
     assert_eq!(h["san"], "Ra8#");
 }
+
+/// Not a check but a measurement (`cargo test --test serve -- --ignored
+/// --nocapture`): the server's time per move beyond the think time, and
+/// its memory with 100 games open.
+#[tokio::test]
+#[ignore]
+async fn measure_overhead_and_memory() {
+    let server = Server::start(&[]);
+    let rss = |pid: u32| -> u64 {
+        let s = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        s.lines()
+            .find(|l| l.starts_with("VmRSS:"))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|k| k.parse().ok())
+            .unwrap_or(0)
+    };
+    let pid = server.child.id();
+    // A person's move: from sending it to every page having the new state.
+    let id = server.create(json!({"mode": "people", "variant": "stylish"}));
+    let mut ws = server.socket(&id).await;
+    ws.state(|_| true).await;
+    let moves = [
+        "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5",
+    ];
+    let t = Instant::now();
+    let rounds = 25;
+    for _ in 0..rounds {
+        for (n, m) in moves.iter().enumerate() {
+            ws.play(m).await;
+            ws.state(|g| plies(g) == n + 1).await;
+        }
+        for n in (0..moves.len()).rev() {
+            ws.send(json!({"type": "takeback"})).await;
+            ws.state(|g| plies(g) == n).await;
+        }
+    }
+    let per = t.elapsed() / (rounds * moves.len() as u32 * 2);
+    println!("person's move or takeback, round trip: {per:?}");
+    // Tally's move: from the person's move to Tally's reply, less the think time.
+    let movetime = 100;
+    let id = server.create(json!({"variant": "stylish", "movetime": movetime}));
+    let mut ws = server.socket(&id).await;
+    ws.state(|_| true).await;
+    let mut over = Vec::new();
+    for (i, m) in ["e2e4", "g1f3", "f1c4", "d2d3", "b1c3"].iter().enumerate() {
+        let t = Instant::now();
+        ws.play(m).await;
+        ws.state(|g| plies(g) == 2 * i + 2 && g["thinking"] == false)
+            .await;
+        over.push(t.elapsed().saturating_sub(Duration::from_millis(movetime)));
+    }
+    println!("Tally's reply beyond its {movetime} ms think time: {over:?}");
+    let before = rss(pid);
+    for _ in 0..98 {
+        let id = server.create(json!({"mode": "people", "variant": "tiebraker"}));
+        let mut ws = server.socket(&id).await;
+        ws.state(|_| true).await;
+        for (n, m) in moves.iter().enumerate() {
+            ws.play(m).await;
+            ws.state(|g| plies(g) == n + 1).await;
+        }
+    }
+    let (_, s) = server.json("GET", "/api/status", "");
+    println!(
+        "{} games open: resident memory {} KiB (before the 98: {} KiB)",
+        s["games"],
+        rss(pid),
+        before
+    );
+}

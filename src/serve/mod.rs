@@ -292,7 +292,7 @@ async fn list_games(State(app): State<Arc<App>>) -> Response {
             )
         })
         .collect();
-    list.sort_by(|a, b| b.0.cmp(&a.0));
+    list.sort_by_key(|b| std::cmp::Reverse(b.0));
     axum::Json(Value::Array(list.into_iter().map(|(_, v)| v).collect())).into_response()
 }
 

@@ -63,7 +63,7 @@ pub(super) fn load(app: &Arc<App>) {
             ok.then_some((time, stem, path))
         })
         .collect();
-    files.sort_by(|a, b| b.0.cmp(&a.0));
+    files.sort_by_key(|b| std::cmp::Reverse(b.0));
     let mut games = lock(&app.games);
     for (_, id, path) in files.into_iter().take(app.options.max_games) {
         let text = match fs::read_to_string(&path) {
