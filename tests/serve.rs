@@ -566,18 +566,20 @@ async fn measure_overhead_and_memory() {
     println!("person's move or takeback, round trip: {per:?}");
     // Tally's move: from the person's move to Tally's reply, less the think time.
     let movetime = 100;
-    let id = server.create(json!({"variant": "stylish", "movetime": movetime}));
+    let id = server.create(json!({"variant": "chess", "movetime": movetime}));
     let mut ws = server.socket(&id).await;
     ws.state(|_| true).await;
     let mut over = Vec::new();
     for (i, m) in ["e2e4", "g1f3", "f1c4", "d2d3", "b1c3"].iter().enumerate() {
         let t = Instant::now();
         ws.play(m).await;
-        ws.state(|g| plies(g) == 2 * i + 2 && g["thinking"] == false)
+        let g = ws
+            .state(|g| plies(g) == 2 * i + 2 && g["thinking"] == false)
             .await;
-        over.push(t.elapsed().saturating_sub(Duration::from_millis(movetime)));
+        let search = Duration::from_secs_f64(g["search_ms"].as_f64().unwrap() / 1000.0);
+        over.push(t.elapsed().saturating_sub(search));
     }
-    println!("Tally's reply beyond its {movetime} ms think time: {over:?}");
+    println!("Tally's reply beyond its search's own time ({movetime} ms a move): {over:?}");
     let before = rss(pid);
     for _ in 0..98 {
         let id = server.create(json!({"mode": "people", "variant": "tiebraker"}));

@@ -201,6 +201,8 @@ pub struct ServedGame {
     pub stop: Option<Arc<AtomicBool>>,
     /// The latest search report (JSON), while and after Tally thinks.
     pub last_think: Option<Value>,
+    /// How long Tally's last search took (its own clock).
+    pub last_search: Option<Duration>,
     /// Connections watching the game.
     pub watchers: usize,
     /// When anything last happened (for dropping idle games).
@@ -228,6 +230,7 @@ impl ServedGame {
             thinking: false,
             stop: None,
             last_think: None,
+            last_search: None,
             watchers: 0,
             touched: Instant::now(),
         })
@@ -628,6 +631,7 @@ impl ServedGame {
             "engine_to_move": self.engine_to_move(),
             "thinking": self.thinking,
             "think": self.last_think,
+            "search_ms": self.last_search.map(|d| d.as_secs_f64() * 1000.0),
         })
     }
 }

@@ -151,6 +151,13 @@ pub fn run(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), 
             options,
         });
         store::load(&app);
+        // One engine made before the first game needs it (its table and
+        // threads take a while to set up).
+        let warm = app.clone();
+        tokio::task::spawn_blocking(move || {
+            let engine = search::new_engine(&warm, crate::rules::Variant::Chess);
+            lock(&warm.engines).push(engine);
+        });
         ready(addr);
         axum::serve(listener, router(app))
             .with_graceful_shutdown(async {

@@ -47,16 +47,7 @@ async fn with_engine<T: Send + 'static>(
     let app2 = app.clone();
     let out = tokio::task::spawn_blocking(move || {
         let pooled = lock(&app2.engines).pop();
-        let mut engine = pooled.unwrap_or_else(|| {
-            Engine::with_options(
-                pos.variant,
-                EngineOptions {
-                    hash_mb: app2.options.hash_mb,
-                    threads: app2.options.threads,
-                    ..EngineOptions::default()
-                },
-            )
-        });
+        let mut engine = pooled.unwrap_or_else(|| new_engine(&app2, pos.variant));
         if engine.variant() != pos.variant {
             engine.set_variant(pos.variant);
         }
@@ -81,6 +72,18 @@ async fn with_engine<T: Send + 'static>(
     app.searching.fetch_sub(1, Ordering::SeqCst);
     drop(permit);
     out
+}
+
+/// A new engine with the server's Threads and Hash.
+pub(super) fn new_engine(app: &App, variant: Variant) -> Engine {
+    Engine::with_options(
+        variant,
+        EngineOptions {
+            hash_mb: app.options.hash_mb,
+            threads: app.options.threads,
+            ..EngineOptions::default()
+        },
+    )
 }
 
 /// Streams a game search's lines to the pages watching it.
@@ -183,6 +186,7 @@ pub(super) fn engine_turn(app: &Arc<App>, slot: &Arc<Slot>) {
             }
             g.thinking = false;
             g.stop = None;
+            g.last_search = result.as_ref().map(|r| r.time);
             match result.and_then(|r| r.best) {
                 Some(best) => g.play(&best.to_string(), true).err(),
                 None => Some("Tally found no move".to_owned()),
