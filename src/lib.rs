@@ -39,6 +39,7 @@ pub mod rng;
 pub mod rules;
 pub mod scoring;
 pub mod search;
+pub mod serve;
 pub mod text;
 pub mod train;
 pub mod tune;

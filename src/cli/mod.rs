@@ -13,6 +13,7 @@ mod perft;
 mod progress;
 mod rules;
 mod score;
+mod serve;
 mod shard;
 mod spsa;
 mod train;
@@ -64,6 +65,9 @@ enum Command {
     /// Train a net (NNUE) on datagen files (AdamW, sparse first layer,
     /// every core) and write it in the engine's net format.
     Train(train::TrainArgs),
+    /// Play and analyse every variant in the browser: a local web server
+    /// with the points in view (see docs/serve.md).
+    Serve(serve::ServeArgs),
     /// Tune the search's constants by SPSA in engine-versus-engine games
     /// (the engine built with `--features spsa`).
     Spsa(spsa::SpsaArgs),
@@ -90,6 +94,7 @@ pub fn run() -> i32 {
         Some(Command::Tune(args)) => tune::run(&args),
         Some(Command::Train(args)) => train::run(&args),
         Some(Command::Spsa(args)) => spsa::run(&args),
+        Some(Command::Serve(args)) => serve::run(&args).map(|()| 0),
         Some(Command::Uci) | None => {
             crate::uci::run(std::io::BufReader::new(std::io::stdin()), std::io::stdout());
             Ok(0)

@@ -1,0 +1,704 @@
+//! One game of `tally serve`: its setup, the game record (Tally's rules),
+//! the clocks, and the JSON state the page draws. No I/O and no async
+//! here: the server locks a [`ServedGame`] briefly and calls these.
+//!
+//! Points are the referee's ([`score_game`]) after every change, so the
+//! page shows exactly what `tally score` would say for the same actions.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use shakmaty::Color;
+
+use crate::pgn::{PgnOut, award_comment, game_sans, pgn_of, write_pgn};
+use crate::referee::{ScoreRecord, score_game};
+use crate::rules::{Action, AnyGame, Variant};
+use crate::scoring::{Award, EndContext, Points, Scorer};
+use crate::search::skill::{MAX_ELO, MIN_ELO};
+use crate::search::{Limits, Strength};
+use crate::with_game;
+
+/// The longest FEN accepted (a legal FEN is under 100 bytes).
+pub const MAX_FEN_BYTES: usize = 256;
+/// The longest think time per move a page may ask for.
+pub const MAX_MOVETIME_MS: u64 = 60_000;
+/// The longest clock base a page may ask for (3 hours).
+pub const MAX_CLOCK_BASE_MS: u64 = 3 * 3600 * 1000;
+/// The largest clock increment (10 minutes).
+pub const MAX_CLOCK_INC_MS: u64 = 600_000;
+/// The most plies a served game may have.
+pub const MAX_PLIES: usize = 2000;
+
+/// Who plays the moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// A person against Tally.
+    #[default]
+    Engine,
+    /// Two people on one screen, Tally as referee.
+    People,
+}
+
+/// How a game is set up (the JSON a page posts to start one).
+#[derive(Clone, Debug, Deserialize, Serialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct SetupRequest {
+    /// Variant id (default chess).
+    pub variant: Option<String>,
+    /// `engine` (default) or `people`.
+    pub mode: Option<Mode>,
+    /// The person's side against Tally: `white` (default) or `black`.
+    pub side: Option<String>,
+    /// Start FEN (default: the standard position).
+    pub fen: Option<String>,
+    /// Tally's think time per move, ms (default 1000; ignored on a clock).
+    pub movetime: Option<u64>,
+    /// A clock: base time, ms.
+    pub clock_base: Option<u64>,
+    /// A clock: increment per move, ms.
+    pub clock_inc: Option<u64>,
+    /// Weaker play at this `UCI_Elo`; full strength when absent.
+    pub elo: Option<i32>,
+    /// Whether special actions are played (default on).
+    pub specials: Option<bool>,
+}
+
+/// A checked setup.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Setup {
+    /// The variant.
+    pub variant: Variant,
+    /// Who plays.
+    pub mode: Mode,
+    /// The person's side (engine mode).
+    pub side: Color,
+    /// The start FEN, if not the standard position.
+    pub fen: Option<String>,
+    /// Tally's think time per move (no clock).
+    pub movetime: Duration,
+    /// Base and increment, when played on a clock.
+    pub clock: Option<(Duration, Duration)>,
+    /// `UCI_Elo`, when weakened.
+    pub elo: Option<i32>,
+    /// Special actions on.
+    pub specials: bool,
+}
+
+impl SetupRequest {
+    /// Checks the request.
+    ///
+    /// # Errors
+    ///
+    /// A message naming the bad field.
+    pub fn check(&self) -> Result<Setup, String> {
+        let variant = match &self.variant {
+            None => Variant::Chess,
+            Some(v) => Variant::from_id(v).map_err(|e| e.to_string())?,
+        };
+        let side = match self.side.as_deref() {
+            None | Some("white") => Color::White,
+            Some("black") => Color::Black,
+            Some(_) => return Err("side must be 'white' or 'black'".to_owned()),
+        };
+        let fen = match self.fen.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(f) if f.len() > MAX_FEN_BYTES => {
+                return Err(format!("the FEN is longer than {MAX_FEN_BYTES} bytes"));
+            }
+            Some(f) => Some(f.to_owned()),
+        };
+        let movetime = self.movetime.unwrap_or(1000);
+        if !(1..=MAX_MOVETIME_MS).contains(&movetime) {
+            return Err(format!("movetime must be 1 to {MAX_MOVETIME_MS} ms"));
+        }
+        let clock = match (self.clock_base, self.clock_inc) {
+            (None, None) | (Some(0), _) => None,
+            (None, Some(_)) => return Err("clock_inc needs clock_base".to_owned()),
+            (Some(b), inc) => {
+                let inc = inc.unwrap_or(0);
+                if b > MAX_CLOCK_BASE_MS || inc > MAX_CLOCK_INC_MS {
+                    return Err(format!(
+                        "the clock is at most {MAX_CLOCK_BASE_MS} ms base and {MAX_CLOCK_INC_MS} ms increment"
+                    ));
+                }
+                Some((Duration::from_millis(b), Duration::from_millis(inc)))
+            }
+        };
+        if let Some(e) = self.elo
+            && !(MIN_ELO..=MAX_ELO).contains(&e)
+        {
+            return Err(format!("elo must be {MIN_ELO} to {MAX_ELO}"));
+        }
+        Ok(Setup {
+            variant,
+            mode: self.mode.unwrap_or_default(),
+            side,
+            fen,
+            movetime: Duration::from_millis(movetime),
+            clock,
+            elo: self.elo,
+            specials: self.specials.unwrap_or(true),
+        })
+    }
+}
+
+impl Setup {
+    /// The request that gives this setup back (what a saved game keeps).
+    pub fn to_request(&self) -> SetupRequest {
+        SetupRequest {
+            variant: Some(self.variant.id().to_owned()),
+            mode: Some(self.mode),
+            side: Some(color_name(self.side).to_owned()),
+            fen: self.fen.clone(),
+            movetime: Some(self.movetime.as_millis() as u64),
+            clock_base: self.clock.map(|c| c.0.as_millis() as u64),
+            clock_inc: self.clock.map(|c| c.1.as_millis() as u64),
+            elo: self.elo,
+            specials: Some(self.specials),
+        }
+    }
+}
+
+fn color_name(c: Color) -> &'static str {
+    c.fold_wb("white", "black")
+}
+
+fn points(p: Points) -> Value {
+    p.to_json()
+}
+
+fn award_json(a: &Award) -> Value {
+    json!({
+        "white": points(a.white),
+        "black": points(a.black),
+        "events": a.events.iter().map(|e| e.name()).collect::<Vec<_>>(),
+    })
+}
+
+/// A served game.
+#[derive(Debug)]
+pub struct ServedGame {
+    /// Its id (the URL names it).
+    pub id: String,
+    /// Its setup.
+    pub setup: Setup,
+    game: AnyGame,
+    /// The side that lost on time, if one did.
+    time_loss: Option<Color>,
+    /// Remaining clock time, indexed by `Color as usize`.
+    clocks: [Duration; 2],
+    /// When the side to move's turn began.
+    turn_started: Instant,
+    /// Bumped by every change that makes a running search's result stale.
+    pub generation: u64,
+    /// Whether Tally is searching for this game now.
+    pub thinking: bool,
+    /// The running search's stop flag.
+    pub stop: Option<Arc<AtomicBool>>,
+    /// The latest search report (JSON), while and after Tally thinks.
+    pub last_think: Option<Value>,
+    /// How long Tally's last search took (its own clock).
+    pub last_search: Option<Duration>,
+    /// Connections watching the game.
+    pub watchers: usize,
+    /// When anything last happened (for dropping idle games).
+    pub touched: Instant,
+}
+
+impl ServedGame {
+    /// A new game.
+    ///
+    /// # Errors
+    ///
+    /// A bad FEN.
+    pub fn new(id: String, setup: Setup) -> Result<ServedGame, String> {
+        let game = AnyGame::new(setup.variant, setup.specials, setup.fen.as_deref())
+            .map_err(|e| e.to_string())?;
+        let base = setup.clock.map_or(Duration::ZERO, |c| c.0);
+        Ok(ServedGame {
+            id,
+            setup,
+            game,
+            time_loss: None,
+            clocks: [base; 2],
+            turn_started: Instant::now(),
+            generation: 0,
+            thinking: false,
+            stop: None,
+            last_think: None,
+            last_search: None,
+            watchers: 0,
+            touched: Instant::now(),
+        })
+    }
+
+    /// Makes a running search's result stale and stops it: the game
+    /// changed (or nobody watches it any more).
+    pub fn bump(&mut self) {
+        self.generation += 1;
+        self.thinking = false;
+        if let Some(stop) = self.stop.take() {
+            stop.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// The game record.
+    pub fn game(&self) -> &AnyGame {
+        &self.game
+    }
+
+    /// Whether the game is over (by the board, a resignation or the clock).
+    pub fn is_over(&self) -> bool {
+        self.game.ending().is_some()
+    }
+
+    /// Whether it is Tally's turn in a running game.
+    pub fn engine_to_move(&self) -> bool {
+        self.setup.mode == Mode::Engine && !self.is_over() && self.game.turn() != self.setup.side
+    }
+
+    /// The remaining time of `color` now (its running turn counted).
+    pub fn remaining(&self, color: Color) -> Duration {
+        let left = self.clocks[color as usize];
+        if !self.is_over() && self.game.turn() == color {
+            left.saturating_sub(self.turn_started.elapsed())
+        } else {
+            left
+        }
+    }
+
+    /// Ends the game on time if the side to move's clock ran out; whether
+    /// it did.
+    pub fn check_time(&mut self) -> bool {
+        if self.setup.clock.is_none() || self.is_over() {
+            return false;
+        }
+        let mover = self.game.turn();
+        if self.remaining(mover) > Duration::ZERO {
+            return false;
+        }
+        self.clocks[mover as usize] = Duration::ZERO;
+        with_game!(&mut self.game, |g| g.resign(mover));
+        self.time_loss = Some(mover);
+        self.bump();
+        true
+    }
+
+    /// Plays an action (UCI move or special word) for the side to move;
+    /// `by_engine` when Tally plays it.
+    ///
+    /// # Errors
+    ///
+    /// Why not: not this side's turn, the game is over, the action is not
+    /// legal (with the rules' reason).
+    pub fn play(&mut self, text: &str, by_engine: bool) -> Result<Action, String> {
+        self.touched = Instant::now();
+        if self.check_time() {
+            return Err("the game is over: the clock ran out".to_owned());
+        }
+        if let Some(e) = self.game.ending() {
+            return Err(format!("the game is over ({})", self.ending_text(e)));
+        }
+        if !by_engine && self.engine_to_move() {
+            return Err("it is Tally's turn: wait for its move".to_owned());
+        }
+        if self.game.actions().len() >= MAX_PLIES {
+            return Err(format!("a served game has at most {MAX_PLIES} plies"));
+        }
+        let mover = self.game.turn();
+        let action = self.game.play_text(text).map_err(|e| e.to_string())?;
+        if let Some((_, inc)) = self.setup.clock {
+            let i = mover as usize;
+            self.clocks[i] = self.clocks[i].saturating_sub(self.turn_started.elapsed()) + inc;
+        }
+        self.turn_started = Instant::now();
+        self.bump();
+        Ok(action)
+    }
+
+    /// Resigns for `loser` (the person in engine mode, the side to move
+    /// between people).
+    ///
+    /// # Errors
+    ///
+    /// When the game is already over.
+    pub fn resign(&mut self) -> Result<(), String> {
+        if self.is_over() {
+            return Err("the game is already over".to_owned());
+        }
+        let loser = match self.setup.mode {
+            Mode::Engine => self.setup.side,
+            Mode::People => self.game.turn(),
+        };
+        self.charge_turn();
+        with_game!(&mut self.game, |g| g.resign(loser));
+        self.bump();
+        Ok(())
+    }
+
+    /// Counts the running turn's time on its clock (the game stops here).
+    fn charge_turn(&mut self) {
+        if self.setup.clock.is_some() {
+            let i = self.game.turn() as usize;
+            self.clocks[i] = self.clocks[i].saturating_sub(self.turn_started.elapsed());
+        }
+        self.turn_started = Instant::now();
+    }
+
+    /// Takes back the last ply, or against Tally back to the person's
+    /// last turn; a resignation or loss on time is undone with it.
+    ///
+    /// # Errors
+    ///
+    /// When nothing was played.
+    pub fn takeback(&mut self) -> Result<(), String> {
+        let mut actions: Vec<String> = self.game.actions().iter().map(|a| a.to_string()).collect();
+        if actions.is_empty() {
+            return Err("nothing to take back".to_owned());
+        }
+        actions.pop();
+        let mut game = self.replay(&actions)?;
+        if self.setup.mode == Mode::Engine && game.turn() != self.setup.side && !actions.is_empty()
+        {
+            actions.pop();
+            game = self.replay(&actions)?;
+        }
+        self.game = game;
+        self.time_loss = None;
+        self.turn_started = Instant::now();
+        self.bump();
+        self.last_think = None;
+        Ok(())
+    }
+
+    fn replay(&self, actions: &[String]) -> Result<AnyGame, String> {
+        let s = &self.setup;
+        let mut g =
+            AnyGame::new(s.variant, s.specials, s.fen.as_deref()).map_err(|e| e.to_string())?;
+        for a in actions {
+            g.play_text(a).map_err(|e| e.to_string())?;
+        }
+        Ok(g)
+    }
+
+    /// The game's context for the end awards: the clocks (wacky's time
+    /// bonus) and whether it was lost on time.
+    fn end_context(&self) -> EndContext {
+        EndContext {
+            clock_secs: self.setup.clock.map(|_| {
+                [
+                    self.remaining(Color::Black).as_secs(),
+                    self.remaining(Color::White).as_secs(),
+                ]
+            }),
+            time_forfeit: self.time_loss.is_some(),
+        }
+    }
+
+    /// The referee's score of the game so far.
+    pub fn record(&self) -> ScoreRecord {
+        let scorer = Scorer::new(self.setup.variant);
+        let ctx = self.end_context();
+        with_game!(&self.game, |g| score_game(&scorer, g, &ctx))
+    }
+
+    fn ending_text(&self, e: crate::rules::Ending) -> String {
+        self.record().ending_text().unwrap_or_else(|| e.describe())
+    }
+
+    /// The engine's search limits for its move now.
+    pub fn limits(&self) -> Limits {
+        match self.setup.clock {
+            None => Limits {
+                movetime: Some(self.setup.movetime),
+                ..Limits::default()
+            },
+            Some((_, inc)) => Limits {
+                // Limits index White first.
+                time: [
+                    Some(self.remaining(Color::White)),
+                    Some(self.remaining(Color::Black)),
+                ],
+                inc: [Some(inc), Some(inc)],
+                ..Limits::default()
+            },
+        }
+    }
+
+    /// The strength Tally plays at.
+    pub fn strength(&self) -> Strength {
+        match self.setup.elo {
+            None => Strength::default(),
+            Some(elo) => Strength {
+                limit: true,
+                elo,
+                ..Strength::default()
+            },
+        }
+    }
+
+    /// The start FEN and the actions, as text.
+    pub fn position_text(&self) -> (String, Vec<String>) {
+        (
+            self.game.start_fen(),
+            self.game.actions().iter().map(|a| a.to_string()).collect(),
+        )
+    }
+
+    /// The game as an annotated PGN: every ply's award in its comment,
+    /// the setup in `Tally*` tags.
+    pub fn pgn(&self) -> String {
+        let record = self.record();
+        let mut out: PgnOut = with_game!(&self.game, |g| pgn_of(g, &record));
+        for (ply, p) in out.plies.iter_mut().zip(&record.plies) {
+            ply.comment = award_comment(&p.award, p.mover);
+        }
+        let s = &self.setup;
+        let (white, black) = match s.mode {
+            Mode::People => ("Person", "Person"),
+            Mode::Engine if s.side == Color::White => ("Person", "Tally"),
+            Mode::Engine => ("Tally", "Person"),
+        };
+        out.tags.push(("Event".into(), "tally serve".into()));
+        out.tags.push(("White".into(), white.into()));
+        out.tags.push(("Black".into(), black.into()));
+        if let Some(text) = record.ending_text() {
+            out.tags.push(("Termination".into(), text));
+        }
+        out.tags.push((
+            "TallyScore".into(),
+            format!("white {} black {}", record.total.white, record.total.black),
+        ));
+        write_pgn(&out)
+    }
+
+    /// The game as `--save` writes it: the annotated PGN with the setup,
+    /// the actions, the clocks and a resignation in `Tally*` tags, which
+    /// [`ServedGame::from_saved`] reads back.
+    pub fn to_saved(&self) -> String {
+        let setup = serde_json::to_string(&self.setup.to_request()).unwrap_or_default();
+        let (_, actions) = self.position_text();
+        let loser = match self.game.ending() {
+            Some(crate::rules::Ending::Resignation { winner }) => color_name(!winner),
+            _ => "",
+        };
+        let tags = [
+            ("TallySetup", setup),
+            ("TallyActions", actions.join(" ")),
+            ("TallyLoser", loser.to_owned()),
+            ("TallyTimeLoss", self.time_loss.is_some().to_string()),
+            (
+                "TallyClocks",
+                format!(
+                    "{} {}",
+                    self.remaining(Color::White).as_millis(),
+                    self.remaining(Color::Black).as_millis()
+                ),
+            ),
+        ];
+        let mut text = String::new();
+        for (k, v) in tags {
+            text.push_str(&format!("[{k} \"{}\"]\n", crate::pgn::escape_tag(&v)));
+        }
+        text.push_str(&self.pgn());
+        text
+    }
+
+    /// A game saved by [`ServedGame::to_saved`].
+    ///
+    /// # Errors
+    ///
+    /// A message when the text is not such a game.
+    pub fn from_saved(id: String, text: &str) -> Result<ServedGame, String> {
+        let games = crate::pgn::read_games(text.as_bytes())?;
+        let pgn = games.first().ok_or("no game in the file")?;
+        let tag = |k: &str| pgn.tag(k).ok_or(format!("no {k} tag"));
+        let request: SetupRequest =
+            serde_json::from_str(tag("TallySetup")?).map_err(|e| e.to_string())?;
+        let mut game = ServedGame::new(id, request.check()?)?;
+        for a in tag("TallyActions")?.split_whitespace() {
+            game.game.play_text(a).map_err(|e| e.to_string())?;
+        }
+        let mut clocks = tag("TallyClocks")?
+            .split_whitespace()
+            .map(|t| t.parse::<u64>().map(Duration::from_millis));
+        if let (Some(Ok(w)), Some(Ok(b))) = (clocks.next(), clocks.next()) {
+            game.clocks[Color::White as usize] = w;
+            game.clocks[Color::Black as usize] = b;
+        }
+        let loser = match pgn.tag("TallyLoser") {
+            Some("white") => Some(Color::White),
+            Some("black") => Some(Color::Black),
+            _ => None,
+        };
+        if let Some(l) = loser {
+            with_game!(&mut game.game, |g| g.resign(l));
+            if pgn.tag("TallyTimeLoss") == Some("true") {
+                game.time_loss = Some(l);
+            }
+        }
+        Ok(game)
+    }
+
+    /// The state the page draws, as JSON.
+    pub fn state_json(&self) -> Value {
+        let record = self.record();
+        let sans: Vec<String> = with_game!(&self.game, |g| game_sans(g));
+        let mut running = [Points::ZERO; 2];
+        let plies: Vec<Value> = record
+            .plies
+            .iter()
+            .zip(&sans)
+            .enumerate()
+            .map(|(i, (p, san))| {
+                running[Color::White as usize] += p.award.white;
+                running[Color::Black as usize] += p.award.black;
+                json!({
+                    "n": i + 1,
+                    "mover": color_name(p.mover),
+                    "fullmove": p.fullmove,
+                    "san": san,
+                    "action": p.action.to_string(),
+                    "special": p.action.is_special(),
+                    "award": award_json(&p.award),
+                    "running": {
+                        "white": points(running[Color::White as usize]),
+                        "black": points(running[Color::Black as usize]),
+                    },
+                })
+            })
+            .collect();
+        let legal = self.game.legal_actions();
+        let moves: Vec<Value> = legal
+            .iter()
+            .filter(|a| !a.is_special())
+            .map(|a| {
+                let t = a.to_string();
+                json!({
+                    "uci": t,
+                    "from": t.get(0..2),
+                    "to": t.get(2..4),
+                    "promotion": t.get(4..5),
+                })
+            })
+            .collect();
+        let specials: Vec<&str> = legal.iter().filter_map(|a| a.special_word()).collect();
+        let s = &self.setup;
+        let over = self.is_over();
+        let clock = s.clock.map(|(base, inc)| {
+            json!({
+                "base_ms": base.as_millis() as u64,
+                "inc_ms": inc.as_millis() as u64,
+                "white_ms": self.remaining(Color::White).as_millis() as u64,
+                "black_ms": self.remaining(Color::Black).as_millis() as u64,
+                "running": (!over).then(|| color_name(self.game.turn())),
+            })
+        });
+        let ending = record.ending.map(|e| {
+            json!({
+                "kind": record.ending_kind().map(|k| k.to_string()),
+                "text": record.ending_text(),
+                "winner": e.winner().map(color_name),
+            })
+        });
+        json!({
+            "id": self.id,
+            "variant": s.variant.id(),
+            "mode": match s.mode { Mode::Engine => "engine", Mode::People => "people" },
+            "side": color_name(s.side),
+            "specials": s.specials,
+            "elo": s.elo,
+            "movetime": s.movetime.as_millis() as u64,
+            "clock": clock,
+            "start_fen": self.game.start_fen(),
+            "fen": self.game.fen(),
+            "turn": color_name(self.game.turn()),
+            "check": self.game.in_check(),
+            "disk": with_game!(&self.game, |g| g.current().extra.disk.disk_holder()).map(color_name),
+            "status": if over { "over" } else { "playing" },
+            "ending": ending,
+            "outcome": award_json(&record.outcome),
+            "totals": {
+                "white": points(record.total.white),
+                "black": points(record.total.black),
+            },
+            "plies": plies,
+            "legal": { "moves": moves, "specials": specials },
+            "engine_to_move": self.engine_to_move(),
+            "thinking": self.thinking,
+            "think": self.last_think,
+            "search_ms": self.last_search.map(|d| d.as_secs_f64() * 1000.0),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup(json: &str) -> Setup {
+        serde_json::from_str::<SetupRequest>(json)
+            .unwrap()
+            .check()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_bad_setup_names_its_field() {
+        let bad = |j: &str| {
+            serde_json::from_str::<SetupRequest>(j)
+                .map_err(|e| e.to_string())
+                .and_then(|r| r.check())
+                .unwrap_err()
+        };
+        assert!(bad(r#"{"variant":"nope"}"#).contains("nope"));
+        assert!(bad(r#"{"side":"red"}"#).contains("side"));
+        assert!(bad(r#"{"movetime":0}"#).contains("movetime"));
+        assert!(bad(r#"{"elo":5}"#).contains("elo"));
+        assert!(bad(r#"{"colour":"white"}"#).contains("colour"));
+    }
+
+    #[test]
+    fn people_play_both_sides_and_totals_match_the_referee() {
+        let mut g = ServedGame::new(
+            "t".into(),
+            setup(r#"{"variant":"stylish","mode":"people"}"#),
+        )
+        .unwrap();
+        for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+            g.play(m, false).unwrap();
+        }
+        let s = g.state_json();
+        assert_eq!(s["status"], "over");
+        let r = g.record();
+        assert_eq!(s["totals"]["black"], r.total.black.to_json());
+        assert_eq!(s["plies"][3]["san"], "Qh4#");
+        assert!(g.play("e2e4", false).unwrap_err().contains("over"));
+    }
+
+    #[test]
+    fn takeback_against_tally_returns_to_the_persons_turn() {
+        let mut g = ServedGame::new("t".into(), setup(r#"{"variant":"chess"}"#)).unwrap();
+        g.play("e2e4", false).unwrap();
+        assert!(g.engine_to_move());
+        assert!(g.play("e7e5", false).unwrap_err().contains("Tally's turn"));
+        g.play("e7e5", true).unwrap();
+        g.takeback().unwrap();
+        assert_eq!(g.game().actions().len(), 0);
+        assert!(g.takeback().is_err());
+    }
+
+    #[test]
+    fn an_illegal_action_says_why_and_changes_nothing() {
+        let mut g = ServedGame::new("t".into(), setup(r#"{"mode":"people"}"#)).unwrap();
+        let e = g.play("e2e5", false).unwrap_err();
+        assert!(e.contains("illegal"), "{e}");
+        let e = g.play("disk", false).unwrap_err();
+        assert!(e.contains("disk"), "{e}");
+        assert!(g.game().actions().is_empty());
+    }
+}

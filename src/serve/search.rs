@@ -1,0 +1,530 @@
+//! The searches of `tally serve`: Tally's moves, hints and the analyse
+//! view. Every search runs on a blocking thread (never on the async
+//! runtime) with an engine from the server's pool, under a permit of the
+//! server's semaphore (so at most `--max-searches` run at once), and with
+//! a stop flag that the game (or the analysing page) sets when the search
+//! is no longer wanted.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use axum::extract::State;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::response::Response;
+use serde_json::{Value, json};
+use shakmaty::Color;
+use tokio::sync::mpsc;
+
+use super::{App, MAX_MESSAGE_BYTES, Slot, error_message, lock, publish};
+use crate::analyse::{PositionAnalysis, SearchValue, analyse_position, immediate};
+use crate::engine::{Engine, EngineOptions};
+use crate::eval::Units;
+use crate::pgn::read_games;
+use crate::referee::score_input;
+use crate::rules::Variant;
+use crate::scoring::{Award, Scorer};
+use crate::search::{Limits, PvLine, Reporter, Silent, Stats, Strength};
+
+/// A search's setting: the position and how to play.
+struct Position {
+    variant: Variant,
+    specials: bool,
+    strength: Strength,
+    fen: String,
+    actions: Vec<String>,
+}
+
+/// Runs `work` with an engine set to `pos`, on a blocking thread under a
+/// permit; `None` when the permit could not be had or the thread failed.
+async fn with_engine<T: Send + 'static>(
+    app: &Arc<App>,
+    pos: Position,
+    work: impl FnOnce(&mut Engine) -> T + Send + 'static,
+) -> Option<T> {
+    let permit = app.permits.clone().acquire_owned().await.ok()?;
+    app.searching.fetch_add(1, Ordering::SeqCst);
+    let app2 = app.clone();
+    let out = tokio::task::spawn_blocking(move || {
+        let pooled = lock(&app2.engines).pop();
+        let mut engine = pooled.unwrap_or_else(|| new_engine(&app2, pos.variant));
+        if engine.variant() != pos.variant {
+            engine.set_variant(pos.variant);
+        }
+        engine.set_multipv(1);
+        if engine.options().strength != pos.strength {
+            engine.set_strength(pos.strength);
+        }
+        if engine.options().specials != pos.specials {
+            engine.set_specials(pos.specials);
+        }
+        let moves: Vec<&str> = pos.actions.iter().map(String::as_str).collect();
+        let out = match engine.set_position(Some(&pos.fen), &moves) {
+            Ok(()) => Some(work(&mut engine)),
+            Err(_) => None,
+        };
+        lock(&app2.engines).push(engine);
+        out
+    })
+    .await
+    .ok()
+    .flatten();
+    app.searching.fetch_sub(1, Ordering::SeqCst);
+    drop(permit);
+    out
+}
+
+/// A new engine with the server's Threads and Hash.
+pub(super) fn new_engine(app: &App, variant: Variant) -> Engine {
+    Engine::with_options(
+        variant,
+        EngineOptions {
+            hash_mb: app.options.hash_mb,
+            threads: app.options.threads,
+            ..EngineOptions::default()
+        },
+    )
+}
+
+/// Streams a game search's lines to the pages watching it.
+struct Stream {
+    slot: Arc<Slot>,
+    generation: u64,
+    units: Units,
+    engine: Color,
+    /// White's points minus Black's so far.
+    banked: f64,
+}
+
+impl Reporter for Stream {
+    fn line(&self, line: &PvLine, stats: &Stats) {
+        if line.multipv != 1 {
+            return;
+        }
+        let v = SearchValue::from_units(line.value, self.units, line.bound);
+        let for_white = if self.engine == Color::White {
+            v.points
+        } else {
+            -v.points
+        };
+        let think = json!({
+            "depth": line.depth,
+            "nodes": stats.nodes,
+            "ms": stats.time.as_millis() as u64,
+            "margin": v.points,
+            "mate": v.mate,
+            "final_white_minus_black": self.banked + for_white,
+            "pv": line.pv.iter().take(8).map(|a| a.to_string()).collect::<Vec<_>>(),
+        });
+        {
+            let mut g = lock(&self.slot.game);
+            if g.generation != self.generation {
+                return;
+            }
+            g.last_think = Some(think.clone());
+        }
+        let _ = self
+            .slot
+            .tx
+            .send(json!({ "type": "think", "think": think }).to_string());
+    }
+}
+
+fn banked(slot: &Slot) -> f64 {
+    let g = lock(&slot.game);
+    let t = g.record().total;
+    (t.white - t.black).as_f64()
+}
+
+/// Starts Tally's search when it is Tally's turn, a page watches and no
+/// search runs; its move is played when it ends, unless the game changed.
+pub(super) fn engine_turn(app: &Arc<App>, slot: &Arc<Slot>) {
+    let banked = banked(slot);
+    let (pos, limits, generation, engine, stop) = {
+        let mut g = lock(&slot.game);
+        if !g.engine_to_move() || g.thinking || g.watchers == 0 {
+            return;
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        g.thinking = true;
+        g.stop = Some(stop.clone());
+        g.last_think = None;
+        let (fen, actions) = g.position_text();
+        let pos = Position {
+            variant: g.setup.variant,
+            specials: g.setup.specials,
+            strength: g.strength(),
+            fen,
+            actions,
+        };
+        (pos, g.limits(), g.generation, g.game().turn(), stop)
+    };
+    publish(slot);
+    let app = app.clone();
+    let slot = slot.clone();
+    tokio::spawn(async move {
+        let reporter = Stream {
+            slot: slot.clone(),
+            generation,
+            units: Units::of(&Scorer::new(pos.variant)),
+            engine,
+            banked,
+        };
+        let stop2 = stop.clone();
+        let result = with_engine(&app, pos, move |e| {
+            if stop2.load(Ordering::SeqCst) {
+                return None;
+            }
+            e.search_until(limits, &reporter, stop2).ok()
+        })
+        .await
+        .flatten();
+        let played = {
+            let mut g = lock(&slot.game);
+            if g.generation != generation || stop.load(Ordering::SeqCst) {
+                return;
+            }
+            g.thinking = false;
+            g.stop = None;
+            g.last_search = result.as_ref().map(|r| r.time);
+            match result.and_then(|r| r.best) {
+                Some(best) => g.play(&best.to_string(), true).err(),
+                None => Some("Tally found no move".to_owned()),
+            }
+        };
+        if let Some(e) = played {
+            let _ = slot.tx.send(error_message(e));
+        }
+        publish(&slot);
+        let id = lock(&slot.game).id.clone();
+        super::store::save(&app, &id);
+        super::clock_watch(&slot);
+        engine_turn(&app, &slot);
+    });
+}
+
+/// A hint for the side to move: the action that scores most after a
+/// short full-strength search, sent to the pages as a `hint` message.
+pub(super) fn hint(app: &Arc<App>, slot: &Arc<Slot>) {
+    let (pos, generation, limits) = {
+        let g = lock(&slot.game);
+        if g.is_over() || g.engine_to_move() {
+            let _ = slot.tx.send(error_message(
+                "a hint is for your own turn in a running game",
+            ));
+            return;
+        }
+        let (fen, actions) = g.position_text();
+        let pos = Position {
+            variant: g.setup.variant,
+            specials: g.setup.specials,
+            strength: Strength::default(),
+            fen,
+            actions,
+        };
+        let limits = Limits {
+            movetime: Some(g.setup.movetime.min(Duration::from_millis(1000))),
+            ..Limits::default()
+        };
+        (pos, g.generation, limits)
+    };
+    let app = app.clone();
+    let slot = slot.clone();
+    tokio::spawn(async move {
+        let units = Units::of(&Scorer::new(pos.variant));
+        let found = with_engine(&app, pos, move |e| {
+            let r = e.search(limits, &Silent).ok()?;
+            let best = r.best?;
+            let (imm, san) = immediate(e, best);
+            let value = r
+                .lines
+                .first()
+                .map(|l| SearchValue::from_units(l.value, units, l.bound));
+            Some((best, san, imm, value))
+        })
+        .await
+        .flatten();
+        if lock(&slot.game).generation != generation {
+            return;
+        }
+        let text = match found {
+            Some((best, san, imm, value)) => json!({
+                "type": "hint",
+                "action": best.to_string(),
+                "san": san,
+                "award": award_json(&imm.total()),
+                "margin": value.map(|v| v.points),
+                "mate": value.and_then(|v| v.mate),
+            })
+            .to_string(),
+            None => error_message("no hint could be found"),
+        };
+        let _ = slot.tx.send(text);
+    });
+}
+
+fn award_json(a: &Award) -> Value {
+    json!({
+        "white": a.white.to_json(),
+        "black": a.black.to_json(),
+        "events": a.events.iter().map(|e| e.name()).collect::<Vec<_>>(),
+    })
+}
+
+/// Deepest analysis depth, and the longest an analysis runs.
+const MAX_ANALYSIS_DEPTH: i32 = 40;
+const MAX_ANALYSIS_TIME: Duration = Duration::from_secs(60);
+
+/// The position an analyse request names: a variant with a FEN and
+/// actions, or a PGN (its first game, up to `ply` actions).
+fn analysis_position(message: &Value) -> Result<(Position, Vec<String>, Vec<String>), String> {
+    let variant = match message.get("variant").and_then(Value::as_str) {
+        Some(v) => Variant::from_id(v).map_err(|e| e.to_string())?,
+        None => Variant::Chess,
+    };
+    let mut fen = message
+        .get("fen")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|f| !f.is_empty())
+        .map(str::to_owned);
+    if fen
+        .as_ref()
+        .is_some_and(|f| f.len() > super::game::MAX_FEN_BYTES)
+    {
+        return Err("the FEN is too long".to_owned());
+    }
+    let mut actions: Vec<String> = match message.get("moves") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|m| m.as_str().map(str::to_owned).ok_or("moves are strings"))
+            .collect::<Result<_, _>>()?,
+        Some(_) => return Err("moves is a list of actions".to_owned()),
+    };
+    if actions.len() > super::game::MAX_PLIES {
+        return Err("too many moves".to_owned());
+    }
+    if let Some(pgn) = message.get("pgn").and_then(Value::as_str) {
+        let games = read_games(pgn.as_bytes())?;
+        let first = games.first().ok_or("the PGN holds no game")?;
+        let record = score_input(&Scorer::new(variant), &first.input).map_err(|e| e.to_string())?;
+        fen = Some(record.start_fen.clone());
+        actions = record.plies.iter().map(|p| p.action.to_string()).collect();
+    }
+    let fen = match fen {
+        Some(f) => f,
+        None => crate::rules::AnyGame::start(variant, true).start_fen(),
+    };
+    // Check the position now, for a clear error.
+    let mut game =
+        crate::rules::AnyGame::new(variant, true, Some(&fen)).map_err(|e| e.to_string())?;
+    for (i, a) in actions.iter().enumerate() {
+        game.play_text(a)
+            .map_err(|e| format!("action {} ('{}'): {e}", i + 1, crate::text::printable(a)))?;
+    }
+    let sans = crate::with_game!(&game, |g| crate::pgn::game_sans(g));
+    let fens = crate::with_game!(&game, |g| g.nodes().iter().map(|n| n.fen()).collect());
+    Ok((
+        Position {
+            variant,
+            specials: true,
+            strength: Strength::default(),
+            fen,
+            actions,
+        },
+        sans,
+        fens,
+    ))
+}
+
+fn analysis_json(a: &PositionAnalysis, done: bool) -> Value {
+    let actions: Vec<Value> = a
+        .actions
+        .iter()
+        .map(|r| {
+            json!({
+                "rank": r.rank,
+                "action": r.action.to_string(),
+                "san": r.san,
+                "value": r.value.map(|v| v.points),
+                "mate": r.value.and_then(|v| v.mate),
+                "award": award_json(&r.immediate.total()),
+                "pv": r.pv,
+                "depth": r.depth,
+            })
+        })
+        .collect();
+    json!({
+        "type": "analysis",
+        "fen": a.fen,
+        "turn": a.turn.fold_wb("white", "black"),
+        "depth": a.depth,
+        "nodes": a.nodes,
+        "done": done,
+        "actions": actions,
+    })
+}
+
+/// The analyse view's connection: `analyse` requests in (each stops the
+/// one before), rankings out after every depth until `stop`, the depth
+/// limit or the time limit.
+pub(super) async fn analyse_socket(State(app): State<Arc<App>>, ws: WebSocketUpgrade) -> Response {
+    ws.max_message_size(MAX_MESSAGE_BYTES * 4)
+        .max_frame_size(MAX_MESSAGE_BYTES * 4)
+        .on_upgrade(move |socket| analyse_loop(app, socket))
+}
+
+async fn analyse_loop(app: Arc<App>, mut socket: WebSocket) {
+    let (tx, mut rx) = mpsc::channel::<String>(16);
+    let mut stop = Arc::new(AtomicBool::new(false));
+    loop {
+        tokio::select! {
+            incoming = socket.recv() => {
+                let text = match incoming {
+                    Some(Ok(Message::Text(t))) => t,
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                    Some(Ok(_)) => continue,
+                };
+                let reply = if text.len() > MAX_MESSAGE_BYTES {
+                    Some(error_message(format!("message too large: {} bytes, at most {MAX_MESSAGE_BYTES}", text.len())))
+                } else {
+                    match serde_json::from_str::<Value>(text.as_str()) {
+                        Err(e) => Some(error_message(format!("bad JSON: {e}"))),
+                        Ok(m) => match m.get("type").and_then(Value::as_str) {
+                            Some("stop") => {
+                                stop.store(true, Ordering::SeqCst);
+                                None
+                            }
+                            Some("line") => match analysis_position(&m) {
+                                Err(e) => Some(error_message(e)),
+                                Ok((_, sans, fens)) => Some(json!({
+                                    "type": "line", "sans": sans, "fens": fens,
+                                }).to_string()),
+                            },
+                            Some("analyse") => match analysis_position(&m) {
+                                Err(e) => Some(error_message(e)),
+                                Ok((pos, sans, fens)) => {
+                                    stop.store(true, Ordering::SeqCst);
+                                    stop = Arc::new(AtomicBool::new(false));
+                                    let position = json!({
+                                        "type": "position",
+                                        "variant": pos.variant.id(),
+                                        "fen": pos.fen,
+                                        "moves": pos.actions,
+                                        "sans": sans,
+                                        "fen_now": fens.last(),
+                                    });
+                                    let depth = m
+                                        .get("depth")
+                                        .and_then(Value::as_i64)
+                                        .map_or(MAX_ANALYSIS_DEPTH, |d| d.clamp(1, i64::from(MAX_ANALYSIS_DEPTH)) as i32);
+                                    tokio::spawn(analyse(app.clone(), pos, depth, stop.clone(), tx.clone()));
+                                    Some(position.to_string())
+                                }
+                            },
+                            _ => Some(error_message("unknown message type (analyse, line, stop)")),
+                        },
+                    }
+                };
+                if let Some(r) = reply
+                    && socket.send(Message::Text(r.into())).await.is_err()
+                {
+                    break;
+                }
+            }
+            Some(out) = rx.recv() => {
+                if socket.send(Message::Text(out.into())).await.is_err() {
+                    break;
+                }
+            }
+        }
+    }
+    stop.store(true, Ordering::SeqCst);
+}
+
+async fn analyse(
+    app: Arc<App>,
+    pos: Position,
+    max_depth: i32,
+    stop: Arc<AtomicBool>,
+    tx: mpsc::Sender<String>,
+) {
+    let started = Instant::now();
+    let stop2 = stop.clone();
+    let tx2 = tx.clone();
+    let out = with_engine(&app, pos, move |e| {
+        let mut last = None;
+        for depth in 1..=max_depth {
+            let left = MAX_ANALYSIS_TIME.saturating_sub(started.elapsed());
+            if stop2.load(Ordering::SeqCst) || left.is_zero() {
+                break;
+            }
+            let limits = Limits {
+                depth: Some(depth),
+                movetime: Some(left),
+                ..Limits::default()
+            };
+            match analyse_position(e, limits, &Silent) {
+                Ok(a) => {
+                    let reached = a.depth;
+                    if !stop2.load(Ordering::SeqCst) {
+                        let _ = tx2.blocking_send(analysis_json(&a, false).to_string());
+                    }
+                    last = Some(a);
+                    if reached < depth {
+                        break;
+                    }
+                }
+                Err(err) => return Err(err.to_string()),
+            }
+        }
+        Ok(last)
+    })
+    .await;
+    let text = match out {
+        Some(Ok(Some(a))) => analysis_json(&a, true).to_string(),
+        Some(Ok(None)) => json!({"type": "analysis", "done": true, "actions": []}).to_string(),
+        Some(Err(e)) => error_message(e),
+        None => error_message("the analysis could not run"),
+    };
+    let _ = tx.send(text).await;
+}
+
+/// Plies of a game the report analyses at this depth and node bound each
+/// (a quick look: the report is for reading the game back).
+const REPORT_DEPTH: i32 = 6;
+const REPORT_NODES: u64 = 30_000;
+
+/// The HTML report of a finished game (the report of `tally analyse --pgn
+/// FILE --html`), its plies analysed at a small fixed depth.
+pub(super) async fn report(
+    app: &Arc<App>,
+    variant: Variant,
+    pgn: String,
+) -> Result<String, String> {
+    let start = crate::rules::AnyGame::start(variant, true).start_fen();
+    let pos = Position {
+        variant,
+        specials: true,
+        strength: Strength::default(),
+        fen: start,
+        actions: Vec::new(),
+    };
+    with_engine(app, pos, move |engine| {
+        let games = read_games(pgn.as_bytes())?;
+        let g = games.first().ok_or("no game to report")?;
+        let limits = Limits {
+            depth: Some(REPORT_DEPTH),
+            nodes: Some(REPORT_NODES),
+            ..Limits::default()
+        };
+        let analysis =
+            crate::analyse::analyse_game(engine, &g.input, &limits, &mut |_, _| {}, &|| true)
+                .map_err(|e| e.to_string())?;
+        let big = 2.0 * engine.scorer().points_per_pawn().as_f64();
+        crate::analyse::report::page(&analysis, g, variant, &limits, big)
+    })
+    .await
+    .unwrap_or_else(|| Err("the report could not be made".to_owned()))
+}

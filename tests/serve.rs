@@ -1,0 +1,600 @@
+//! `tally serve`: the HTTP and WebSocket API, end to end against the
+//! binary on a free loopback port. Waits are bounded by a deadline and
+//! end on the awaited message, never on elapsed time alone.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tally::referee::{GameInput, score_input};
+use tally::rules::Variant;
+use tally::scoring::Scorer;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+const WAIT: Duration = Duration::from_secs(60);
+
+struct Server {
+    child: Child,
+    addr: String,
+    /// Kept open so that the server's later lines have a reader.
+    _out: BufReader<std::process::ChildStdout>,
+}
+
+impl Server {
+    fn start(extra: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tally"))
+            .args(["serve", "--port", "0"])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("tally serve starts");
+        let out = child.stdout.take().expect("stdout");
+        let mut line = String::new();
+        let mut out = BufReader::new(out);
+        out.read_line(&mut line).expect("a line");
+        let addr = line
+            .split("http://")
+            .nth(1)
+            .and_then(|r| r.split('/').next())
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_owned();
+        Server {
+            child,
+            addr,
+            _out: out,
+        }
+    }
+
+    /// One HTTP/1.1 request; the status and the body.
+    fn http(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &str,
+    ) -> (u16, String) {
+        let mut s = TcpStream::connect(&self.addr).expect("connect");
+        let mut req = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
+        if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+            req.push_str(&format!("Host: {}\r\n", self.addr));
+        }
+        for (k, v) in headers {
+            req.push_str(&format!("{k}: {v}\r\n"));
+        }
+        req.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+        s.write_all(req.as_bytes()).expect("send");
+        let mut text = String::new();
+        s.read_to_string(&mut text).expect("read");
+        let status = text
+            .split_whitespace()
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(0);
+        let body = text.split_once("\r\n\r\n").map_or("", |x| x.1);
+        // Bodies of these small answers come whole or chunked once.
+        let body = if text
+            .to_ascii_lowercase()
+            .contains("transfer-encoding: chunked")
+        {
+            dechunk(body)
+        } else {
+            body.to_owned()
+        };
+        (status, body)
+    }
+
+    fn json(&self, method: &str, path: &str, body: &str) -> (u16, Value) {
+        let (status, text) = self.http(method, path, &[], body);
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}")),
+        )
+    }
+
+    fn create(&self, setup: Value) -> String {
+        let (status, v) = self.json("POST", "/api/games", &setup.to_string());
+        assert_eq!(status, 200, "{v}");
+        v["id"].as_str().expect("an id").to_owned()
+    }
+
+    async fn socket(&self, id: &str) -> Ws {
+        let url = format!("ws://{}/api/games/{id}/ws", self.addr);
+        let (ws, _) = tokio_tungstenite::connect_async(url).await.expect("ws");
+        Ws { ws }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn dechunk(body: &str) -> String {
+    let mut out = String::new();
+    let mut rest = body;
+    while let Some((size, tail)) = rest.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 || tail.len() < n {
+            break;
+        }
+        out.push_str(&tail[..n]);
+        rest = tail[n..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+struct Ws {
+    ws: tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+}
+
+impl Ws {
+    async fn send(&mut self, v: Value) {
+        self.ws
+            .send(Message::Text(v.to_string().into()))
+            .await
+            .expect("send");
+    }
+
+    /// The next message whose type is `kind`.
+    async fn next(&mut self, kind: &str) -> Value {
+        self.until(|m| m["type"] == kind).await
+    }
+
+    /// The next message for which `f` holds.
+    async fn until(&mut self, f: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let m = tokio::time::timeout(left, self.ws.next())
+                .await
+                .expect("a message before the deadline")
+                .expect("the socket is open")
+                .expect("a message");
+            if let Message::Text(t) = m {
+                let v: Value = serde_json::from_str(t.as_str()).expect("JSON");
+                if f(&v) {
+                    return v;
+                }
+            }
+        }
+    }
+
+    /// The next state in which `f` holds.
+    async fn state(&mut self, f: impl Fn(&Value) -> bool) -> Value {
+        self.until(|m| m["type"] == "state" && f(&m["game"])).await["game"].clone()
+    }
+
+    async fn play(&mut self, action: &str) {
+        self.send(json!({"type": "play", "action": action})).await;
+    }
+}
+
+fn referee_totals(variant: Variant, fen: Option<&str>, moves: &str) -> (Value, Value) {
+    let r = score_input(&Scorer::new(variant), &GameInput::from_text(fen, moves)).unwrap();
+    (r.total.white.to_json(), r.total.black.to_json())
+}
+
+fn plies(g: &Value) -> usize {
+    g["plies"].as_array().map_or(0, Vec::len)
+}
+
+const BACK_RANK: &str = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1";
+const ONE_KNIGHT: &str = "r1bqkb1r/pppppppp/8/8/8/5n2/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+#[tokio::test]
+async fn a_game_in_each_variant_to_its_end_with_the_referees_points() {
+    let server = Server::start(&[]);
+    for v in Variant::ALL {
+        let (fen, mate) = if v == Variant::Extinction {
+            (ONE_KNIGHT, "g2f3")
+        } else {
+            (BACK_RANK, "a1a8")
+        };
+        let id =
+            server.create(json!({"variant": v.id(), "fen": fen, "side": "white", "movetime": 50}));
+        let mut ws = server.socket(&id).await;
+        let first = ws.state(|_| true).await;
+        assert_eq!(first["status"], "playing");
+        ws.play(mate).await;
+        let end = ws.state(|g| g["status"] == "over").await;
+        let (w, b) = referee_totals(v, Some(fen), mate);
+        assert_eq!(
+            (&end["totals"]["white"], &end["totals"]["black"]),
+            (&w, &b),
+            "{v}"
+        );
+        assert!(end["ending"]["text"].is_string(), "{end}");
+        assert_eq!(end["ending"]["winner"], "white");
+        let named = |a: &Value| !a["events"].as_array().unwrap().is_empty();
+        assert!(
+            named(&end["plies"][0]["award"]) || named(&end["outcome"]),
+            "{v}: {end}"
+        );
+        // The annotated PGN of the finished game.
+        let (status, pgn) = server.http("GET", &format!("/api/games/{id}/pgn"), &[], "");
+        assert_eq!(status, 200);
+        assert!(pgn.contains("[Variant "), "{pgn}");
+        assert!(pgn.contains("1-0"), "{pgn}");
+        if v == Variant::Stylish {
+            let (status, html) = server.http("GET", &format!("/api/games/{id}/report"), &[], "");
+            assert_eq!(status, 200, "{html}");
+            assert!(html.contains("<svg"), "the report draws boards");
+        }
+    }
+}
+
+#[tokio::test]
+async fn tally_replies_streaming_its_margin_and_a_takeback_returns_to_my_turn() {
+    let server = Server::start(&[]);
+    let id = server.create(json!({"variant": "stylish", "side": "white", "movetime": 200}));
+    let mut ws = server.socket(&id).await;
+    ws.state(|_| true).await;
+    ws.play("e2e4").await;
+    let think = ws.next("think").await;
+    assert!(think["think"]["margin"].is_number(), "{think}");
+    let g = ws.state(|g| plies(g) == 2 && g["thinking"] == false).await;
+    assert_eq!(g["turn"], "white");
+    // A reload: the same game from the server.
+    let (_, again) = server.json("GET", &format!("/api/games/{id}"), "");
+    assert_eq!(again["plies"], g["plies"]);
+    ws.send(json!({"type": "takeback"})).await;
+    let g = ws.state(|g| plies(g) == 0).await;
+    assert_eq!(g["turn"], "white");
+    ws.send(json!({"type": "takeback"})).await;
+    let e = ws.next("error").await;
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("nothing to take back")
+    );
+    ws.send(json!({"type": "resign"})).await;
+    let g = ws.state(|g| g["status"] == "over").await;
+    assert_eq!(g["ending"]["winner"], "black");
+}
+
+#[tokio::test]
+async fn an_illegal_move_is_refused_with_a_clear_message() {
+    let server = Server::start(&[]);
+    let id = server.create(json!({"mode": "people"}));
+    let mut ws = server.socket(&id).await;
+    ws.state(|_| true).await;
+    ws.play("e2e5").await;
+    let e = ws.next("error").await;
+    let text = e["message"].as_str().unwrap();
+    assert!(text.contains("illegal") && text.contains("e2e5"), "{text}");
+    ws.play("disk").await;
+    let e = ws.next("error").await;
+    assert!(e["message"].as_str().unwrap().contains("disk"), "{e}");
+    ws.send(json!({"type": "play"})).await;
+    let e = ws.next("error").await;
+    assert!(e["message"].as_str().unwrap().contains("action"), "{e}");
+    let (_, g) = server.json("GET", &format!("/api/games/{id}"), "");
+    assert_eq!(plies(&g), 0);
+}
+
+#[tokio::test]
+async fn each_special_action_is_played_and_scored() {
+    let server = Server::start(&[]);
+    // disk and swap
+    let id = server.create(json!({"variant": "tiebraker", "mode": "people", "specials": true}));
+    let mut ws = server.socket(&id).await;
+    ws.state(|_| true).await;
+    ws.play("e2e4").await;
+    let g = ws.state(|g| plies(g) == 1).await;
+    assert!(
+        g["legal"]["specials"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("disk"))
+    );
+    ws.play("disk").await;
+    let g = ws.state(|g| plies(g) == 2).await;
+    assert_eq!(g["disk"], "black");
+    let sp = g["legal"]["specials"].as_array().unwrap().clone();
+    assert!(
+        sp.contains(&json!("swap")) && sp.contains(&json!("restore")),
+        "{sp:?}"
+    );
+    ws.play("swap").await;
+    let g = ws.state(|g| plies(g) == 3).await;
+    assert_eq!(g["plies"][2]["san"], "swap");
+    assert_eq!(g["disk"], "white");
+    // restore
+    let id = server.create(json!({"variant": "tiebraker", "mode": "people", "specials": true}));
+    let mut ws = server.socket(&id).await;
+    ws.state(|_| true).await;
+    for (n, a) in ["e2e4", "disk", "restore"].iter().enumerate() {
+        ws.play(a).await;
+        ws.state(|g| plies(g) == n + 1).await;
+    }
+    let (_, g) = server.json("GET", &format!("/api/games/{id}"), "");
+    assert_eq!(g["plies"][2]["action"], "restore");
+    assert!(g["disk"].is_null());
+    // Off, the disk is refused.
+    let id = server.create(json!({"variant": "tiebraker", "mode": "people", "specials": false}));
+    let mut ws = server.socket(&id).await;
+    ws.state(|_| true).await;
+    ws.play("disk").await;
+    assert!(
+        ws.next("error").await["message"]
+            .as_str()
+            .unwrap()
+            .contains("disk")
+    );
+    // claim in sets
+    let fen = "4k3/8/8/8/8/8/4n3/R3K3 w - - 0 1";
+    let id =
+        server.create(json!({"variant": "sets", "mode": "people", "fen": fen, "specials": true}));
+    let mut ws = server.socket(&id).await;
+    ws.state(|_| true).await;
+    ws.play("e1e2").await;
+    ws.state(|g| plies(g) == 1).await;
+    ws.play("e8d7").await;
+    let g = ws.state(|g| plies(g) == 2).await;
+    assert_eq!(g["legal"]["specials"], json!(["claim"]));
+    ws.play("claim").await;
+    let g = ws.state(|g| g["status"] == "over").await;
+    let (w, b) = referee_totals(Variant::Sets, Some(fen), "e1e2 e8d7 claim");
+    assert_eq!((&g["totals"]["white"], &g["totals"]["black"]), (&w, &b));
+    assert_eq!(g["outcome"]["events"], json!(["claim"]));
+}
+
+#[tokio::test]
+async fn bad_json_and_oversized_messages_are_refused() {
+    let server = Server::start(&[]);
+    let (status, v) = server.json("POST", "/api/games", "{not json");
+    assert_eq!(status, 400);
+    assert!(
+        v["error"].as_str().unwrap().contains("bad game setup"),
+        "{v}"
+    );
+    let (status, v) = server.json("POST", "/api/games", r#"{"variant":"nonsense"}"#);
+    assert_eq!(status, 400, "{v}");
+    let (status, _) = server.http("POST", "/api/games", &[], &"x".repeat(300 * 1024));
+    assert_eq!(status, 413);
+    let id = server.create(json!({"mode": "people"}));
+    let mut ws = server.socket(&id).await;
+    ws.state(|_| true).await;
+    ws.ws.send(Message::Text("{oops".into())).await.unwrap();
+    assert!(
+        ws.next("error").await["message"]
+            .as_str()
+            .unwrap()
+            .contains("bad JSON")
+    );
+    ws.send(json!({"type": "dance"})).await;
+    assert!(
+        ws.next("error").await["message"]
+            .as_str()
+            .unwrap()
+            .contains("unknown message type")
+    );
+    let big = json!({"type": "play", "action": "x".repeat(300 * 1024)});
+    ws.send(big).await;
+    assert!(
+        ws.next("error").await["message"]
+            .as_str()
+            .unwrap()
+            .contains("too large")
+    );
+    // Past the protocol limit the connection is closed.
+    let huge = "y".repeat(2 * 1024 * 1024);
+    let _ = ws.ws.send(Message::Text(huge.into())).await;
+    let end = tokio::time::timeout(WAIT, async {
+        loop {
+            match ws.ws.next().await {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
+                Some(Ok(_)) => {}
+            }
+        }
+    })
+    .await;
+    assert!(end.is_ok(), "the connection ends");
+    let (_, g) = server.json("GET", &format!("/api/games/{id}"), "");
+    assert_eq!(plies(&g), 0);
+}
+
+#[tokio::test]
+async fn foreign_host_and_origin_are_refused() {
+    let server = Server::start(&[]);
+    let (status, body) = server.http("GET", "/", &[("Host", "evil.example:80")], "");
+    assert_eq!(status, 403);
+    assert!(body.contains("Host"), "{body}");
+    let port = server.addr.rsplit(':').next().unwrap().to_owned();
+    let rebind = format!("rebind.example:{port}");
+    let (status, _) = server.http("GET", "/api/games", &[("Host", &rebind)], "");
+    assert_eq!(status, 403);
+    let (status, body) = server.http(
+        "POST",
+        "/api/games",
+        &[("Origin", "http://evil.example")],
+        "{}",
+    );
+    assert_eq!(status, 403);
+    assert!(body.contains("origin"), "{body}");
+    let own = format!("http://{}", server.addr);
+    let (status, _) = server.http("POST", "/api/games", &[("Origin", &own)], "{}");
+    assert_eq!(status, 200);
+    let (status, _) = server.http("GET", "/", &[("Host", &format!("localhost:{port}"))], "");
+    assert_eq!(status, 200);
+    // A WebSocket from a foreign page.
+    let id = server.create(json!({}));
+    let mut req = format!("ws://{}/api/games/{id}/ws", server.addr)
+        .into_client_request()
+        .unwrap();
+    req.headers_mut()
+        .insert("Origin", "http://evil.example".parse().unwrap());
+    match tokio_tungstenite::connect_async(req).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => assert_eq!(r.status(), 403),
+        other => panic!("a foreign origin was let in: {:?}", other.map(|_| ())),
+    }
+}
+
+#[tokio::test]
+async fn a_dropped_connection_stops_the_search() {
+    let server = Server::start(&[]);
+    let id = server.create(json!({"variant": "chess", "side": "white", "movetime": 60000}));
+    let mut ws = server.socket(&id).await;
+    ws.state(|_| true).await;
+    ws.play("e2e4").await;
+    ws.next("think").await;
+    let (_, s) = server.json("GET", "/api/status", "");
+    assert_eq!(s["searching"], 1, "{s}");
+    drop(ws);
+    // The search would go on for a minute; it stops as the page goes.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (_, s) = server.json("GET", "/api/status", "");
+        if s["searching"] == 0 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the search did not stop: {s}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (_, g) = server.json("GET", &format!("/api/games/{id}"), "");
+    assert_eq!(plies(&g), 1, "Tally played nothing for a page that left");
+    assert_eq!(g["thinking"], false);
+}
+
+#[tokio::test]
+async fn saved_games_come_back_after_a_restart() {
+    let dir = std::env::temp_dir().join(format!("tally-serve-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let id = {
+        let server = Server::start(&["--save", d]);
+        let id = server.create(json!({"variant": "tiebraker", "mode": "people", "specials": true}));
+        let mut ws = server.socket(&id).await;
+        ws.state(|_| true).await;
+        for (n, a) in ["e2e4", "disk"].iter().enumerate() {
+            ws.play(a).await;
+            ws.state(|g| plies(g) == n + 1).await;
+        }
+        id
+    };
+    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(files.len(), 1, "one file per game, no temporary left");
+    let server = Server::start(&["--save", d]);
+    let (_, list) = server.json("GET", "/api/games", "");
+    assert_eq!(list[0]["id"], id.as_str());
+    let (_, g) = server.json("GET", &format!("/api/games/{id}"), "");
+    assert_eq!(plies(&g), 2);
+    assert_eq!(g["disk"], "black");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn the_analyse_view_ranks_every_action_and_a_hint_names_the_best() {
+    let server = Server::start(&[]);
+    let url = format!("ws://{}/api/analyse/ws", server.addr);
+    let (ws, _) = tokio_tungstenite::connect_async(url).await.expect("ws");
+    let mut ws = Ws { ws };
+    ws.send(json!({"type": "analyse", "variant": "chess", "fen": BACK_RANK, "depth": 4}))
+        .await;
+    let pos = ws.next("position").await;
+    assert_eq!(pos["fen"], BACK_RANK);
+    let a = ws
+        .until(|m| m["type"] == "analysis" && m["done"] == true)
+        .await;
+    let actions = a["actions"].as_array().unwrap();
+    assert_eq!(actions[0]["action"], "a1a8", "{a}");
+    assert_eq!(actions[0]["mate"], 1);
+    assert!(actions.len() > 10);
+    ws.send(json!({"type": "line", "variant": "chess", "fen": BACK_RANK, "moves": ["a1a8"]}))
+        .await;
+    let line = ws.next("line").await;
+    assert_eq!(line["sans"], json!(["Ra8#"]));
+    ws.send(json!({"type": "analyse", "variant": "chess", "fen": "not a fen"}))
+        .await;
+    assert!(ws.next("error").await["message"].is_string());
+    // A hint in a game.
+    let id = server.create(json!({"variant": "chess", "fen": BACK_RANK, "movetime": 100}));
+    let mut ws = server.socket(&id).await;
+    ws.state(|_| true).await;
+    ws.send(json!({"type": "hint"})).await;
+    let h = ws.next("hint").await;
+    assert_eq!(h["action"], "a1a8", "{h}");
+    assert_eq!(h["san"], "Ra8#");
+}
+
+/// Not a check but a measurement (`cargo test --test serve -- --ignored
+/// --nocapture`): the server's time per move beyond the think time, and
+/// its memory with 100 games open.
+#[tokio::test]
+#[ignore]
+async fn measure_overhead_and_memory() {
+    let server = Server::start(&[]);
+    let rss = |pid: u32| -> u64 {
+        let s = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        s.lines()
+            .find(|l| l.starts_with("VmRSS:"))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|k| k.parse().ok())
+            .unwrap_or(0)
+    };
+    let pid = server.child.id();
+    // A person's move: from sending it to every page having the new state.
+    let id = server.create(json!({"mode": "people", "variant": "stylish"}));
+    let mut ws = server.socket(&id).await;
+    ws.state(|_| true).await;
+    let moves = [
+        "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5",
+    ];
+    let t = Instant::now();
+    let rounds = 25;
+    for _ in 0..rounds {
+        for (n, m) in moves.iter().enumerate() {
+            ws.play(m).await;
+            ws.state(|g| plies(g) == n + 1).await;
+        }
+        for n in (0..moves.len()).rev() {
+            ws.send(json!({"type": "takeback"})).await;
+            ws.state(|g| plies(g) == n).await;
+        }
+    }
+    let per = t.elapsed() / (rounds * moves.len() as u32 * 2);
+    println!("person's move or takeback, round trip: {per:?}");
+    // Tally's move: from the person's move to Tally's reply, less the think time.
+    let movetime = 100;
+    let id = server.create(json!({"variant": "chess", "movetime": movetime}));
+    let mut ws = server.socket(&id).await;
+    ws.state(|_| true).await;
+    let mut over = Vec::new();
+    for (i, m) in ["e2e4", "g1f3", "f1c4", "d2d3", "b1c3"].iter().enumerate() {
+        let t = Instant::now();
+        ws.play(m).await;
+        let g = ws
+            .state(|g| plies(g) == 2 * i + 2 && g["thinking"] == false)
+            .await;
+        let search = Duration::from_secs_f64(g["search_ms"].as_f64().unwrap() / 1000.0);
+        over.push(t.elapsed().saturating_sub(search));
+    }
+    println!("Tally's reply beyond its search's own time ({movetime} ms a move): {over:?}");
+    let before = rss(pid);
+    for _ in 0..98 {
+        let id = server.create(json!({"mode": "people", "variant": "tiebraker"}));
+        let mut ws = server.socket(&id).await;
+        ws.state(|_| true).await;
+        for (n, m) in moves.iter().enumerate() {
+            ws.play(m).await;
+            ws.state(|g| plies(g) == n + 1).await;
+        }
+    }
+    let (_, s) = server.json("GET", "/api/status", "");
+    println!(
+        "{} games open: resident memory {} KiB (before the 98: {} KiB)",
+        s["games"],
+        rss(pid),
+        before
+    );
+}
