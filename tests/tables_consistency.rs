@@ -5,7 +5,8 @@
 
 use shakmaty::{Color, Position};
 use tally::engine::{Engine, EngineOptions};
-use tally::eval::{EvalMode, Evaluate, Evaluator, Units, stylish_draw_margin, wacky_win_estimate};
+use tally::eval::variants::{stylish, wacky};
+use tally::eval::{EvalMode, Evaluate, Evaluator, Units};
 use tally::referee::{GameInput, score_input};
 use tally::rules::{Game, Rules, Variant};
 use tally::scoring::{Memo, Points, Scorer, Tables};
@@ -159,15 +160,15 @@ fn the_evaluator_predicts_twice_as_much() {
         for color in [Color::White, Color::Black] {
             match variant {
                 Variant::Stylish => assert_eq!(
-                    stylish_draw_margin(&t2.stylish, board, color),
-                    stylish_draw_margin(&t1.stylish, board, color) * 2,
+                    stylish::draw_margin(&t2.stylish, board, color),
+                    stylish::draw_margin(&t1.stylish, board, color) * 2,
                     "{fen}"
                 ),
                 _ => {
                     for moves in [0, 7, 30] {
                         assert_eq!(
-                            wacky_win_estimate(&t2.wacky, board, color, moves, 10),
-                            wacky_win_estimate(&t1.wacky, board, color, moves, 10) * 2,
+                            wacky::win_estimate(&t2.wacky, board, color, moves, 10),
+                            wacky::win_estimate(&t1.wacky, board, color, moves, 10) * 2,
                             "{fen}"
                         );
                     }

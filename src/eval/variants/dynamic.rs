@@ -4,7 +4,7 @@
 use shakmaty::Color;
 
 use super::super::ResultMargins;
-use super::{Ctx, expected, perpetual};
+use super::{Ctx, VariantEval, expected, perpetual, toward_draw};
 
 /// The margin a perpetual check by `color` gives it.
 pub fn perpetual_margin(c: &Ctx, color: Color) -> i32 {
@@ -27,4 +27,21 @@ pub fn value(c: &Ctx, r: ResultMargins) -> i32 {
         perpetual_margin(c, c.stm),
         perpetual_margin(c, !c.stm),
     )
+}
+
+/// The dynamic evaluation.
+#[derive(Clone, Copy, Debug)]
+pub struct Eval;
+
+impl VariantEval for Eval {
+    /// Mate 100-0 either way; a draw (50-50) changes nothing.
+    fn margins(&self, c: &Ctx) -> ResultMargins {
+        let t = &c.tables.dynamic;
+        ResultMargins::even(c.units.from_points(t.mate[0] - t.mate[1]), 0)
+    }
+
+    fn value(&self, c: &Ctx) -> i32 {
+        let r = self.margins(c);
+        toward_draw(c, value(c, r), r.draw)
+    }
 }

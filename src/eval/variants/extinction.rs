@@ -7,9 +7,10 @@
 use shakmaty::attacks;
 use shakmaty::{Bitboard, Board, Color, Role};
 
+use super::super::ResultMargins;
 use super::super::mgeg::MgEg;
 use super::super::params::*;
-use super::{Ctx, attacked_by, counts, pawn_pushes_attacks};
+use super::{Ctx, VariantEval, attacked_by, counts, pawn_pushes_attacks};
 
 /// Sends the type terms of one side to `add(flat index, weight, count)`
 /// (the count negated for the side not to move: `n` is 1 or -1).
@@ -158,6 +159,26 @@ pub fn threat_terms(
 /// centipawns are its units).
 pub fn value(c: &Ctx) -> i32 {
     c.cp + terms(c.board, c.stm, c.phase, c.params) + threats(c.board, c.stm, c.phase, c.params)
+}
+
+/// The extinction evaluation.
+#[derive(Clone, Copy, Debug)]
+pub struct Eval;
+
+impl VariantEval for Eval {
+    fn margins(&self, c: &Ctx) -> ResultMargins {
+        let t = &c.tables.extinction;
+        ResultMargins::even(c.units.from_points(t.win - t.loss), 0)
+    }
+
+    #[inline]
+    fn value(&self, c: &Ctx) -> i32 {
+        value(c)
+    }
+
+    fn board_result_alone(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

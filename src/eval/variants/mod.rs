@@ -1,9 +1,13 @@
 //! Variant evaluators: what each variant pays beyond the board result.
 //!
-//! Each variant has one module with one entry point, `value`, that turns
-//! a [`Ctx`] (the node, its memo, the base evaluation) into the expected
-//! future point margin for the side to move, in internal units:
+//! Each variant has one module with one type, `Eval`, that implements
+//! [`VariantEval`]: the margins of the board results under the variant's
+//! table, and the expected future point margin for the side to move, in
+//! internal units, from a [`Ctx`] (the node, its memo, the base
+//! evaluation). [`of`] names each variant's type, the one place the
+//! evaluation matches on the variant:
 //!
+//! - [`chess`]: the base evaluation's centipawns;
 //! - [`extinction`]: material by type (the last piece of a type is the
 //!   game), threats against a last-of-type piece, spare kings and queens,
 //!   the last pawns;
@@ -16,20 +20,23 @@
 //!   bare king) each pays;
 //! - [`tiebraker`]: the disk's phases, a frozen king.
 //!
-//! The [`Evaluator`](super::Evaluator) adds the drift to the draw near the
-//! move-count rule. Every point value comes from the variant's point table
+//! The variants of expected margins drift to the draw near the move-count
+//! rule ([`toward_draw`]). Every point value comes from the variant's point table
 //! (`Ctx::tables`); every weight lives in
 //! [`VariantWeights`] (`Ctx::weights`), those in points as thousandths of a
 //! pawn of the variant's scale, so that they scale with the table
 //! ([`Units::pawns`]). The helpers here are shared by several
 //! variants.
 
+pub mod chess;
 pub mod dynamic;
 pub mod extinction;
 pub mod sets;
 pub mod stylish;
 pub mod tiebraker;
 pub mod wacky;
+
+use std::fmt;
 
 use shakmaty::attacks;
 use shakmaty::{Bitboard, Board, Color, Role};
@@ -38,8 +45,55 @@ use super::params::EvalParams;
 use super::variant_weights::VariantWeights;
 use super::wdl::{Wdl, WdlModel};
 use super::{ResultMargins, Units};
-use crate::rules::Extra;
-use crate::scoring::{Memo, Tables};
+use crate::rules::{Extra, Variant};
+use crate::scoring::{DrawAdvantage, Memo, Tables};
+
+/// What one variant's evaluation adds to the base evaluation: the margins
+/// of its board results and its estimate of the points still to come.
+pub trait VariantEval: fmt::Debug + Send + Sync {
+    /// The margins of a win, a draw and a loss for the side to move under
+    /// the variant's point table.
+    fn margins(&self, c: &Ctx) -> ResultMargins;
+
+    /// The expected future point margin for the side to move.
+    fn value(&self, c: &Ctx) -> i32;
+
+    /// Whether the variant is scored by the board result alone, so that
+    /// the base evaluation's centipawns are its value (no outcome table
+    /// to weigh them by).
+    fn board_result_alone(&self) -> bool {
+        false
+    }
+}
+
+/// The evaluation of `variant`.
+pub fn of(variant: Variant) -> &'static dyn VariantEval {
+    match variant {
+        Variant::Chess => &chess::Eval,
+        Variant::Extinction => &extinction::Eval,
+        Variant::Stylish => &stylish::Eval,
+        Variant::Wacky => &wacky::Eval,
+        Variant::Sets => &sets::Eval,
+        Variant::Dynamic => &dynamic::Eval,
+        Variant::Tiebraker => &tiebraker::Eval,
+    }
+}
+
+/// `v` drifting to `draw` (both expected margins) over the last
+/// `move_rule_drift` plies before the move-count rule ends the game.
+pub fn toward_draw(c: &Ctx, v: i32, draw: i32) -> i32 {
+    let rule = c.rule_plies as i32;
+    let h = c.halfmoves as i32;
+    let drift = c.weights.move_rule_drift.max(1);
+    let near = rule - drift;
+    if h > near {
+        let f = (h - near).min(drift);
+        ((i64::from(v) * i64::from(drift - f) + i64::from(draw) * i64::from(f)) / i64::from(drift))
+            as i32
+    } else {
+        v
+    }
+}
 
 /// What a variant evaluator reads: the node, its memo, the base
 /// evaluation and the weights.
@@ -74,6 +128,8 @@ pub struct Ctx<'a> {
     pub units: Units,
     /// The point tables.
     pub tables: &'a Tables,
+    /// Who a draw favours in sets.
+    pub draw_advantage: DrawAdvantage,
 }
 
 /// Counts of each role for one side (pawn .. king).
@@ -245,6 +301,7 @@ pub fn cornered_checks(board: &Board, color: Color) -> u32 {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
+    use crate::scoring::Points;
     use shakmaty::fen::Fen;
 
     fn board(fen: &str) -> Board {
@@ -272,6 +329,7 @@ pub(super) mod tests {
             model: VariantWeights::model(crate::rules::Variant::Wacky, false),
             units: Units::of(&crate::scoring::Scorer::new(crate::rules::Variant::Wacky)),
             tables,
+            draw_advantage: DrawAdvantage::default(),
         }
     }
 
@@ -359,5 +417,39 @@ pub(super) mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn predicted_awards_come_from_the_tables() {
+        let t = crate::scoring::Tables::default();
+        let start = shakmaty::Board::new();
+        // Mate 25000, life 43 at 10000, moves bonus at 10 moves: 40 x 3500.
+        assert_eq!(
+            wacky::win_estimate(&t.wacky, &start, Color::White, 0, 10),
+            Points::whole(25_000 + 430_000 + 140_000)
+        );
+        // White without its queen: force 30 against 39, 9 + (39 - 30).
+        let b = board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1");
+        assert_eq!(
+            stylish::draw_margin(&t.stylish, &b, Color::White),
+            Points::whole(18)
+        );
+        assert_eq!(
+            stylish::draw_margin(&t.stylish, &b, Color::Black),
+            Points::whole(-18)
+        );
+        // A table with other values predicts other awards.
+        let t = crate::scoring::Tables::from_toml(
+            "[wacky]\nmate = 1\nlife = [[0, 0]]\nmoves = [[0, 2]]\n[stylish]\nmax_force = 0\n",
+        )
+        .unwrap();
+        assert_eq!(
+            wacky::win_estimate(&t.wacky, &start, Color::White, 0, 10),
+            Points::whole(1 + 2 * 40)
+        );
+        assert_eq!(
+            stylish::draw_margin(&t.stylish, &b, Color::White),
+            Points::whole(9)
+        );
     }
 }

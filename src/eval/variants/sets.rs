@@ -2,7 +2,7 @@
 //! side, perpetual check 1, the 30-move rule and the draw advantage.
 
 use super::super::ResultMargins;
-use super::{Ctx, expected, perpetual};
+use super::{Ctx, VariantEval, expected, perpetual, toward_draw};
 
 /// The sets evaluation; `r` are the result margins. A perpetual check pays
 /// its giver 1, better than a draw for either side and much better than a
@@ -13,4 +13,26 @@ pub fn value(c: &Ctx, r: ResultMargins) -> i32 {
     let e = expected(c, r);
     let p = c.units.from_points(c.tables.sets.perpetual_check);
     e + perpetual(c, e, p, p)
+}
+
+/// The sets evaluation.
+#[derive(Clone, Copy, Debug)]
+pub struct Eval;
+
+impl VariantEval for Eval {
+    /// Mate either way; the draw pays the side of the draw advantage.
+    fn margins(&self, c: &Ctx) -> ResultMargins {
+        let (u, t) = (c.units, &c.tables.sets);
+        let draw = match c.draw_advantage.color() {
+            Some(a) if a == c.stm => u.from_points(t.draw),
+            Some(_) => -u.from_points(t.draw),
+            None => 0,
+        };
+        ResultMargins::even(u.from_points(t.mate), draw)
+    }
+
+    fn value(&self, c: &Ctx) -> i32 {
+        let r = self.margins(c);
+        toward_draw(c, value(c, r), r.draw)
+    }
 }

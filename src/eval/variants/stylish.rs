@@ -6,8 +6,8 @@ use shakmaty::attacks;
 use shakmaty::{Bitboard, Board, Color, File, Role};
 
 use super::super::variant_weights::VariantWeights;
-use super::super::{ResultMargins, Units, stylish_draw_margin};
-use super::{Ctx, expected};
+use super::super::{ResultMargins, Units};
+use super::{Ctx, VariantEval, expected, toward_draw};
 use crate::scoring::{Points, stylish};
 
 /// The best capture award `color` could take now.
@@ -76,13 +76,25 @@ pub fn mate_value(w: &VariantWeights, units: Units, board: &Board, color: Color)
     })
 }
 
-/// The stylish evaluation.
-pub fn value(c: &Ctx) -> i32 {
+/// The stylish draw compensation margin for `stm` if the game were drawn
+/// now: the side with less force gets `(difference) + max(0, max_force -
+/// own)` (the table's draw award without its bare-kings case).
+pub fn draw_margin(t: &stylish::Table, board: &Board, stm: Color) -> Points {
+    match stylish::compensation(t, board) {
+        Some((weaker, p)) if weaker == stm => p,
+        Some((_, p)) => -p,
+        None => Points::ZERO,
+    }
+}
+
+/// The stylish evaluation, given the margin of a draw now (`draw`, from
+/// [`draw_margin`]).
+pub fn value(c: &Ctx, draw: i32) -> i32 {
     let u = c.units;
     let t = &c.tables.stylish;
     let r = ResultMargins {
         win: u.from_points(mate_value(c.weights, u, c.board, c.stm)),
-        draw: u.from_points(stylish_draw_margin(t, c.board, c.stm)),
+        draw,
         loss: -u.from_points(mate_value(c.weights, u, c.board, !c.stm)),
     };
     let mut v = expected(c, r);
@@ -93,6 +105,27 @@ pub fn value(c: &Ctx) -> i32 {
     let share = |units: i32, per_mille: i64| (i64::from(units) * per_mille / 1000) as i32;
     v += share(ours, c.weights.sty_capture_ours) - share(theirs, c.weights.sty_capture_theirs);
     v
+}
+
+/// The stylish evaluation.
+#[derive(Clone, Copy, Debug)]
+pub struct Eval;
+
+impl VariantEval for Eval {
+    /// A mate is worth about a rook's mate from afar; a draw, the weaker
+    /// side's compensation.
+    fn margins(&self, c: &Ctx) -> ResultMargins {
+        let (u, t) = (c.units, &c.tables.stylish);
+        let draw = u.from_points(draw_margin(t, c.board, c.stm));
+        ResultMargins::even(u.from_points(t.mate.rook[1]), draw)
+    }
+
+    fn value(&self, c: &Ctx) -> i32 {
+        let draw = c
+            .units
+            .from_points(draw_margin(&c.tables.stylish, c.board, c.stm));
+        toward_draw(c, value(c, draw), draw)
+    }
 }
 
 #[cfg(test)]

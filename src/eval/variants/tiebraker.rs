@@ -1,11 +1,9 @@
 //! `tiebraker`: dynamic scoring with the disk. The result margins follow
-//! the disk's phase (see [`Evaluator::result_margins`]); a frozen (disk)
+//! the disk's phase ([`Eval`]'s `margins`); a frozen (disk)
 //! king never moves again, so every check it cannot block or capture is
 //! mate, and after an accepted disk compulsory capture-or-check keeps
 //! opening lines towards it: the disk holder's king safety is most of what
 //! a disk changes.
-//!
-//! [`Evaluator::result_margins`]: super::super::Evaluator::result_margins
 
 use shakmaty::attacks;
 use shakmaty::{Board, Color};
@@ -13,8 +11,11 @@ use shakmaty::{Board, Color};
 use super::super::ResultMargins;
 use super::super::mgeg::MgEg;
 use super::super::variant_weights::VariantWeights;
-use super::{Ctx, attacked_by, checking_moves, dynamic, expected, perpetual};
+use super::{
+    Ctx, VariantEval, attacked_by, checking_moves, dynamic, expected, perpetual, toward_draw,
+};
 use crate::rules::Disk;
+use crate::scoring::Points;
 
 /// The penalty of a frozen king (centipawns, tapered): where it stands,
 /// the checks the enemy has against it, and the enemy's attacks on the
@@ -56,6 +57,79 @@ pub fn value(c: &Ctx, r: ResultMargins) -> i32 {
         )
     } else {
         e
+    }
+}
+
+/// The tiebraker evaluation.
+#[derive(Clone, Copy, Debug)]
+pub struct Eval;
+
+impl VariantEval for Eval {
+    /// The margins of the disk's phase (spec section 7): dynamic's before
+    /// a disk and in a swap's window, the table's of each phase after.
+    fn margins(&self, c: &Ctx) -> ResultMargins {
+        let stm = c.stm;
+        let u = c.units;
+        let t = c.tables;
+        let d = &t.dynamic;
+        let tb = &t.tiebraker;
+        let diff = |s: [Points; 2]| u.from_points(s[0] - s[1]);
+        let white_minus_black = |s: [Points; 2]| {
+            let m = diff(s);
+            if stm.is_white() { m } else { -m }
+        };
+        let dynamic = ResultMargins {
+            win: diff(d.mate),
+            draw: white_minus_black(d.draw),
+            loss: -diff(d.mate),
+        };
+        match c.extra.disk {
+            Disk::None | Disk::Offered { .. } => dynamic,
+            Disk::Swapped { plies, .. } if plies <= Disk::SWAP_WINDOW => dynamic,
+            Disk::Swapped { .. } => ResultMargins {
+                win: diff(tb.swapped_mate),
+                draw: white_minus_black(tb.swapped_draw),
+                loss: -diff(tb.swapped_mate),
+            },
+            Disk::Accepted { disk } => {
+                let draw = white_minus_black(tb.accepted_draw);
+                if stm == disk {
+                    ResultMargins {
+                        win: diff(tb.accepted_disk_mates),
+                        draw,
+                        loss: -diff(tb.accepted_other_mates),
+                    }
+                } else {
+                    ResultMargins {
+                        win: diff(tb.accepted_other_mates),
+                        draw,
+                        loss: -diff(tb.accepted_disk_mates),
+                    }
+                }
+            }
+            Disk::Restored { first } => {
+                let other = diff(tb.restored_other);
+                let restorer_mates = diff(tb.restored_restorer_mates);
+                if stm == first {
+                    ResultMargins {
+                        win: other,
+                        draw: other,
+                        loss: -restorer_mates,
+                    }
+                } else {
+                    ResultMargins {
+                        win: restorer_mates,
+                        draw: -other,
+                        loss: -other,
+                    }
+                }
+            }
+        }
+    }
+
+    fn value(&self, c: &Ctx) -> i32 {
+        let r = self.margins(c);
+        toward_draw(c, value(c, r), r.draw)
     }
 }
 

@@ -9,9 +9,11 @@
 
 use shakmaty::Color;
 
-use super::super::wacky_win_estimate;
-use super::{Ctx, checking_moves_up_to, wdl};
-use crate::scoring::Points;
+use shakmaty::Board;
+
+use super::super::ResultMargins;
+use super::{Ctx, VariantEval, checking_moves_up_to, toward_draw, wdl};
+use crate::scoring::{Points, wacky};
 
 /// The checks still to come, in points for the side to move: each
 /// checking move a side has against the enemy king now (up to
@@ -76,6 +78,21 @@ pub fn value(c: &Ctx) -> i32 {
     u.from_points(material(c) + checks(c) + spam + mates(c) + u.pawns(c.weights.wacky_tempo))
 }
 
+/// A rough value of a wacky checkmate for `color` now: the mate award and
+/// the life bonus at the current material, and the moves bonus assuming
+/// `moves_to_mate` more moves.
+pub fn win_estimate(
+    t: &wacky::Table,
+    board: &Board,
+    color: Color,
+    moves_made: u16,
+    moves_to_mate: i64,
+) -> Points {
+    let life = t.life(board, color);
+    let moves = i64::from(moves_made) + moves_to_mate;
+    t.mate + t.life_bonus(life) + t.moves_bonus(moves)
+}
+
 /// The mates still to come: the chance of each side mating (the
 /// win/draw/loss model, no wins without mating material) times what that
 /// mate would pay now, weighted by `wacky_mate_share` per mille (the
@@ -85,11 +102,34 @@ pub fn mates(c: &Ctx) -> Points {
     let w = wdl(c);
     let t = &c.tables.wacky;
     let to_mate = c.weights.wacky_moves_to_mate;
-    let ours = wacky_win_estimate(t, c.board, c.stm, c.memo.moves_of(c.stm), to_mate);
-    let theirs = wacky_win_estimate(t, c.board, !c.stm, c.memo.moves_of(!c.stm), to_mate);
+    let ours = win_estimate(t, c.board, c.stm, c.memo.moves_of(c.stm), to_mate);
+    let theirs = win_estimate(t, c.board, !c.stm, c.memo.moves_of(!c.stm), to_mate);
     let milli = i128::from(ours.milli()) * i128::from(w.win)
         - i128::from(theirs.milli()) * i128::from(w.loss);
     Points::from_wide_milli(milli / 1000 * i128::from(c.weights.wacky_mate_share) / 1000)
+}
+
+/// The wacky evaluation.
+#[derive(Clone, Copy, Debug)]
+pub struct Eval;
+
+impl VariantEval for Eval {
+    /// Each side's mate at the estimate of [`win_estimate`]; a draw pays
+    /// nothing.
+    fn margins(&self, c: &Ctx) -> ResultMargins {
+        let (t, to_mate) = (&c.tables.wacky, c.weights.wacky_moves_to_mate);
+        let ours = win_estimate(t, c.board, c.stm, c.memo.moves_of(c.stm), to_mate);
+        let theirs = win_estimate(t, c.board, !c.stm, c.memo.moves_of(!c.stm), to_mate);
+        ResultMargins {
+            win: c.units.from_points(ours),
+            draw: 0,
+            loss: -c.units.from_points(theirs),
+        }
+    }
+
+    fn value(&self, c: &Ctx) -> i32 {
+        toward_draw(c, value(c), 0)
+    }
 }
 #[cfg(test)]
 mod tests {
@@ -146,7 +186,7 @@ mod tests {
         let c = ctx("4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1", &t, &m);
         let ours = mates(&c);
         let w = c.weights;
-        let win = wacky_win_estimate(&t.wacky, c.board, Color::White, 0, w.wacky_moves_to_mate);
+        let win = win_estimate(&t.wacky, c.board, Color::White, 0, w.wacky_moves_to_mate);
         assert!(ours > Points::from_milli(win.milli() * w.wacky_mate_share / 2000));
         assert!(ours <= Points::from_milli(win.milli() * w.wacky_mate_share / 1000));
         let c = ctx("4k3/8/8/8/8/8/3Q4/4K3 b - - 0 1", &t, &m);
