@@ -94,7 +94,8 @@ impl Trace {
 
     /// The linear coefficients: `(2 * pair + 0 for middlegame, 1 for
     /// endgame, coefficient)`, so that the evaluation is, up to rounding,
-    /// the sum of coefficient times weight.
+    /// the sum of coefficient times flat weight ([`linear_value`] under
+    /// [`flat`]).
     pub fn linear(&self) -> Vec<(usize, f64)> {
         let mg = f64::from(self.phase) / f64::from(MAX_PHASE);
         let eg = 1.0 - mg;
@@ -109,6 +110,29 @@ impl Trace {
         }
         out
     }
+}
+
+/// The flat weights of `pairs`, as [`Trace::linear`] indexes them: `2 *
+/// pair` the middlegame weight, `2 * pair + 1` the endgame one.
+pub fn flat(pairs: &[MgEg]) -> Vec<f64> {
+    pairs
+        .iter()
+        .flat_map(|s| [f64::from(s.mg), f64::from(s.eg)])
+        .collect()
+}
+
+/// The pairs of flat weights ([`flat`]), rounded to whole centipawns.
+pub fn pairs_of(w: &[f64]) -> Vec<MgEg> {
+    w.chunks(2)
+        .map(|c| MgEg::new(c[0].round() as i32, c[1].round() as i32))
+        .collect()
+}
+
+/// The linear evaluation of coefficients ([`Trace::linear`]) under flat
+/// weights ([`flat`]): the sum of coefficient times weight.
+#[inline]
+pub fn linear_value(lin: &[(usize, f64)], w: &[f64]) -> f64 {
+    lin.iter().map(|&(i, c)| c * w[i]).sum()
 }
 
 /// Positions of seeded random chess playouts, game after game (each up to
@@ -165,19 +189,14 @@ mod tests {
     #[test]
     fn the_trace_is_the_chess_evaluation() {
         let pairs = EvalParams::DEFAULT.to_pairs();
+        let w = flat(&pairs);
+        assert_eq!(pairs_of(&w), pairs);
         let all = positions();
         assert!(all.len() > 2000);
         for (board, turn) in &all {
             let t = Trace::of(board, *turn, false);
             assert_eq!(t.evaluate(&pairs), base::evaluate(board, *turn));
-            let linear: f64 = t
-                .linear()
-                .into_iter()
-                .map(|(i, c)| {
-                    let w = pairs[i / 2];
-                    c * f64::from(if i % 2 == 0 { w.mg } else { w.eg })
-                })
-                .sum();
+            let linear = linear_value(&t.linear(), &w);
             assert!((linear - f64::from(t.evaluate(&pairs))).abs() < 2.0);
         }
     }

@@ -26,7 +26,7 @@ use rayon::prelude::*;
 use crate::datagen::read::each_game;
 use crate::eval::mgeg::MgEg;
 use crate::eval::params::{EvalParams, ix};
-use crate::eval::trace::Trace;
+use crate::eval::trace::{self, Trace};
 use crate::rules::Variant;
 
 /// Samples summed per gradient chunk (fixed, for reproducible sums).
@@ -100,28 +100,20 @@ pub fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The linear evaluation of a sample under flat weights (`2 * pair` the
-/// middlegame weight, `2 * pair + 1` the endgame one).
-#[inline]
-fn eval_linear(lin: &[(usize, f64)], w: &[f64]) -> f64 {
-    lin.iter().map(|&(i, c)| c * w[i]).sum()
-}
-
-/// The flat weights of `p`, middlegame and endgame interleaved.
+/// The flat weights of `p` ([`trace::flat`]).
 pub fn weights_of(p: &EvalParams) -> Vec<f64> {
-    p.to_pairs()
-        .iter()
-        .flat_map(|s| [f64::from(s.mg), f64::from(s.eg)])
-        .collect()
+    trace::flat(&p.to_pairs())
 }
 
-/// The parameters of flat weights (rounded to whole centipawns).
+/// The parameters of flat weights (rounded to whole centipawns,
+/// [`trace::pairs_of`]).
 pub fn params_of(w: &[f64]) -> EvalParams {
-    let pairs: Vec<MgEg> = w
-        .chunks(2)
-        .map(|c| MgEg::new(c[0].round() as i32, c[1].round() as i32))
-        .collect();
-    EvalParams::UNTUNED.with_pairs(&pairs)
+    EvalParams::UNTUNED.with_pairs(&trace::pairs_of(w))
+}
+
+/// The linear coefficients of each sample's trace ([`Trace::linear`]).
+pub fn coefficients(samples: &[Sample]) -> Vec<Vec<(usize, f64)>> {
+    samples.par_iter().map(|s| s.trace.linear()).collect()
 }
 
 /// The mean squared error of `sigmoid(k · eval)` against `target(sample)`.
@@ -142,7 +134,7 @@ pub fn loss(
             s.iter()
                 .zip(l)
                 .map(|(s, l)| {
-                    let d = sigmoid(k * eval_linear(l, w)) - target(s);
+                    let d = sigmoid(k * trace::linear_value(l, w)) - target(s);
                     d * d
                 })
                 .sum::<f64>()
@@ -227,7 +219,7 @@ impl Tuner {
             m: vec![0.0; n],
             v: vec![0.0; n],
             t: 0,
-            lin: samples.par_iter().map(|s| s.trace.linear()).collect(),
+            lin: coefficients(samples),
         }
     }
 
@@ -293,7 +285,7 @@ impl Tuner {
                 let mut g = vec![0.0; n];
                 for &i in chunk {
                     let l = &lin[i];
-                    let s = sigmoid(k * eval_linear(l, w));
+                    let s = sigmoid(k * trace::linear_value(l, w));
                     let d = 2.0 * (s - self.target(&samples[i])) * s * (1.0 - s) * k;
                     for &(j, c) in l {
                         g[j] += d * c;
@@ -395,7 +387,7 @@ mod tests {
         traces(n)
             .into_iter()
             .map(|trace| {
-                let e = eval_linear(&trace.linear(), w);
+                let e = trace::linear_value(&trace.linear(), w);
                 Sample {
                     trace,
                     result: sigmoid(k * e),
