@@ -23,7 +23,7 @@ use tally::eval::{EvalMode, Evaluate, Evaluator, base};
 use tally::referee::{GameInput, score_input};
 use tally::rules::{Game, Node, Pos, Variant};
 use tally::scoring::{Memo, Scorer};
-use tally::with_rules;
+use tally::with_game;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -59,7 +59,7 @@ fn main() {
             if forfeit {
                 continue;
             }
-            with_rules!(variant, |rules| {
+            with_game!(tally::rules::AnyRules::of(variant), |rules| {
                 rows(&mut out, rules, &scorer, &fen, &moves, step, game_no)
             });
         }

@@ -17,7 +17,7 @@ use tally::datagen::stats::{Stats, text_line};
 use tally::datagen::{Config, Observer, Outcome, Quiet, Target, run};
 use tally::rules::{Action, Bare, Disk, Game, Node, Pos, Rules, Variant};
 use tally::scoring::{Memo, Points, Scorer, Tables, margin};
-use tally::with_rules;
+use tally::with_game;
 
 #[path = "common/cli.rs"]
 mod cli;
@@ -394,7 +394,9 @@ fn labels_are_the_referees_points() {
         let scorer = Scorer::new(variant);
         for g in read_all(&path) {
             assert_eq!(g.variant, variant);
-            with_rules!(variant, |rules| check_labels(rules, &scorer, &g));
+            with_game!(tally::rules::AnyRules::of(variant), |rules| check_labels(
+                rules, &scorer, &g
+            ));
         }
     }
 }
@@ -422,7 +424,9 @@ fn the_committed_samples_read_and_their_labels_are_the_referees() {
         let scorer = Scorer::new(variant);
         for g in &all {
             assert_eq!(g.variant, variant);
-            with_rules!(variant, |rules| check_labels(rules, &scorer, g));
+            with_game!(tally::rules::AnyRules::of(variant), |rules| check_labels(
+                rules, &scorer, g
+            ));
         }
     }
 }

@@ -958,7 +958,7 @@ fn special_actions_in_variants_without_them() {
             if v == Variant::Tiebraker && word == "disk" {
                 continue;
             }
-            let result = tally::with_rules!(v, |rules| {
+            let result = tally::with_game!(tally::rules::AnyRules::of(v), |rules| {
                 let mut game = Game::new(rules, None).expect("start");
                 game.play_text(word)
             });
@@ -976,7 +976,7 @@ fn special_actions_in_variants_without_them() {
 #[test]
 fn illegal_and_unparsable_actions() {
     for v in Variant::ALL {
-        tally::with_rules!(v, |rules| {
+        tally::with_game!(tally::rules::AnyRules::of(v), |rules| {
             let mut game = Game::new(rules, None).expect("start");
             assert_eq!(game.play_text("e2e5"), Err(illegal("e2e5", "")), "{v}");
             assert_eq!(game.play_text("e7e5"), Err(illegal("e7e5", "")), "{v}");
@@ -999,7 +999,7 @@ fn illegal_and_unparsable_actions() {
 #[test]
 fn bad_fens_are_typed_errors() {
     for v in Variant::ALL {
-        tally::with_rules!(v, |rules| {
+        tally::with_game!(tally::rules::AnyRules::of(v), |rules| {
             for fen in [
                 "not a fen",
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",

@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 
 use tally::rules::{Game, MAX_PERFT_DEPTH, Pos, Rules, RulesError, Variant, perft, perft_divide};
-use tally::with_rules;
+use tally::with_game;
 
 /// The largest count the normal run checks.
 const NODE_LIMIT: u64 = 3_000_000;
@@ -161,7 +161,9 @@ fn count<P: Pos>(rules: Rules<P>, case: &Case, parallel: bool) -> u64 {
 fn check(variant: Variant, cases: &[Case], keep: impl Fn(&Case) -> bool, parallel: bool) -> usize {
     let mut checked = 0;
     for case in cases.iter().filter(|c| keep(c)) {
-        let got = with_rules!(variant, |rules| count(rules, case, parallel));
+        let got = with_game!(tally::rules::AnyRules::of(variant), |rules| count(
+            rules, case, parallel
+        ));
         assert_eq!(
             got, case.nodes,
             "{} {} ({variant}) depth {}",

@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::CliError;
 use crate::rules::{Game, Node, Pos, Rules, Variant, perft, perft_divide};
-use crate::with_rules;
+use crate::with_game;
 
 /// Arguments of `tally perft`.
 #[derive(Debug, Args)]
@@ -43,7 +43,7 @@ pub struct PerftArgs {
 /// exit code 2.
 pub fn run(args: &PerftArgs) -> Result<(), CliError> {
     let variant = Variant::from_id(&args.variant)?;
-    with_rules!(variant, |rules| run_with(
+    with_game!(crate::rules::AnyRules::of(variant), |rules| run_with(
         &rules.with_chess960(args.chess960),
         args
     ))

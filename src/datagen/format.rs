@@ -444,7 +444,7 @@ impl Record {
     /// capture is possible), or the stored form when the position is not
     /// legal under the variant.
     pub fn fen(&self, variant: Variant) -> String {
-        crate::with_rules!(variant, |rules| self
+        crate::with_game!(crate::rules::AnyRules::of(variant), |rules| self
             .node(&rules)
             .map_or_else(|_| self.board_fen(), |n| n.fen()))
     }

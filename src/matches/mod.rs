@@ -68,7 +68,7 @@ use crate::pgn::{PgnOut, award_comment, pgn_of, write_pgn};
 use crate::referee::score_game;
 use crate::rules::{EndingKind, Game, Pos, Rules, Variant};
 use crate::scoring::{DrawAdvantage, EndContext, Scorer, Tables};
-use crate::with_rules;
+use crate::with_game;
 
 pub use openings::Opening;
 pub use player::{Failure, MoveLimits, Player, TallyPlayer, UciPlayer};
@@ -767,7 +767,7 @@ fn play_one(
     stop: &AtomicBool,
 ) -> Option<GameRecord> {
     let specials = config.specials();
-    with_rules!(config.variant, |rules| play_on(
+    with_game!(crate::rules::AnyRules::of(config.variant), |rules| play_on(
         rules.with_specials(specials),
         config,
         scorer,

@@ -24,7 +24,7 @@ use crate::pgn::{GameSplitter, read_games};
 use crate::referee::score_input;
 use crate::rules::{BoardKind, Game, Variant};
 use crate::scoring::Scorer;
-use crate::with_rules;
+use crate::with_game;
 
 /// The shipped opening set.
 pub const SHIPPED: &str = include_str!("../../positions/openings.epd");
@@ -104,7 +104,7 @@ pub fn parse_pgn(text: &[u8], variant: Variant) -> Result<Vec<Opening>, String> 
             input.result = None;
             let record = score_input(&scorer, &input).map_err(|e| format!("game {n}: {e}"))?;
             let moves: Vec<String> = record.plies.iter().map(|p| p.action.to_string()).collect();
-            let fen = with_rules!(variant, |rules| {
+            let fen = with_game!(crate::rules::AnyRules::of(variant), |rules| {
                 let mut game = Game::new(rules.with_specials(true), Some(&record.start_fen))
                     .map_err(|e| format!("game {n}: {e}"))?;
                 for m in &moves {
@@ -133,7 +133,7 @@ pub fn validate(openings: &[Opening], variant: Variant) -> Result<(), String> {
         return Err("no opening positions".to_owned());
     }
     for (i, o) in openings.iter().enumerate() {
-        with_rules!(variant, |rules| {
+        with_game!(crate::rules::AnyRules::of(variant), |rules| {
             let game = Game::new(rules, Some(&o.fen))
                 .map_err(|e| format!("opening {} ({}): {e}", i + 1, o.label))?;
             if let Some(e) = game.ending() {

@@ -34,7 +34,7 @@ use shakmaty::{Color, KnownOutcome};
 
 use crate::rules::{Action, Ending, EndingKind, Game, Pos, Rules, RulesError, Variant};
 use crate::scoring::{Award, EndContext, Events, Memo, Points, Scorer};
-use crate::with_rules;
+use crate::with_game;
 
 /// One action of a game as it was written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -462,7 +462,7 @@ pub(crate) fn score_input_until(
     input: &GameInput,
     stop: Option<(usize, String)>,
 ) -> Result<ScoreRecord, ScoreError> {
-    with_rules!(scorer.variant(), |rules| {
+    with_game!(crate::rules::AnyRules::of(scorer.variant()), |rules| {
         let (game, ignored, ctx) = build(rules, input, stop)?;
         let mut record = score_game(scorer, &game, &ctx);
         record.ignored = ignored;

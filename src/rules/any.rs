@@ -1,11 +1,13 @@
-//! [`AnyGame`]: a game on either board kind (standard chess or extinction),
-//! chosen at run time, and [`with_game!`](crate::with_game), the one place
+//! [`OnBoard`]: a value of either board kind's type (standard chess or
+//! extinction), chosen at run time: a game ([`AnyGame`]) or rules
+//! ([`AnyRules`]); and [`with_game!`](crate::with_game), the one place
 //! that dispatches on it.
 //!
 //! The generic rules, scorer and search are monomorphised per position
-//! type; code that holds a runtime [`Variant`] keeps its game here and
-//! reaches the generic code through the macro, the way shakmaty's
-//! `VariantPosition` wraps its position types.
+//! type; code that holds a runtime [`Variant`] keeps its game here (or
+//! takes its rules from [`AnyRules::of`]) and reaches the generic code
+//! through the macro, the way shakmaty's `VariantPosition` wraps its
+//! position types.
 
 use shakmaty::{Chess, Position};
 
@@ -42,25 +44,56 @@ impl BoardKind {
     }
 }
 
-/// A game on either board kind.
+/// A value of the standard board's type `S` or of extinction's `E`.
 #[derive(Clone, Debug)]
-pub enum AnyGame {
+pub enum OnBoard<S, E> {
     /// Standard rules (every variant but extinction).
-    Standard(Game<Chess>),
+    Standard(S),
     /// Extinction rules.
-    Extinction(Game<Extinction>),
+    Extinction(E),
 }
 
-/// Runs `$body` with `$g` bound to the [`Game`] inside an
-/// [`AnyGame`] (by value, reference or mutable reference, as `$any` is).
+/// A game on either board kind.
+pub type AnyGame = OnBoard<Game<Chess>, Game<Extinction>>;
+
+/// The rules of either board kind.
+pub type AnyRules = OnBoard<Rules<Chess>, Rules<Extinction>>;
+
+/// Runs `$body` with `$g` bound to the value inside an [`OnBoard`] (the
+/// [`Game`] of an [`AnyGame`], the [`Rules`] of an [`AnyRules`]), by value,
+/// reference or mutable reference, as `$any` is.
+///
+/// This is how code that holds a runtime [`Variant`] reaches the generic,
+/// monomorphised rules, scorer and search:
+/// `with_game!(AnyRules::of(variant), |rules| ...)`.
 #[macro_export]
 macro_rules! with_game {
     ($any:expr, |$g:ident| $body:expr) => {
         match $any {
-            $crate::rules::AnyGame::Standard($g) => $body,
-            $crate::rules::AnyGame::Extinction($g) => $body,
+            $crate::rules::OnBoard::Standard($g) => $body,
+            $crate::rules::OnBoard::Extinction($g) => $body,
         }
     };
+}
+
+impl<S, E> OnBoard<S, E> {
+    /// The board kind.
+    pub fn kind(&self) -> BoardKind {
+        match self {
+            OnBoard::Standard(_) => BoardKind::Standard,
+            OnBoard::Extinction(_) => BoardKind::Extinction,
+        }
+    }
+}
+
+impl AnyRules {
+    /// The rules of the board `variant` plays on ([`BoardKind::of`]).
+    pub fn of(variant: Variant) -> AnyRules {
+        match BoardKind::of(variant) {
+            BoardKind::Standard => OnBoard::Standard(Rules::new(variant)),
+            BoardKind::Extinction => OnBoard::Extinction(Rules::new(variant)),
+        }
+    }
 }
 
 impl From<Game<Chess>> for AnyGame {
@@ -98,22 +131,11 @@ impl AnyGame {
         chess960: bool,
         fen: Option<&str>,
     ) -> Result<AnyGame, RulesError> {
-        match BoardKind::of(variant) {
-            BoardKind::Standard => Game::new(
-                Rules::<Chess>::new(variant)
-                    .with_specials(specials)
-                    .with_chess960(chess960),
-                fen,
-            )
-            .map(Into::into),
-            BoardKind::Extinction => Game::new(
-                Rules::<Extinction>::new(variant)
-                    .with_specials(specials)
-                    .with_chess960(chess960),
-                fen,
-            )
-            .map(Into::into),
-        }
+        with_game!(AnyRules::of(variant), |rules| Game::new(
+            rules.with_specials(specials).with_chess960(chess960),
+            fen
+        )
+        .map(Into::into))
     }
 
     /// A new game of `variant` from the standard position.
@@ -123,20 +145,10 @@ impl AnyGame {
 
     /// [`AnyGame::start`], under Chess960 castling or not.
     pub fn start_in(variant: Variant, specials: bool, chess960: bool) -> AnyGame {
-        match BoardKind::of(variant) {
-            BoardKind::Standard => {
-                let rules = Rules::<Chess>::new(variant)
-                    .with_specials(specials)
-                    .with_chess960(chess960);
-                Game::from_node(rules, rules.start()).into()
-            }
-            BoardKind::Extinction => {
-                let rules = Rules::<Extinction>::new(variant)
-                    .with_specials(specials)
-                    .with_chess960(chess960);
-                Game::from_node(rules, rules.start()).into()
-            }
-        }
+        with_game!(AnyRules::of(variant), |rules| {
+            let rules = rules.with_specials(specials).with_chess960(chess960);
+            Game::from_node(rules, rules.start()).into()
+        })
     }
 
     /// What reading `fen` under `variant`'s board kind ignores (see
@@ -174,14 +186,6 @@ impl AnyGame {
     /// The UCI text of `action` under the game's rules ([`Rules::text`]).
     pub fn text(&self, action: Action) -> String {
         with_game!(self, |g| g.rules().text(action).to_string())
-    }
-
-    /// The board kind.
-    pub fn kind(&self) -> BoardKind {
-        match self {
-            AnyGame::Standard(_) => BoardKind::Standard,
-            AnyGame::Extinction(_) => BoardKind::Extinction,
-        }
     }
 
     /// The actions played.

@@ -23,7 +23,7 @@ mod variant;
 pub use action::{
     Action, ActionList, MAX_ACTIONS, ParseActionError, ParsedAction, UciText, code_parts,
 };
-pub use any::{AnyGame, BoardKind};
+pub use any::{AnyGame, AnyRules, BoardKind, OnBoard};
 pub use ending::{Ending, EndingKind, Repetition, RepetitionKind};
 pub use error::RulesError;
 pub use extinction::Extinction;
@@ -34,26 +34,3 @@ pub use node::{Node, Rules, insufficient_material};
 pub use perft::{DivideEntry, MAX_PERFT_DEPTH, perft, perft_divide, perft_divide_until};
 pub use pos::{Pos, pawn_captures};
 pub use variant::Variant;
-
-/// Runs `$body` with `$rules` bound to a [`Rules`] value of the position type
-/// of the board `$variant` plays on ([`BoardKind::of`]: standard chess or
-/// extinction).
-///
-/// This is how code that holds a runtime [`Variant`] reaches the generic,
-/// monomorphised rules, scorer and search.
-#[macro_export]
-macro_rules! with_rules {
-    ($variant:expr, |$rules:ident| $body:expr) => {{
-        let variant: $crate::rules::Variant = $variant;
-        match $crate::rules::BoardKind::of(variant) {
-            $crate::rules::BoardKind::Extinction => {
-                let $rules = $crate::rules::Rules::<$crate::rules::Extinction>::new(variant);
-                $body
-            }
-            $crate::rules::BoardKind::Standard => {
-                let $rules = $crate::rules::Rules::<::shakmaty::Chess>::new(variant);
-                $body
-            }
-        }
-    }};
-}

@@ -53,7 +53,7 @@ impl<P: Pos> Node<P> {
 /// The rules of one variant on position type `P`.
 ///
 /// `Rules<Chess>` plays every variant on standard rules, `Rules<Extinction>`
-/// plays extinction; [`with_rules!`](crate::with_rules) picks the right one
+/// plays extinction; [`AnyRules::of`](super::AnyRules::of) picks the right one
 /// for a runtime [`Variant`].
 #[derive(Debug)]
 pub struct Rules<P> {
@@ -116,7 +116,7 @@ impl BareBefore {
 impl<P: Pos> Rules<P> {
     /// Rules for `variant`. The position type must be the variant's:
     /// [`Extinction`](super::Extinction) for `extinction`, shakmaty's `Chess`
-    /// for the others (see [`with_rules!`](crate::with_rules)).
+    /// for the others (see [`AnyRules::of`](super::AnyRules::of)).
     pub fn new(variant: Variant) -> Rules<P> {
         debug_assert_eq!(variant.is_extinction(), P::KINGS_CAPTURABLE);
         Rules {

@@ -18,7 +18,7 @@ use shakmaty::{Color, Piece, Role, Square};
 
 use crate::referee::ScoreRecord;
 use crate::rules::{Action, Game, Node, Pos, Rules};
-use crate::with_rules;
+use crate::with_game;
 
 /// The size of a square in SVG units.
 const SQUARE: u32 = 45;
@@ -75,7 +75,9 @@ impl View {
 /// A one-line message if the game cannot be replayed (it was scored, so
 /// this does not happen).
 pub fn views(record: &ScoreRecord) -> Result<Vec<View>, String> {
-    with_rules!(record.variant, |rules| replay(rules, record))
+    with_game!(crate::rules::AnyRules::of(record.variant), |rules| replay(
+        rules, record
+    ))
 }
 
 fn replay<P: Pos>(rules: Rules<P>, record: &ScoreRecord) -> Result<Vec<View>, String> {
