@@ -54,6 +54,15 @@ pub trait Evaluate<P: Pos>: Send + Sync {
     fn perpetual_trust(&self) -> i32 {
         variant_weights::FULL_TRUST
     }
+
+    /// The margin `m` of a perpetual check the search projects from a
+    /// position of its tree repeated once, at the share of it the search
+    /// counts ([`Evaluate::perpetual_trust`]).
+    #[inline]
+    fn projected_perpetual(&self, m: i32) -> i32 {
+        let trust = self.perpetual_trust();
+        (i64::from(m) * i64::from(trust) / i64::from(variant_weights::FULL_TRUST)) as i32
+    }
 }
 
 /// The evaluator of a variant.
@@ -97,7 +106,7 @@ impl Evaluator {
     /// The evaluator for a scorer's variant; in [`EvalMode::Nnue`] it
     /// evaluates with `net` when the net is of the variant's board kind
     /// (else with the net built into the binary for it, if any; else with
-    /// the base evaluation, see [`missing_net`]).
+    /// the base evaluation, see [`missing_net`](super::missing_net)).
     pub fn with_net(scorer: &Scorer, mode: EvalMode, net: Option<Arc<Network>>) -> Evaluator {
         let variant = scorer.variant();
         let net = net_for(variant, mode, net);

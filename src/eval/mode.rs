@@ -60,7 +60,7 @@ impl EvalMode {
 /// scores the training data hold in the units a net learns). The scoring
 /// variants play on the standard board and read the net's score in place
 /// of the base evaluation's centipawns, under their evaluators' own terms
-/// ([`variants`]).
+/// ([`variants`](super::variants)).
 pub fn net_alone(variant: Variant) -> bool {
     matches!(variant, Variant::Chess | Variant::Extinction)
 }

@@ -5,8 +5,10 @@
 //! a finished game is worth its ending's award margin, a leaf the
 //! evaluator's estimate. Points already banked never enter a value, so table
 //! entries stay valid across paths. The search is generic over the rules'
-//! position type and driven by three interfaces: [`Rules`] (legal actions,
-//! game end), [`Scoring`] (the referee's awards) and [`Evaluate`].
+//! position type and driven by three interfaces: the rules ([`Pos`] and the
+//! [`Rules`] struct: legal actions, game end), [`Scoring`] (the referee's
+//! awards, forwarded to the one implementor, [`Scorer`]) and [`Evaluate`]
+//! (with its [`Units`]).
 //!
 //! Parallelism is Lazy SMP on a rayon pool: every thread searches the same
 //! root with its own stack and histories, sharing the transposition table;

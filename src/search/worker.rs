@@ -16,7 +16,6 @@ use super::tt::{Bound, NO_EVAL, TtHit};
 use super::value::{self, INFINITE, decided, from_tt, is_decided, to_tt};
 use super::{PvLine, Reporter, Scoring, SearchJob, Shared, Stats, ThreadResult};
 use crate::eval::Evaluate;
-use crate::eval::variant_weights::FULL_TRUST;
 use crate::rules::{Action, ActionList, Disk, Ending, HistoryEntry, Node, Pos, code_parts};
 use crate::scoring::{Memo, margin};
 use shakmaty::{Move, Role};
@@ -513,8 +512,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         {
             // A perpetual check projected from a cycle the search repeated
             // once: the defender may leave it beyond the horizon.
-            let trust = self.job.evaluator.perpetual_trust();
-            m = (i64::from(m) * i64::from(trust) / i64::from(FULL_TRUST)) as i32;
+            m = self.job.evaluator.projected_perpetual(m);
         }
         if self.band && ending.is_decisive_on_board() {
             decided(ending.winner() == Some(stm), ply, m)
