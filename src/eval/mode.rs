@@ -62,7 +62,7 @@ impl EvalMode {
 /// of the base evaluation's centipawns, under their evaluators' own terms
 /// ([`variants`](super::variants)).
 pub fn net_alone(variant: Variant) -> bool {
-    matches!(variant, Variant::Chess | Variant::Extinction)
+    super::variants::of(variant).board_result_alone()
 }
 
 /// Whether the default evaluation ([`EvalMode::Variant`]) of `variant`

@@ -263,15 +263,10 @@ impl VariantWeights {
 
     /// The name prefixes of the weights `variant`'s evaluator reads (none
     /// for chess and extinction, which evaluate in centipawns).
+    /// Every scoring variant reads its curves and the drift
+    /// ([`VariantEval::weight_prefixes`](super::variants::VariantEval::weight_prefixes)).
     fn prefixes(variant: Variant) -> &'static [&'static str] {
-        // Every scoring variant reads its curves and the drift.
-        match variant {
-            Variant::Chess | Variant::Extinction => &[],
-            Variant::Stylish => &["wdl_", "move_rule_drift", "sty_"],
-            Variant::Wacky => &["wdl_", "move_rule_drift", "wacky_"],
-            Variant::Sets | Variant::Dynamic => &["wdl_", "move_rule_drift", "perpetual_"],
-            Variant::Tiebraker => &["wdl_", "move_rule_drift", "perpetual_", "tb_"],
-        }
+        super::variants::of(variant).weight_prefixes()
     }
 
     /// The indices in [`VariantWeights::KNOBS`] of the weights `variant`'s
@@ -289,18 +284,10 @@ impl VariantWeights {
     /// The weights `variant` evaluates with: its fitted set, or the
     /// hand-set one when `tuned` is false (chess and extinction read none).
     pub fn of(variant: Variant, tuned: bool) -> &'static VariantWeights {
-        use super::tuned;
         if !tuned {
             return &VariantWeights::UNTUNED;
         }
-        match variant {
-            Variant::Chess | Variant::Extinction => &VariantWeights::UNTUNED,
-            Variant::Stylish => &tuned::stylish::TUNED,
-            Variant::Wacky => &tuned::wacky::TUNED,
-            Variant::Sets => &tuned::sets::TUNED,
-            Variant::Dynamic => &tuned::dynamic::TUNED,
-            Variant::Tiebraker => &tuned::tiebraker::TUNED,
-        }
+        super::variants::of(variant).tuned_weights()
     }
 
     /// The win/draw/loss model of [`VariantWeights::of`]'s curves.

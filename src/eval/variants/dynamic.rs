@@ -4,6 +4,7 @@
 use shakmaty::Color;
 
 use super::super::ResultMargins;
+use super::super::variant_weights::VariantWeights;
 use super::{Ctx, VariantEval, expected, perpetual, toward_draw};
 
 /// The margin a perpetual check by `color` gives it.
@@ -34,6 +35,14 @@ pub fn value(c: &Ctx, r: ResultMargins) -> i32 {
 pub struct Eval;
 
 impl VariantEval for Eval {
+    fn weight_prefixes(&self) -> &'static [&'static str] {
+        &["wdl_", "move_rule_drift", "perpetual_"]
+    }
+
+    fn tuned_weights(&self) -> &'static VariantWeights {
+        &super::super::tuned::dynamic::TUNED
+    }
+
     /// Mate 100-0 either way; a draw (50-50) changes nothing.
     fn margins(&self, c: &Ctx) -> ResultMargins {
         let t = &c.tables.dynamic;

@@ -64,6 +64,18 @@ pub trait VariantEval: fmt::Debug + Send + Sync {
     fn board_result_alone(&self) -> bool {
         false
     }
+
+    /// The name prefixes of the [`VariantWeights`] the variant reads (what
+    /// `tally tune -v VARIANT` fits); none by default.
+    fn weight_prefixes(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The variant's fitted [`VariantWeights`] (`src/eval/tuned/`); the
+    /// hand-set ones by default.
+    fn tuned_weights(&self) -> &'static VariantWeights {
+        &VariantWeights::UNTUNED
+    }
 }
 
 /// The evaluation of `variant`.

@@ -2,6 +2,7 @@
 //! side, perpetual check 1, the 30-move rule and the draw advantage.
 
 use super::super::ResultMargins;
+use super::super::variant_weights::VariantWeights;
 use super::{Ctx, VariantEval, expected, perpetual, toward_draw};
 
 /// The sets evaluation; `r` are the result margins. A perpetual check pays
@@ -20,6 +21,14 @@ pub fn value(c: &Ctx, r: ResultMargins) -> i32 {
 pub struct Eval;
 
 impl VariantEval for Eval {
+    fn weight_prefixes(&self) -> &'static [&'static str] {
+        &["wdl_", "move_rule_drift", "perpetual_"]
+    }
+
+    fn tuned_weights(&self) -> &'static VariantWeights {
+        &super::super::tuned::sets::TUNED
+    }
+
     /// Mate either way; the draw pays the side of the draw advantage.
     fn margins(&self, c: &Ctx) -> ResultMargins {
         let (u, t) = (c.units, &c.tables.sets);

@@ -112,6 +112,14 @@ pub fn value(c: &Ctx, draw: i32) -> i32 {
 pub struct Eval;
 
 impl VariantEval for Eval {
+    fn weight_prefixes(&self) -> &'static [&'static str] {
+        &["wdl_", "move_rule_drift", "sty_"]
+    }
+
+    fn tuned_weights(&self) -> &'static VariantWeights {
+        &super::super::tuned::stylish::TUNED
+    }
+
     /// A mate is worth about a rook's mate from afar; a draw, the weaker
     /// side's compensation.
     fn margins(&self, c: &Ctx) -> ResultMargins {

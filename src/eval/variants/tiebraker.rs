@@ -65,6 +65,14 @@ pub fn value(c: &Ctx, r: ResultMargins) -> i32 {
 pub struct Eval;
 
 impl VariantEval for Eval {
+    fn weight_prefixes(&self) -> &'static [&'static str] {
+        &["wdl_", "move_rule_drift", "perpetual_", "tb_"]
+    }
+
+    fn tuned_weights(&self) -> &'static VariantWeights {
+        &super::super::tuned::tiebraker::TUNED
+    }
+
     /// The margins of the disk's phase (spec section 7): dynamic's before
     /// a disk and in a swap's window, the table's of each phase after.
     fn margins(&self, c: &Ctx) -> ResultMargins {

@@ -12,6 +12,7 @@ use shakmaty::Color;
 use shakmaty::Board;
 
 use super::super::ResultMargins;
+use super::super::variant_weights::VariantWeights;
 use super::{Ctx, VariantEval, checking_moves_up_to, toward_draw, wdl};
 use crate::scoring::{Points, wacky};
 
@@ -114,6 +115,14 @@ pub fn mates(c: &Ctx) -> Points {
 pub struct Eval;
 
 impl VariantEval for Eval {
+    fn weight_prefixes(&self) -> &'static [&'static str] {
+        &["wdl_", "move_rule_drift", "wacky_"]
+    }
+
+    fn tuned_weights(&self) -> &'static VariantWeights {
+        &super::super::tuned::wacky::TUNED
+    }
+
     /// Each side's mate at the estimate of [`win_estimate`]; a draw pays
     /// nothing.
     fn margins(&self, c: &Ctx) -> ResultMargins {
