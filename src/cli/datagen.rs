@@ -23,12 +23,12 @@ use clap::{Args, Subcommand};
 
 use super::CliError;
 use super::progress::Progress;
-use super::shard::{resolve, shard_path};
 use crate::datagen::format::Reader;
 use crate::datagen::stats::{Stats, text_line};
 use crate::datagen::{
     Config, DEFAULT_DRAW, DEFAULT_WIN, DrawRule, Observer, Target, Verify, WinRule, load_openings,
 };
+use crate::matches::{resolve_shard, shard_path};
 use crate::rules::Variant;
 use crate::scoring::{DrawAdvantage, Tables};
 
@@ -247,7 +247,7 @@ pub fn config_of(a: &RunArgs) -> Result<(Config, Target), CliError> {
         None
     };
     c.draw_advantage = DrawAdvantage::parse(&a.draw_advantage).map_err(bad)?;
-    c.shard = resolve(a.shard.as_deref(), a.shards)?;
+    c.shard = resolve_shard(a.shard.as_deref(), a.shards).map_err(bad)?;
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     c.threads = a.threads.unwrap_or(cores).max(1);
     if let Some(path) = &a.net {

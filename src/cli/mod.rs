@@ -14,7 +14,6 @@ mod progress;
 mod rules;
 mod score;
 mod serve;
-mod shard;
 mod spsa;
 mod train;
 mod tune;
