@@ -507,3 +507,27 @@ mod tests {
         assert!(solve_spd(&mut singular, &[1.0, 1.0], 2).is_err());
     }
 }
+
+/// The largest difference, in internal units, between the engine's
+/// integer inference of head `index` of `net` and the float fit `head`
+/// over the body weights `p`, on the first `n` of `samples`: the check of
+/// a written head.
+pub fn largest_difference(
+    net: &Network,
+    index: usize,
+    head: &FloatHead,
+    p: &[f32],
+    samples: &[Sample],
+    n: usize,
+) -> f64 {
+    samples
+        .iter()
+        .take(n)
+        .map(|s| {
+            let board = s.board();
+            let acc = crate::nnue::Accumulator::refresh(net, &board);
+            let int = f64::from(net.output_head(&acc, &board, s.turn(), index));
+            (int - head.value(p, s)).abs()
+        })
+        .fold(0.0, f64::max)
+}
