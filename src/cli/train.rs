@@ -11,6 +11,7 @@ use clap::{Args, ValueEnum};
 
 use super::CliError;
 use super::progress::Progress;
+use crate::fit;
 use crate::nnue::format::{load as load_net, save as save_net};
 use crate::nnue::margin_head;
 use crate::rules::{BoardKind, Variant};
@@ -147,12 +148,8 @@ pub fn run(args: &TrainArgs) -> Result<i32, CliError> {
                 "--head fits the margin head of stylish or wacky, not {variant}"
             )));
         }
-        if !(args.l2.is_finite() && args.l2 >= 0.0) {
-            return Err(CliError::bad_input("--l2 must be 0 or more"));
-        }
-        if !(0.0..=0.5).contains(&args.val) {
-            return Err(CliError::bad_input("--val must lie between 0 and 0.5"));
-        }
+        fit::at_least_zero("--l2", args.l2).map_err(CliError::bad_input)?;
+        check_val(args.val)?;
         let pool = super::worker_pool(args.threads)?;
         return pool.install(|| train_head(args, variant));
     }
@@ -161,37 +158,35 @@ pub fn run(args: &TrainArgs) -> Result<i32, CliError> {
             "train fits the nets of chess and extinction, not {variant}"
         )));
     }
-    if !(0.0..=1.0).contains(&args.wdl) {
-        return Err(CliError::bad_input("--wdl must lie between 0 and 1"));
+    fit::Shared {
+        result_flag: "--wdl",
+        result_weight: args.wdl,
+        lr: args.lr,
+        k: args.k,
+        batch: args.batch,
     }
-    if !(0.0..=0.5).contains(&args.val) {
-        return Err(CliError::bad_input("--val must lie between 0 and 0.5"));
-    }
-    let positive = |x: f64| x.is_finite() && x > 0.0;
-    if !positive(args.lr) {
-        return Err(CliError::bad_input("--lr must be a positive number"));
-    }
+    .check()
+    .map_err(CliError::bad_input)?;
+    check_val(args.val)?;
     let share = |x: f64| x.is_finite() && (0.0..=1.0).contains(&x);
     if !(share(args.lr_final) && share(args.gamma)) {
         return Err(CliError::bad_input(
             "--lr-final and --gamma must lie between 0 and 1",
         ));
     }
-    if !(args.wd.is_finite() && args.wd >= 0.0) {
-        return Err(CliError::bad_input("--wd must be 0 or more"));
-    }
-    if let Some(k) = args.k
-        && !positive(k)
-    {
-        return Err(CliError::bad_input("--k must be a positive number"));
-    }
-    if args.batch == 0 || args.step_epochs == 0 {
-        return Err(CliError::bad_input(
-            "--batch and --step-epochs must be at least 1",
-        ));
-    }
+    fit::at_least_zero("--wd", args.wd).map_err(CliError::bad_input)?;
+    fit::at_least_one("--step-epochs", u64::from(args.step_epochs)).map_err(CliError::bad_input)?;
     let pool = super::worker_pool(args.threads)?;
     pool.install(|| train(args, variant))
+}
+
+/// The validation share: 0 ..= 0.5.
+fn check_val(val: f64) -> Result<(), CliError> {
+    if (0.0..=0.5).contains(&val) {
+        Ok(())
+    } else {
+        Err(CliError::bad_input("--val must lie between 0 and 0.5"))
+    }
 }
 
 /// `tally train --head`: the margin head of a scoring variant over a chess

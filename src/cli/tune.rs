@@ -10,6 +10,7 @@ use clap::Args;
 use super::CliError;
 use super::progress::Progress;
 use crate::eval::params::EvalParams;
+use crate::fit;
 use crate::rules::Variant;
 use rayon::prelude::*;
 
@@ -102,23 +103,16 @@ fn out_path(args: &TuneArgs, variant: Variant) -> PathBuf {
 /// Bad options, unreadable data, no usable position, an unwritable output.
 pub fn run(args: &TuneArgs) -> Result<i32, CliError> {
     let variant: Variant = args.variant.parse()?;
-    if !(0.0..=1.0).contains(&args.lambda) {
-        return Err(CliError::bad_input("--lambda must lie between 0 and 1"));
+    fit::Shared {
+        result_flag: "--lambda",
+        result_weight: args.lambda,
+        lr: args.lr,
+        k: args.k,
+        batch: args.batch,
     }
-    if !(args.lr.is_finite() && args.lr > 0.0) {
-        return Err(CliError::bad_input("--lr must be a positive number"));
-    }
-    if let Some(k) = args.k
-        && !(k.is_finite() && k > 0.0)
-    {
-        return Err(CliError::bad_input("--k must be a positive number"));
-    }
-    if !(args.l2.is_finite() && args.l2 >= 0.0) {
-        return Err(CliError::bad_input("--l2 must be a number of at least 0"));
-    }
-    if args.batch == 0 {
-        return Err(CliError::bad_input("--batch must be at least 1"));
-    }
+    .check()
+    .map_err(CliError::bad_input)?;
+    fit::at_least_zero("--l2", args.l2).map_err(CliError::bad_input)?;
     // Before any data is read.
     super::check_output("-o", &out_path(args, variant))?;
     let pool = super::worker_pool(args.threads)?;
