@@ -18,7 +18,9 @@ use rayon::prelude::*;
 const L2: f64 = 0.0;
 use crate::eval::variant_weights::VariantWeights;
 use crate::eval::wdl;
-use crate::tune::evaluator::{evaluator, fit_points, load_points, point_loss, render_weights};
+use crate::tune::evaluator::{
+    evaluator, fit_points, fitted_knobs, load_points, point_loss, render_weights,
+};
 use crate::tune::wdl::{WdlFit, fit as fit_wdl, load_wdl, render_wdl};
 use crate::tune::{Settings, Tuner, fit_k, load, render};
 
@@ -135,31 +137,6 @@ pub fn run(args: &TuneArgs) -> Result<i32, CliError> {
     pool.install(|| tune(args, variant))
 }
 
-/// The fit of a scoring variant's evaluator weights.
-/// The weights `variant`'s fit moves: those its evaluator reads, less the
-/// ones `--keep` names.
-///
-/// # Errors
-///
-/// A name that is not a weight of the variant's evaluator.
-fn kept_out(variant: Variant, keep: &[String]) -> Result<Vec<usize>, CliError> {
-    let fitted = VariantWeights::fitted(variant);
-    let name = |i: usize| VariantWeights::KNOBS[i].name;
-    for k in keep {
-        if !fitted.iter().any(|&i| name(i) == k.trim()) {
-            let names: Vec<&str> = fitted.iter().map(|&i| name(i)).collect();
-            return Err(CliError::bad_input(format!(
-                "--keep {k}: not a weight of the {variant} evaluator (its weights: {})",
-                names.join(", ")
-            )));
-        }
-    }
-    Ok(fitted
-        .into_iter()
-        .filter(|&i| !keep.iter().any(|k| k.trim() == name(i)))
-        .collect())
-}
-
 fn tune_points(args: &TuneArgs, variant: Variant) -> Result<i32, CliError> {
     let data = load_points(&args.data, variant, args.holdout).map_err(CliError::bad_input)?;
     println!(
@@ -182,7 +159,7 @@ fn tune_points(args: &TuneArgs, variant: Variant) -> Result<i32, CliError> {
     // From the hand-set weights, whatever the build ships: the same data
     // gives the same file.
     let start = VariantWeights::UNTUNED;
-    let knobs = kept_out(variant, &args.keep)?;
+    let knobs = fitted_knobs(variant, &args.keep).map_err(CliError::bad_input)?;
     let losses = |w: &VariantWeights| {
         let fit = point_loss(&ev, &data.samples, w);
         if data.validation.is_empty() {
