@@ -31,6 +31,7 @@ pub mod cli;
 pub mod datagen;
 pub mod engine;
 pub mod eval;
+pub mod files;
 pub mod fit;
 pub mod matches;
 pub mod nnue;
