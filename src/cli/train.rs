@@ -14,9 +14,9 @@ use super::progress::Progress;
 use crate::fit;
 use crate::nnue::format::{load as load_net, save as save_net};
 use crate::nnue::margin_head;
-use crate::rules::{BoardKind, Variant};
+use crate::rules::Variant;
 use crate::train::data::{Sample, load};
-use crate::train::head::{body_params, fit_head, largest_difference, load_margins, mse, with_head};
+use crate::train::head::{HeadRun, fit_and_write};
 use crate::train::start::{RunId, Start, checkpoint_path, trainer};
 use crate::train::{ARITHMETIC_TOLERANCE, Schedule, Settings, checkpoint, compare, supports};
 
@@ -192,66 +192,22 @@ fn check_val(val: f64) -> Result<(), CliError> {
 /// `tally train --head`: the margin head of a scoring variant over a chess
 /// net's body.
 fn train_head(args: &TrainArgs, variant: Variant) -> Result<i32, CliError> {
-    let Some(body_path) = &args.net else {
+    let Some(body) = &args.net else {
         return Err(CliError::bad_input(
             "--head needs the chess net: --net FILE",
         ));
     };
-    let body = load_net(body_path).map_err(CliError::bad_input)?;
-    if body.board() != BoardKind::Standard {
-        return Err(CliError::bad_input(format!(
-            "--net: {} is a net for the {} board; {variant} is played on the standard board",
-            body.name(),
-            body.board().name()
-        )));
-    }
-    let data =
-        load_margins(&args.data, variant, args.val, args.seed).map_err(CliError::bad_input)?;
-    println!(
-        "{} training and {} validation positions (quiet) of {} in {} {variant} games read",
-        data.train.len(),
-        data.validation.len(),
-        data.positions,
-        data.games
-    );
-    if data.train.is_empty() {
-        return Err(CliError::bad_input(format!(
-            "no quiet {variant} position in the data"
-        )));
-    }
-    let p = body_params(&body);
-    let started = Instant::now();
-    let head = fit_head(&p, &data.train, args.l2).map_err(CliError::bad_input)?;
-    let secs = started.elapsed().as_secs_f64();
-    let report = |name: &str, samples: &[Sample]| {
-        if samples.is_empty() {
-            return;
-        }
-        let none = mse(samples, |_| 0.0);
-        let fitted = mse(samples, |s| head.value(&p, s));
-        println!(
-            "{name}: mean squared error {fitted:.4} pawns² (predicting no points to come: {none:.4})"
-        );
+    let run = HeadRun {
+        variant,
+        body,
+        data: &args.data,
+        val: args.val,
+        seed: args.seed,
+        l2: args.l2,
+        check: args.check,
+        out: &args.out,
     };
-    report("training", &data.train);
-    report("validation", &data.validation);
-    let net = with_head(&body, variant, head.quantised()).map_err(CliError::bad_input)?;
-    let index = margin_head(variant).unwrap_or(0);
-    let check = if data.validation.is_empty() {
-        &data.train
-    } else {
-        &data.validation
-    };
-    let worst = largest_difference(&net, index, &head, &p, check, args.check);
-    save_net(&net, &args.out).map_err(CliError::bad_input)?;
-    println!(
-        "fitted in {secs:.1} s; wrote {} with {variant}'s margin head (head {index}) to {}",
-        net.describe(),
-        args.out.display()
-    );
-    println!(
-        "integer inference of the head against the float fit: largest difference {worst:.1} internal units"
-    );
+    fit_and_write(&run, &mut |line| println!("{line}")).map_err(CliError::bad_input)?;
     Ok(0)
 }
 
