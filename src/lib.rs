@@ -31,6 +31,8 @@ pub mod cli;
 pub mod datagen;
 pub mod engine;
 pub mod eval;
+pub mod files;
+pub mod fit;
 pub mod matches;
 pub mod nnue;
 pub mod pgn;

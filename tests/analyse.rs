@@ -1,27 +1,18 @@
 //! `analyse`: known positions ranked in every variant, with exact
 //! immediate awards and values (fixed depth, one thread: deterministic).
 
+#[path = "common/analysis.rs"]
+mod analysis;
+
+use analysis::analyse;
 use tally::analyse::{PositionAnalysis, RankedAction, analyse_position};
-use tally::engine::{Engine, EngineOptions};
+use tally::engine::Engine;
 use tally::rules::{Ending, Variant};
 use tally::scoring::Event;
 use tally::search::{Limits, Silent};
 
 /// The back-rank position: Ra8# and Qd8# both mate.
 const BACK_RANK: &str = "6k1/5ppp/8/8/8/8/5PPP/R2Q2K1 w - - 0 1";
-
-fn analyse(variant: Variant, fen: Option<&str>, depth: i32) -> PositionAnalysis {
-    let mut engine = Engine::with_options(
-        variant,
-        EngineOptions {
-            threads: 1,
-            hash_mb: 8,
-            ..EngineOptions::default()
-        },
-    );
-    engine.set_position(fen, &[]).expect("position");
-    analyse_position(&mut engine, Limits::depth(depth), &Silent).expect("analysis")
-}
 
 fn find<'a>(a: &'a PositionAnalysis, action: &str) -> &'a RankedAction {
     a.actions

@@ -5,24 +5,13 @@
 
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode, Position};
-use tally::analyse::{PositionAnalysis, RankedAction, analyse_position};
-use tally::datagen::play::Rng;
-use tally::engine::{Engine, EngineOptions};
-use tally::rules::{Ending, Variant};
-use tally::search::{Limits, Silent};
+#[path = "common/analysis.rs"]
+mod analysis;
 
-fn analyse(variant: Variant, fen: &str, depth: i32) -> PositionAnalysis {
-    let mut engine = Engine::with_options(
-        variant,
-        EngineOptions {
-            threads: 1,
-            hash_mb: 8,
-            ..EngineOptions::default()
-        },
-    );
-    engine.set_position(Some(fen), &[]).expect("position");
-    analyse_position(&mut engine, Limits::depth(depth), &Silent).expect("analysis")
-}
+use analysis::analyse;
+use tally::analyse::RankedAction;
+use tally::datagen::play::Rng;
+use tally::rules::{Ending, Variant};
 
 /// Positions of seeded random games where the side to move has at least
 /// two mates in one, the first `count` of them.
@@ -67,7 +56,7 @@ fn mates_in_one_are_valued_at_their_awards_and_ranked_by_them() {
     let mut differing = 0;
     for variant in [Variant::Wacky, Variant::Stylish] {
         for fen in &positions {
-            let a = analyse(variant, fen, 2);
+            let a = analyse(variant, Some(fen.as_str()), 2);
             let mates: Vec<&RankedAction> = a.actions.iter().filter(|r| mates_at_once(r)).collect();
             assert!(mates.len() >= 2, "{variant} {fen}: {} mates", mates.len());
             for r in &mates {
@@ -102,7 +91,11 @@ fn mates_in_one_are_valued_at_their_awards_and_ranked_by_them() {
 
 #[test]
 fn the_five_wacky_mates_rank_by_their_awards_to_the_point() {
-    let a = analyse(Variant::Wacky, "3k4/R6Q/8/8/1K4P1/8/6r1/2R5 w - - 3 41", 3);
+    let a = analyse(
+        Variant::Wacky,
+        Some("3k4/R6Q/8/8/1K4P1/8/6r1/2R5 w - - 3 41"),
+        3,
+    );
     let mates: Vec<(String, f64)> = a
         .actions
         .iter()

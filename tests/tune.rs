@@ -8,7 +8,7 @@ mod cli;
 
 use std::path::Path;
 
-use cli::{datagen, on_data, tally};
+use cli::{datagen, on_data, refused, tally};
 
 fn dir(name: &str) -> std::path::PathBuf {
     cli::scratch(&format!("tune-{name}"))
@@ -89,10 +89,7 @@ fn tunes_a_tiny_generated_file() {
     // Extinction games are skipped when tuning chess; no quiet position is
     // an error.
     let bad = on_data(&["tune", "-v", "extinction"], &data, Some(&d.join("x.rs")));
-    assert_eq!(bad.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&bad.stderr);
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("no quiet extinction position"), "{err}");
+    refused(&bad, "no quiet extinction position", "tune -v extinction");
     let _ = std::fs::remove_dir_all(&d);
 }
 
@@ -105,9 +102,7 @@ fn refuses_bad_options_in_one_line() {
         vec!["tune", "--data", "/nonexistent/tally.tdat"],
     ] {
         let out = tally(&args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        refused(&out, "", &format!("{args:?}"));
     }
 }
 
@@ -195,10 +190,7 @@ fn fits_a_scoring_variants_evaluator() {
     assert!(err.contains("not a weight of the sets evaluator"), "{err}");
     // No stylish game in a file of sets games: one line, exit code 2.
     let none = on_data(&["tune", "-v", "stylish"], &data, Some(&d.join("x.rs")));
-    assert_eq!(none.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&none.stderr);
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("no quiet stylish position"), "{err}");
+    refused(&none, "no quiet stylish position", "tune -v stylish");
     let _ = std::fs::remove_dir_all(&d);
 }
 

@@ -38,13 +38,15 @@
 //! What the tools make of an analysis lives beside it: [`Finish`] (how the
 //! game ended), [`annotate`] (the annotated PGN), [`json`] (the JSON of
 //! `tally analyse --json`), [`table`] (its text table) and [`report`] (the HTML report, its boards and
-//! the points chart). They print nothing; the callers (`tally analyse`, a
+//! the points chart); [`setup`] is what an analysis starts from (limits,
+//! variant, position). They print nothing; the callers (`tally analyse`, a
 //! web page) choose where each goes.
 
 pub mod annotate;
 mod finish;
 pub mod json;
 pub mod report;
+pub mod setup;
 pub mod table;
 
 use std::time::Duration;

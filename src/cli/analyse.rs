@@ -10,8 +10,10 @@
 //! ([`crate::analyse::report`]) and with `--svg FILE` the chart of both
 //! players' points ([`crate::analyse::report::chart`]).
 //! [`crate::analyse::Finish`] says how the game ended for all three.
-//! Without a limit a position is searched for [`DEFAULT_POSITION_MS`] and
-//! each position of a whole game for [`DEFAULT_GAME_MS`], on every core
+//! Without a limit a position is searched for
+//! [`DEFAULT_POSITION_MS`](crate::analyse::setup::DEFAULT_POSITION_MS) and
+//! each position of a whole game for
+//! [`DEFAULT_GAME_MS`](crate::analyse::setup::DEFAULT_GAME_MS), on every core
 //! unless `--threads` says. A progress bar on standard error appears after
 //! a second unless `--quiet` or `--json`.
 
@@ -26,23 +28,15 @@ use super::{CliError, open_input};
 use crate::analyse::annotate::annotated_pgn;
 use crate::analyse::json::{game_json, position_json};
 use crate::analyse::report::chart::{Labels, Series};
+use crate::analyse::setup;
 use crate::analyse::table::position_table;
 use crate::analyse::{Finish, analyse_game, analyse_position, limits_text, player_names};
 use crate::engine::{Engine, EngineOptions};
 use crate::eval::EvalMode;
-use crate::pgn::{PgnGame, nth_game, variant_of_tag};
-use crate::referee::{GameInput, score_input};
-use crate::rules::Variant;
+use crate::pgn::{PgnGame, nth_game};
+use crate::referee::score_input;
 use crate::scoring::{DrawAdvantage, Tables};
 use crate::search::{Limits, PvLine, Reporter, Stats};
-
-/// The search time of a position when no limit is given, in milliseconds:
-/// a considered answer, in the time a user waits for one.
-pub const DEFAULT_POSITION_MS: u64 = 2000;
-/// The search time of each position of a whole game when no limit is
-/// given, in milliseconds (up to two searches a ply: a game of 80 plies
-/// takes about a minute).
-pub const DEFAULT_GAME_MS: u64 = 400;
 
 /// Arguments of `tally analyse`.
 #[derive(Debug, Args)]
@@ -128,41 +122,6 @@ pub struct AnalyseArgs {
     pub big_miss: Option<f64>,
 }
 
-/// The variant a PGN `Variant` tag names.
-fn tag_variant(tag: &str) -> Result<Variant, CliError> {
-    variant_of_tag(tag).ok_or_else(|| {
-        CliError::bad_input(format!(
-            "unknown variant '{tag}' in the Variant tag (give --variant)"
-        ))
-    })
-}
-
-fn limits_of(args: &AnalyseArgs) -> Result<Limits, CliError> {
-    if let Some(d) = args.depth
-        && !(1..=64).contains(&d)
-    {
-        return Err(CliError::bad_input(format!(
-            "--depth {d} is out of range (1 to 64)"
-        )));
-    }
-    let mut limits = Limits {
-        depth: args.depth,
-        nodes: args.nodes,
-        movetime: args.movetime.map(std::time::Duration::from_millis),
-        ..Limits::default()
-    };
-    if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
-        let whole_game = args.pgn.is_some() && args.ply.is_none();
-        let ms = if whole_game {
-            DEFAULT_GAME_MS
-        } else {
-            DEFAULT_POSITION_MS
-        };
-        limits.movetime = Some(std::time::Duration::from_millis(ms));
-    }
-    Ok(limits)
-}
-
 fn read_pgn_game(path: &Path, n: usize) -> Result<PgnGame, CliError> {
     nth_game(open_input(path)?, n, &path.display().to_string()).map_err(CliError::bad_input)
 }
@@ -183,7 +142,9 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CliError> {
             super::check_output(flag, path)?;
         }
     }
-    let limits = limits_of(args)?;
+    let game_mode = args.pgn.is_some() && args.ply.is_none();
+    let limits = setup::limits(args.depth, args.nodes, args.movetime, game_mode)
+        .map_err(CliError::bad_input)?;
     let tables = match &args.rules {
         Some(path) => Tables::from_file(path).map_err(CliError::bad_input)?,
         None => Tables::default(),
@@ -217,14 +178,11 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CliError> {
         Some(path) => Some(read_pgn_game(path, args.game)?),
         None => None,
     };
-    let variant = match (
-        &args.variant,
+    let variant = setup::variant_of(
+        args.variant.as_deref(),
         pgn.as_ref().and_then(|g| g.variant.as_deref()),
-    ) {
-        (Some(v), _) => Variant::from_id(v)?,
-        (None, Some(tag)) => tag_variant(tag)?,
-        (None, None) => Variant::Chess,
-    };
+    )
+    .map_err(CliError::bad_input)?;
     let options = EngineOptions {
         hash_mb: args.hash,
         threads,
@@ -242,21 +200,10 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CliError> {
     match (pgn, args.ply) {
         (Some(g), None) => whole_game(args, &mut engine, &g, &limits),
         (Some(g), Some(k)) => {
-            let record = score_input(&engine.scorer(), &without_result(&g.input))
-                .map_err(|e| CliError::bad_input(format!("game {}: {e}", args.game)))?;
-            if k > record.plies.len() {
-                return Err(CliError::bad_input(format!(
-                    "--ply {k}: game {} has {} plies",
-                    args.game,
-                    record.plies.len()
-                )));
-            }
-            let moves: Vec<String> = record.plies[..k]
-                .iter()
-                .map(|p| p.action.to_string())
-                .collect();
+            let (fen, moves) = setup::moves_to_ply(&engine.scorer(), &g.input, k, args.game)
+                .map_err(CliError::bad_input)?;
             let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-            set(&mut engine, Some(&record.start_fen), &moves)?;
+            set(&mut engine, Some(&fen), &moves)?;
             position(args, &mut engine, limits)
         }
         (None, _) => {
@@ -272,26 +219,8 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CliError> {
     }
 }
 
-fn without_result(input: &GameInput) -> GameInput {
-    GameInput {
-        result: None,
-        ..input.clone()
-    }
-}
-
 fn set(engine: &mut Engine, fen: Option<&str>, moves: &[&str]) -> Result<(), CliError> {
-    engine.set_position(fen, moves).map_err(|e| {
-        if e.bad_fen {
-            CliError::bad_input(e.error)
-        } else {
-            CliError::bad_input(format!(
-                "action {} ('{}'): {}",
-                e.applied + 1,
-                moves.get(e.applied).unwrap_or(&""),
-                e.error
-            ))
-        }
-    })
+    setup::set_position(engine, fen, moves).map_err(CliError::bad_input)
 }
 
 /// Shows the depth reached on the progress bar.
@@ -397,37 +326,4 @@ fn whole_game(
         None => print!("{text}"),
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use clap::Parser;
-    use std::time::Duration;
-
-    #[derive(Parser)]
-    struct Wrap {
-        #[command(flatten)]
-        args: AnalyseArgs,
-    }
-
-    fn limits(words: &[&str]) -> Limits {
-        let wrap = Wrap::try_parse_from(std::iter::once("analyse").chain(words.iter().copied()))
-            .expect("arguments");
-        limits_of(&wrap.args).expect("limits")
-    }
-
-    #[test]
-    fn without_a_limit_a_position_gets_two_seconds_and_a_game_less_a_ply() {
-        let position = limits(&["--fen", "8/8/8/8/8/8/k7/K7 w - - 0 1"]);
-        assert_eq!(position.movetime, Some(Duration::from_millis(2000)));
-        assert_eq!((position.depth, position.nodes), (None, None));
-        let game = limits(&["--pgn", "g.pgn"]);
-        assert_eq!(game.movetime, Some(Duration::from_millis(400)));
-        let ply = limits(&["--pgn", "g.pgn", "--ply", "3"]);
-        assert_eq!(ply.movetime, Some(Duration::from_millis(2000)));
-        // A limit given replaces the default.
-        let deep = limits(&["--depth", "9"]);
-        assert_eq!((deep.depth, deep.movetime), (Some(9), None));
-    }
 }

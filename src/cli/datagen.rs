@@ -14,8 +14,9 @@
 //! `tally match`.
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::io::{BufWriter, Write};
+use std::ops::ControlFlow;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -23,14 +24,11 @@ use clap::{Args, Subcommand};
 
 use super::CliError;
 use super::progress::Progress;
-use super::shard::{resolve, shard_path};
-use crate::datagen::format::Reader;
+use crate::datagen::read::{FileEnd, each_game_of};
+use crate::datagen::setup;
 use crate::datagen::stats::{Stats, text_line};
-use crate::datagen::{
-    Config, DEFAULT_DRAW, DEFAULT_WIN, DrawRule, Observer, Target, Verify, WinRule, load_openings,
-};
-use crate::rules::Variant;
-use crate::scoring::{DrawAdvantage, Tables};
+use crate::datagen::{Config, Observer, Target};
+use crate::matches::shard_path;
 
 /// Set by Ctrl-C.
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -184,91 +182,38 @@ fn bad(e: impl std::fmt::Display) -> CliError {
     CliError::bad_input(e)
 }
 
-/// The config and target a run's arguments describe.
+/// The config and target a run's arguments describe ([`setup::config`]).
 ///
 /// # Errors
 ///
 /// A [`CliError`] (exit code 2) for any bad argument.
 pub fn config_of(a: &RunArgs) -> Result<(Config, Target), CliError> {
-    let variant = Variant::from_id(&a.variant)?;
-    let tables = match &a.rules {
-        Some(path) => Tables::from_file(path).map_err(bad)?,
-        None => Tables::default(),
-    };
-    let mut c = Config::new(variant, tables);
-    if a.nodes == 0 {
-        return Err(bad("--nodes must be at least 1"));
-    }
-    c.nodes = a.nodes;
-    c.random_plies = a.random_plies;
-    if let Some(path) = &a.openings {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| bad(format!("cannot read {}: {e}", path.display())))?;
-        c.openings =
-            load_openings(&text, variant).map_err(|e| bad(format!("{}: {e}", path.display())))?;
-        if c.openings.is_empty() {
-            return Err(bad(format!("{}: no openings", path.display())));
-        }
-    }
-    c.seed = a.seed;
-    c.hash_mb = a.hash.max(1);
-    c.verify = match (a.no_verify, a.max_opening_score, c.verify) {
-        (true, _, _) => None,
-        (false, Some(s), _) => Some(Verify {
-            nodes: 0,
-            max_score: s.max(0),
-        }),
-        (false, None, v) => v,
-    }
-    .map(|v| Verify {
-        nodes: a.verify_nodes.unwrap_or(c.nodes).max(1),
-        ..v
-    });
-    let given = |x: Option<u32>, y: Option<i32>| x.is_some() || y.is_some();
-    c.win = if a.no_adjudication || a.win_plies == Some(0) {
-        None
-    } else if c.win.is_some() || given(a.win_plies, a.win_score) {
-        Some(WinRule {
-            score: a.win_score.unwrap_or(DEFAULT_WIN.score),
-            plies: a.win_plies.unwrap_or(DEFAULT_WIN.plies),
-        })
-    } else {
-        None
-    };
-    c.draw = if a.no_adjudication || a.draw_plies == Some(0) {
-        None
-    } else if c.draw.is_some() || given(a.draw_plies, a.draw_score) || a.draw_after.is_some() {
-        Some(DrawRule {
-            score: a.draw_score.unwrap_or(DEFAULT_DRAW.score),
-            plies: a.draw_plies.unwrap_or(DEFAULT_DRAW.plies),
-            after: a.draw_after.unwrap_or(DEFAULT_DRAW.after),
-        })
-    } else {
-        None
-    };
-    c.draw_advantage = DrawAdvantage::parse(&a.draw_advantage).map_err(bad)?;
-    c.shard = resolve(a.shard.as_deref(), a.shards)?;
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    c.threads = a.threads.unwrap_or(cores).max(1);
-    if let Some(path) = &a.net {
-        let net = crate::nnue::format::load(path).map_err(bad)?;
-        let board = crate::rules::BoardKind::of(variant);
-        if net.board() != board {
-            return Err(bad(format!(
-                "--net: {} is a net for the {} board; {variant} is played on the {} board",
-                net.name(),
-                net.board().name(),
-                board.name()
-            )));
-        }
-        c.net = Some(std::sync::Arc::new(net));
-    }
-    let target = match (a.games, a.positions) {
-        (Some(g), _) => Target::Games(g),
-        (None, Some(p)) => Target::Positions(p),
-        (None, None) => return Err(bad("give --games N or --positions N")),
-    };
-    Ok((c, target))
+    setup::config(&setup::Options {
+        variant: &a.variant,
+        games: a.games,
+        positions: a.positions,
+        nodes: a.nodes,
+        net: a.net.as_deref(),
+        random_plies: a.random_plies,
+        openings: a.openings.as_deref(),
+        seed: a.seed,
+        threads: a.threads,
+        hash: a.hash,
+        verify_nodes: a.verify_nodes,
+        max_opening_score: a.max_opening_score,
+        no_verify: a.no_verify,
+        win_score: a.win_score,
+        win_plies: a.win_plies,
+        draw_score: a.draw_score,
+        draw_plies: a.draw_plies,
+        draw_after: a.draw_after,
+        no_adjudication: a.no_adjudication,
+        rules: a.rules.as_deref(),
+        draw_advantage: &a.draw_advantage,
+        shard: a.shard.as_deref(),
+        shards: a.shards,
+    })
+    .map_err(bad)
 }
 
 /// Moves the progress bar.
@@ -363,33 +308,37 @@ fn generate(a: &RunArgs) -> Result<i32, CliError> {
     Ok(0)
 }
 
-fn open(path: &Path) -> Result<Reader<BufReader<File>>, CliError> {
-    let f = crate::datagen::format::open_data(path).map_err(bad)?;
-    Reader::new(BufReader::new(f)).map_err(|e| bad(format!("{}: {e}", path.display())))
-}
-
 /// The exit code of `stats` and `text` for a damaged or cut-short file,
 /// after what was read before the damage: that of `tune` and `train`,
 /// which refuse such a file (docs/datagen.md).
 const EXIT_DAMAGED: i32 = super::EXIT_BAD_INPUT;
 
+/// The exit code of reading one file: 0, or [`EXIT_DAMAGED`] after saying
+/// where it is damaged.
+fn end_code(end: FileEnd) -> i32 {
+    match end {
+        FileEnd::Damaged(e) => {
+            eprintln!("error: {e}");
+            EXIT_DAMAGED
+        }
+        FileEnd::Whole | FileEnd::Stopped => 0,
+    }
+}
+
 fn stats(a: &StatsArgs) -> Result<i32, CliError> {
     let mut all = Stats::default();
     let mut code = 0;
     for path in &a.files {
-        let mut reader = open(path)?;
-        println!("{}: {}", path.display(), reader.settings());
-        loop {
-            match reader.next_game() {
-                Ok(Some(g)) => all.add(&g),
-                Ok(None) => break,
-                Err(e) => {
-                    eprintln!("error: {}: {e}", path.display());
-                    code = EXIT_DAMAGED;
-                    break;
-                }
-            }
-        }
+        let end = each_game_of(
+            path,
+            |settings| println!("{}: {settings}", path.display()),
+            |g| {
+                all.add(g);
+                ControlFlow::Continue(())
+            },
+        )
+        .map_err(bad)?;
+        code = code.max(end_code(end));
     }
     print!("{}", all.report());
     Ok(code)
@@ -405,25 +354,24 @@ fn text(a: &TextArgs) -> Result<i32, CliError> {
     let mut out = BufWriter::new(sink);
     let mut code = 0;
     for path in &a.files {
-        let mut reader = open(path)?;
-        loop {
-            match reader.next_game() {
-                Ok(Some(g)) => {
-                    for r in &g.positions {
-                        if writeln!(out, "{}", text_line(g.variant, r)).is_err() {
-                            // A closed pipe: the reader has what it wanted.
-                            return Ok(code);
-                        }
+        let end = each_game_of(
+            path,
+            |_| {},
+            |g| {
+                for r in &g.positions {
+                    if writeln!(out, "{}", text_line(g.variant, r)).is_err() {
+                        return ControlFlow::Break(());
                     }
                 }
-                Ok(None) => break,
-                Err(e) => {
-                    eprintln!("error: {}: {e}", path.display());
-                    code = EXIT_DAMAGED;
-                    break;
-                }
-            }
+                ControlFlow::Continue(())
+            },
+        )
+        .map_err(bad)?;
+        if end == FileEnd::Stopped {
+            // A closed pipe: the reader has what it wanted.
+            return Ok(code);
         }
+        code = code.max(end_code(end));
     }
     if let Err(e) = out.flush() {
         return Err(bad(format!("cannot write: {e}")));

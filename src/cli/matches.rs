@@ -22,26 +22,18 @@
 //! tally match merge res-*.json -o all.json --pgn all.pgn
 //! ```
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use clap::{Args, Subcommand};
 
 use super::CliError;
 use super::progress::Progress;
-use super::shard::shard_path;
-use crate::analyse::fmt_points;
-use crate::matches::results::{self, Header, Writer};
-use crate::matches::summary::{names_of, summary_table};
-use crate::matches::{
-    Control, GameRecord, MatchConfig, Observer, Opening, PlayerSpec, SprtConfig, Summary, openings,
-    summarise,
-};
-use crate::rules::Variant;
-use crate::scoring::{DrawAdvantage, Tables};
+use crate::matches::results;
+use crate::matches::setup::{self, RunFiles};
+use crate::matches::summary::{names_of, progress_line, stop_note, summary_table};
+use crate::matches::{GameRecord, MatchConfig, Observer, Summary, summarise};
 
 /// Set by Ctrl-C.
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -189,141 +181,48 @@ fn bad(e: impl std::fmt::Display) -> CliError {
     CliError::bad_input(e)
 }
 
-/// The config a run's arguments describe.
+/// The config a run's arguments describe ([`setup::config`]).
 ///
 /// # Errors
 ///
 /// A [`CliError`] (exit code 2) for any bad argument.
 pub fn config_of(a: &RunArgs) -> Result<MatchConfig, CliError> {
-    let variant = Variant::from_id(&a.variant)?;
-    if a.players.len() != 2 {
-        return Err(bad(format!(
-            "give exactly two --player (got {})",
-            a.players.len()
-        )));
-    }
-    let players = [
-        PlayerSpec::parse(&a.players[0]).map_err(bad)?,
-        PlayerSpec::parse(&a.players[1]).map_err(bad)?,
-    ];
-    let mut control = Control::default();
-    if let Some(tc) = &a.tc {
-        let (b, i) = Control::parse_tc(tc).map_err(bad)?;
-        control.base = Some(b);
-        control.inc = i;
-    }
-    if let Some(d) = a.depth
-        && !(1..=64).contains(&d)
-    {
-        return Err(bad(format!("--depth {d} is out of range (1 to 64)")));
-    }
-    control.depth = a.depth;
-    control.nodes = a.nodes;
-    control.movetime = a.movetime.map(Duration::from_millis);
-    let openings = load_openings(a.openings.as_deref(), variant)?;
-    let mut config = MatchConfig::new(variant, players, control, openings);
-    if let Some(n) = a.games {
-        config.games = n;
-    }
-    config.tables = match &a.rules {
-        Some(path) => Tables::from_file(path).map_err(bad)?,
-        None => Tables::default(),
-    };
-    config.draw_advantage = DrawAdvantage::parse(&a.draw_advantage).map_err(bad)?;
-    config.sprt = a
-        .sprt
-        .as_deref()
-        .map(str::parse::<SprtConfig>)
-        .transpose()
-        .map_err(bad)?;
-    config.shard = super::shard::resolve(a.shard.as_deref(), a.shards)?;
-    config.time_margin = Duration::from_millis(a.time_margin);
-    if !(a.hang_timeout.is_finite() && a.hang_timeout > 0.0 && a.hang_timeout < 1e6) {
-        return Err(bad("--hang-timeout must be a positive number of seconds"));
-    }
-    config.hang_timeout = Duration::from_secs_f64(a.hang_timeout);
-    config.start_timeout = config
-        .hang_timeout
-        .max(crate::matches::player::START_TIMEOUT);
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    config.concurrency = a
-        .concurrency
-        .unwrap_or_else(|| (cores / config.threads_per_game()).max(1));
-    config.check(cores, a.oversubscribe).map_err(bad)?;
-    Ok(config)
+    setup::config(&setup::Options {
+        variant: &a.variant,
+        players: &a.players,
+        tc: a.tc.as_deref(),
+        depth: a.depth,
+        nodes: a.nodes,
+        movetime: a.movetime,
+        openings: a.openings.as_deref(),
+        games: a.games,
+        concurrency: a.concurrency,
+        oversubscribe: a.oversubscribe,
+        rules: a.rules.as_deref(),
+        draw_advantage: &a.draw_advantage,
+        sprt: a.sprt.as_deref(),
+        shard: a.shard.as_deref(),
+        shards: a.shards,
+        time_margin: a.time_margin,
+        hang_timeout: a.hang_timeout,
+    })
+    .map_err(bad)
 }
 
-/// The openings of `path` (EPD, or PGN by its extension), or the
-/// variant's shipped ones.
-///
-/// # Errors
-///
-/// A [`CliError`] (exit code 2) for a file that cannot be read or parsed.
-pub fn load_openings(path: Option<&Path>, variant: Variant) -> Result<Vec<Opening>, CliError> {
-    match path {
-        None => openings::parse_epd(openings::shipped(variant)).map_err(bad),
-        Some(path) => {
-            let bytes = std::fs::read(path)
-                .map_err(|e| bad(format!("cannot read {}: {e}", path.display())))?;
-            let is_pgn = path
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
-            let parsed = if is_pgn {
-                openings::parse_pgn(&bytes, variant)
-            } else {
-                openings::parse_epd(&String::from_utf8_lossy(&bytes))
-            };
-            parsed.map_err(|e| bad(format!("{}: {e}", path.display())))
-        }
-    }
-}
-
-/// Writes each finished game to the results file and the PGN file, and
-/// moves the progress bar.
+/// Writes each finished game to the run's files and moves the progress
+/// bar.
 struct Sink {
-    results: Option<Mutex<Writer>>,
-    pgn: Option<Mutex<std::fs::File>>,
+    files: RunFiles,
     progress: Progress,
-    done: std::sync::atomic::AtomicU64,
-    errors: Mutex<Vec<String>>,
+    done: AtomicU64,
 }
 
 impl Observer for Sink {
     fn game_done(&self, game: &GameRecord, summary: &Summary) {
-        let mut errors = Vec::new();
-        if let Some(w) = &self.results
-            && let Ok(mut w) = w.lock()
-            && let Err(e) = w.game(game)
-        {
-            errors.push(e);
-        }
-        if let Some(f) = &self.pgn
-            && let Ok(mut f) = f.lock()
-            && let Err(e) = f.write_all(game.pgn.as_bytes()).and_then(|()| f.flush())
-        {
-            errors.push(format!("cannot write the PGN file: {e}"));
-        }
-        if !errors.is_empty()
-            && let Ok(mut all) = self.errors.lock()
-        {
-            all.extend(errors);
-        }
+        self.files.write(game);
         let n = self.done.fetch_add(1, Ordering::Relaxed) + 1;
         self.progress.set(n);
-        let elo = summary
-            .elo
-            .map_or_else(|| "-".to_owned(), |e| format!("{e:+.0}"));
-        let llr = summary
-            .sprt
-            .as_ref()
-            .map_or_else(String::new, |t| format!(" LLR {:.2}", t.llr));
-        self.progress.message(format!(
-            "{}-{}-{} margin {} Elo {elo}{llr}",
-            summary.wins,
-            summary.draws,
-            summary.losses,
-            fmt_points(summary.mean_margin)
-        ));
+        self.progress.message(progress_line(summary));
     }
 }
 
@@ -336,44 +235,10 @@ fn play(a: &RunArgs) -> Result<i32, CliError> {
         super::check_output("--pgn", path)?;
     }
     let config = config_of(a)?;
-    let experiment = config.experiment();
-    let header = Header {
-        format: results::FORMAT,
-        experiment: experiment.clone(),
-        shard: config.shard,
-    };
-    let mut resumed = Vec::new();
-    let results_writer = match &a.results {
-        None => None,
-        Some(path) => {
-            let path = shard_path(path, config.shard);
-            let opened = results::open(&path, &header).map_err(bad)?;
-            if let Some(w) = &opened.repaired {
-                eprintln!("warning: {w}");
-            }
-            if opened.header.experiment != experiment || opened.header.shard != config.shard {
-                return Err(bad(format!(
-                    "{} holds another experiment or shard: give another --results file to start afresh",
-                    path.display()
-                )));
-            }
-            resumed = opened.games;
-            Some(opened.writer)
-        }
-    };
-    let pgn = match &a.pgn {
-        None => None,
-        Some(path) => {
-            let path = shard_path(path, config.shard);
-            Some(
-                std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(&path)
-                    .map_err(|e| bad(format!("cannot open {}: {e}", path.display())))?,
-            )
-        }
-    };
+    let (files, resumed) = RunFiles::open(&config, a.results.as_deref(), a.pgn.as_deref(), &|w| {
+        eprintln!("warning: {w}")
+    })
+    .map_err(bad)?;
     let todo = config
         .schedule()
         .iter()
@@ -385,35 +250,15 @@ fn play(a: &RunArgs) -> Result<i32, CliError> {
         }
     });
     let sink = Sink {
-        results: results_writer.map(Mutex::new),
-        pgn: pgn.map(Mutex::new),
+        files,
         progress: Progress::new(Some(todo as u64), !a.quiet && !a.json, "games"),
-        done: std::sync::atomic::AtomicU64::new(0),
-        errors: Mutex::new(Vec::new()),
+        done: AtomicU64::new(0),
     };
     let outcome = crate::matches::run(&config, resumed, &STOP, &sink).map_err(bad)?;
     sink.progress.finish();
-    if let Ok(errors) = sink.errors.lock() {
-        for e in errors.iter().take(3) {
-            eprintln!("error: {e}");
-        }
+    for e in sink.files.errors().iter().take(3) {
+        eprintln!("error: {e}");
     }
-    let note = if outcome.interrupted {
-        Some(
-            "interrupted: finished games are written; run the same command again to resume"
-                .to_owned(),
-        )
-    } else {
-        outcome.sprt_stop.as_ref().map(|s| {
-            format!(
-                "stopped early by the SPRT: {} at game {} (LLR {:.2}); the games then in play \
-                 finished and are counted above",
-                s.status.decision.describe(),
-                s.games,
-                s.status.llr
-            )
-        })
-    };
     if a.json {
         println!(
             "{}",
@@ -427,7 +272,7 @@ fn play(a: &RunArgs) -> Result<i32, CliError> {
             &outcome.summary,
         ));
     }
-    if let Some(n) = note {
+    if let Some(n) = stop_note(&outcome) {
         eprintln!("{n}");
     }
     Ok(if outcome.interrupted { 130 } else { 0 })

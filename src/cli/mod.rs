@@ -14,13 +14,11 @@ mod progress;
 mod rules;
 mod score;
 mod serve;
-mod shard;
 mod spsa;
 mod train;
 mod tune;
 
-use std::fs::File;
-use std::io::{self, BufRead, BufReader};
+use std::io::BufRead;
 use std::path::Path;
 
 use clap::{Parser, Subcommand};
@@ -134,64 +132,15 @@ impl From<crate::rules::RulesError> for CliError {
     }
 }
 
-/// Checks, before a command reads or computes anything, that `path` can
-/// be written as its output `flag`, so that a long run is not lost at its
-/// last step: not a directory; an existing file that may be opened for
-/// writing (nothing is written or truncated); or a new file in an
-/// existing directory where it can be created (it is created and removed
-/// again). A device or a FIFO is taken as it is (`/dev/null`). A path with
-/// a `{shard}` placeholder has its directory checked.
+/// Checks that `path` can be written as the output `flag`
+/// ([`crate::files::check_output`]).
 ///
 /// # Errors
 ///
 /// A [`CliError`] (exit code 2) naming the flag, the path and what is
 /// wrong.
 pub fn check_output(flag: &str, path: &Path) -> Result<(), CliError> {
-    let fail = |why: String| {
-        Err(CliError::bad_input(format!(
-            "{flag} {}: {why}",
-            path.display()
-        )))
-    };
-    let sharded = path.to_string_lossy().contains("{shard}");
-    if !sharded {
-        match std::fs::metadata(path) {
-            Ok(m) if m.is_dir() => return fail("is a directory".to_owned()),
-            Ok(m) if m.is_file() => {
-                return match std::fs::OpenOptions::new().append(true).open(path) {
-                    Ok(_) => Ok(()),
-                    Err(e) => fail(format!("cannot be written ({e})")),
-                };
-            }
-            Ok(_) => return Ok(()),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Err(e) => return fail(format!("cannot be written ({e})")),
-        }
-    }
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    match std::fs::metadata(parent) {
-        Ok(m) if m.is_dir() => {}
-        Ok(_) => return fail(format!("{} is not a directory", parent.display())),
-        Err(_) => return fail(format!("there is no directory {}", parent.display())),
-    }
-    if sharded {
-        return Ok(());
-    }
-    match std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
-    {
-        Ok(file) => {
-            drop(file);
-            let _ = std::fs::remove_file(path);
-            Ok(())
-        }
-        Err(e) => fail(format!("cannot be created ({e})")),
-    }
+    crate::files::check_output(flag, path).map_err(CliError::bad_input)
 }
 
 /// The workers of a batch command: `threads` of them, or one per core when
@@ -209,36 +158,12 @@ pub(crate) fn worker_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, C
         .map_err(|e| CliError::bad_input(format!("cannot start threads: {e}")))
 }
 
-/// Opens an input file for reading, buffered; `-` is standard input.
-///
-/// Regular files and pipes are read; a directory or a device (`/dev/zero`
-/// never ends) is refused.
+/// Opens an input file for reading ([`crate::files::open_input`]).
 ///
 /// # Errors
 ///
 /// A file that cannot be opened or is neither a regular file nor a pipe:
 /// a [`CliError`] with exit code 2.
 pub(crate) fn open_input(path: &Path) -> Result<Box<dyn BufRead + Send>, CliError> {
-    if path.as_os_str() == "-" {
-        return Ok(Box::new(BufReader::new(io::stdin())));
-    }
-    let cannot = |why: &dyn std::fmt::Display| {
-        CliError::bad_input(format!("cannot open {}: {why}", path.display()))
-    };
-    let file = File::open(path).map_err(|e| cannot(&e))?;
-    let kind = file.metadata().map_err(|e| cannot(&e))?.file_type();
-    #[cfg(unix)]
-    let pipe = {
-        use std::os::unix::fs::FileTypeExt;
-        kind.is_fifo() || kind.is_socket()
-    };
-    #[cfg(not(unix))]
-    let pipe = false;
-    if kind.is_dir() {
-        return Err(cannot(&"it is a directory"));
-    }
-    if !kind.is_file() && !pipe {
-        return Err(cannot(&"not a regular file or a pipe"));
-    }
-    Ok(Box::new(BufReader::with_capacity(1 << 16, file)))
+    crate::files::open_input(path).map_err(CliError::bad_input)
 }

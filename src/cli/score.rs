@@ -23,13 +23,11 @@ use std::path::PathBuf;
 
 use clap::Args;
 use rayon::prelude::*;
-use shakmaty::{Color, KnownOutcome};
 
 use super::{CliError, open_input};
-use crate::pgn::PgnGame;
-use crate::pgn::batch::{Numbered, Scorers, StreamScorer};
-use crate::referee::{GameInput, ScoreRecord, score_input};
-use crate::rules::{EndingKind, Variant};
+use crate::pgn::batch::{Format, Numbered, Scorers, StreamScorer, failure_line, render};
+use crate::referee::{GameInput, parse_result, score_input};
+use crate::rules::Variant;
 use crate::scoring::{DrawAdvantage, Tables};
 use crate::text::printable;
 
@@ -73,14 +71,6 @@ pub struct ScoreArgs {
     /// Worker threads (default: one per core).
     #[arg(long)]
     pub threads: Option<usize>,
-}
-
-/// Output format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Format {
-    Table,
-    Summary,
-    Json,
 }
 
 /// Runs `tally score`; returns the exit code.
@@ -157,22 +147,6 @@ pub fn run(args: &ScoreArgs) -> Result<i32, CliError> {
     Ok(i32::from(failed))
 }
 
-fn parse_result(text: &str) -> Result<Option<KnownOutcome>, CliError> {
-    match text.trim() {
-        "1-0" => Ok(Some(KnownOutcome::Decisive {
-            winner: Color::White,
-        })),
-        "0-1" => Ok(Some(KnownOutcome::Decisive {
-            winner: Color::Black,
-        })),
-        "1/2-1/2" => Ok(Some(KnownOutcome::Draw)),
-        "*" => Ok(None),
-        other => Err(CliError::bad_input(format!(
-            "invalid --result '{other}' (expected 1-0, 0-1, 1/2-1/2 or *)"
-        ))),
-    }
-}
-
 fn score_moves(
     args: &ScoreArgs,
     variant: Variant,
@@ -184,7 +158,8 @@ fn score_moves(
         .result
         .as_deref()
         .map(parse_result)
-        .transpose()?
+        .transpose()
+        .map_err(CliError::bad_input)?
         .flatten();
     let scorer = scorers
         .get(variant)
@@ -234,54 +209,9 @@ fn write_games(
     for ((number, scored), text) in games.iter().zip(&texts) {
         if let Err(e) = scored {
             failed += 1;
-            let sep = if e.ply.is_some() { "," } else { ":" };
-            let e = e.to_string();
-            eprintln!("{prefix}game {number}{sep} {}", printable(&e));
+            eprintln!("{}", failure_line(prefix, *number, e));
         }
         let _ = out.write_all(text.as_bytes());
     }
     failed
-}
-
-fn render(
-    out: &mut String,
-    format: Format,
-    number: usize,
-    prefix: &str,
-    pgn: Option<&PgnGame>,
-    record: &ScoreRecord,
-) {
-    let players = pgn
-        .map(|g| {
-            format!(
-                "{} - {}",
-                printable(g.white.as_deref().unwrap_or("?")),
-                printable(g.black.as_deref().unwrap_or("?"))
-            )
-        })
-        .unwrap_or_default();
-    match format {
-        Format::Json => {
-            out.push_str(&record.to_json(Some(number)));
-            out.push('\n');
-        }
-        Format::Summary => {
-            let ending = record.ending_kind().map_or("running", EndingKind::name);
-            out.push_str(&format!(
-                "{prefix}game {number}: {} {players} {} plies, {ending}: white {}, black {}\n",
-                record.variant,
-                record.plies.len(),
-                record.total.white,
-                record.total.black
-            ));
-        }
-        Format::Table => {
-            out.push_str(&format!(
-                "{prefix}game {number}: {} {players}\nstart:   {}\n",
-                record.variant, record.start_fen
-            ));
-            out.push_str(&record.to_table());
-            out.push('\n');
-        }
-    }
 }

@@ -13,7 +13,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use clap::Args;
 
 use super::CliError;
-use super::matches::load_openings;
 use crate::matches::Control;
 use crate::rules::Variant;
 use crate::tune::spsa::batch::{
@@ -109,7 +108,7 @@ pub fn run(a: &SpsaArgs) -> Result<i32, CliError> {
     }
     // The state first: a damaged one is refused before the engine starts.
     let existing = read_state(&a.state).map_err(bad)?;
-    let openings = load_openings(a.openings.as_deref(), variant)?;
+    let openings = crate::matches::openings::load(a.openings.as_deref(), variant).map_err(bad)?;
     let declared = tunable_options(&uci_output(&a.engine).map_err(bad)?);
     // A resumed run tunes what it tuned, whatever the engine adds since.
     let wanted: Vec<String> = match &existing {

@@ -4,21 +4,21 @@
 //! writes the net and checks the engine's integer inference against the
 //! float pass.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 
 use super::CliError;
 use super::progress::Progress;
-use crate::nnue::format::{fnv64, load as load_net, save as save_net};
+use crate::fit;
+use crate::nnue::format::{load as load_net, save as save_net};
 use crate::nnue::margin_head;
-use crate::rules::{BoardKind, Variant};
-use crate::train::data::{Dataset, Sample, load};
-use crate::train::head::{body_params, fit_head, load_margins, mse, with_head};
-use crate::train::{
-    ARITHMETIC_TOLERANCE, Schedule, Settings, Trainer, checkpoint, compare, fit_k, supports,
-};
+use crate::rules::Variant;
+use crate::train::data::{Sample, load};
+use crate::train::head::{HeadRun, fit_and_write};
+use crate::train::start::{RunId, Start, checkpoint_path, trainer};
+use crate::train::{ARITHMETIC_TOLERANCE, Schedule, Settings, checkpoint, compare, supports};
 
 /// The learning-rate schedules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -140,7 +140,7 @@ pub fn run(args: &TrainArgs) -> Result<i32, CliError> {
     // Every output is checked before any data is read.
     super::check_output("-o", &args.out)?;
     if !args.head {
-        super::check_output("--checkpoint", &checkpoint_path(args))?;
+        super::check_output("--checkpoint", &ckpt_of(args))?;
     }
     if args.head {
         if margin_head(variant).is_none() {
@@ -148,12 +148,8 @@ pub fn run(args: &TrainArgs) -> Result<i32, CliError> {
                 "--head fits the margin head of stylish or wacky, not {variant}"
             )));
         }
-        if !(args.l2.is_finite() && args.l2 >= 0.0) {
-            return Err(CliError::bad_input("--l2 must be 0 or more"));
-        }
-        if !(0.0..=0.5).contains(&args.val) {
-            return Err(CliError::bad_input("--val must lie between 0 and 0.5"));
-        }
+        fit::at_least_zero("--l2", args.l2).map_err(CliError::bad_input)?;
+        check_val(args.val)?;
         let pool = super::worker_pool(args.threads)?;
         return pool.install(|| train_head(args, variant));
     }
@@ -162,157 +158,67 @@ pub fn run(args: &TrainArgs) -> Result<i32, CliError> {
             "train fits the nets of chess and extinction, not {variant}"
         )));
     }
-    if !(0.0..=1.0).contains(&args.wdl) {
-        return Err(CliError::bad_input("--wdl must lie between 0 and 1"));
+    fit::Shared {
+        result_flag: "--wdl",
+        result_weight: args.wdl,
+        lr: args.lr,
+        k: args.k,
+        batch: args.batch,
     }
-    if !(0.0..=0.5).contains(&args.val) {
-        return Err(CliError::bad_input("--val must lie between 0 and 0.5"));
-    }
-    let positive = |x: f64| x.is_finite() && x > 0.0;
-    if !positive(args.lr) {
-        return Err(CliError::bad_input("--lr must be a positive number"));
-    }
+    .check()
+    .map_err(CliError::bad_input)?;
+    check_val(args.val)?;
     let share = |x: f64| x.is_finite() && (0.0..=1.0).contains(&x);
     if !(share(args.lr_final) && share(args.gamma)) {
         return Err(CliError::bad_input(
             "--lr-final and --gamma must lie between 0 and 1",
         ));
     }
-    if !(args.wd.is_finite() && args.wd >= 0.0) {
-        return Err(CliError::bad_input("--wd must be 0 or more"));
-    }
-    if let Some(k) = args.k
-        && !positive(k)
-    {
-        return Err(CliError::bad_input("--k must be a positive number"));
-    }
-    if args.batch == 0 || args.step_epochs == 0 {
-        return Err(CliError::bad_input(
-            "--batch and --step-epochs must be at least 1",
-        ));
-    }
+    fit::at_least_zero("--wd", args.wd).map_err(CliError::bad_input)?;
+    fit::at_least_one("--step-epochs", u64::from(args.step_epochs)).map_err(CliError::bad_input)?;
     let pool = super::worker_pool(args.threads)?;
     pool.install(|| train(args, variant))
+}
+
+/// The validation share: 0 ..= 0.5.
+fn check_val(val: f64) -> Result<(), CliError> {
+    if (0.0..=0.5).contains(&val) {
+        Ok(())
+    } else {
+        Err(CliError::bad_input("--val must lie between 0 and 0.5"))
+    }
 }
 
 /// `tally train --head`: the margin head of a scoring variant over a chess
 /// net's body.
 fn train_head(args: &TrainArgs, variant: Variant) -> Result<i32, CliError> {
-    let Some(body_path) = &args.net else {
+    let Some(body) = &args.net else {
         return Err(CliError::bad_input(
             "--head needs the chess net: --net FILE",
         ));
     };
-    let body = load_net(body_path).map_err(CliError::bad_input)?;
-    if body.board() != BoardKind::Standard {
-        return Err(CliError::bad_input(format!(
-            "--net: {} is a net for the {} board; {variant} is played on the standard board",
-            body.name(),
-            body.board().name()
-        )));
-    }
-    let data =
-        load_margins(&args.data, variant, args.val, args.seed).map_err(CliError::bad_input)?;
-    println!(
-        "{} training and {} validation positions (quiet) of {} in {} {variant} games read",
-        data.train.len(),
-        data.validation.len(),
-        data.positions,
-        data.games
-    );
-    if data.train.is_empty() {
-        return Err(CliError::bad_input(format!(
-            "no quiet {variant} position in the data"
-        )));
-    }
-    let p = body_params(&body);
-    let started = Instant::now();
-    let head = fit_head(&p, &data.train, args.l2).map_err(CliError::bad_input)?;
-    let secs = started.elapsed().as_secs_f64();
-    let report = |name: &str, samples: &[Sample]| {
-        if samples.is_empty() {
-            return;
-        }
-        let none = mse(samples, |_| 0.0);
-        let fitted = mse(samples, |s| head.value(&p, s));
-        println!(
-            "{name}: mean squared error {fitted:.4} pawns² (predicting no points to come: {none:.4})"
-        );
+    let run = HeadRun {
+        variant,
+        body,
+        data: &args.data,
+        val: args.val,
+        seed: args.seed,
+        l2: args.l2,
+        check: args.check,
+        out: &args.out,
     };
-    report("training", &data.train);
-    report("validation", &data.validation);
-    let net = with_head(&body, variant, head.quantised()).map_err(CliError::bad_input)?;
-    let index = margin_head(variant).unwrap_or(0);
-    let check = if data.validation.is_empty() {
-        &data.train
-    } else {
-        &data.validation
-    };
-    let worst = check
-        .iter()
-        .take(args.check)
-        .map(|s| {
-            let board = s.board();
-            let acc = crate::nnue::Accumulator::refresh(&net, &board);
-            let int = f64::from(net.output_head(&acc, &board, s.turn(), index));
-            (int - head.value(&p, s)).abs()
-        })
-        .fold(0.0, f64::max);
-    save_net(&net, &args.out).map_err(CliError::bad_input)?;
-    println!(
-        "fitted in {secs:.1} s; wrote {} with {variant}'s margin head (head {index}) to {}",
-        net.describe(),
-        args.out.display()
-    );
-    println!(
-        "integer inference of the head against the float fit: largest difference {worst:.1} internal units"
-    );
+    fit_and_write(&run, &mut |line| println!("{line}")).map_err(CliError::bad_input)?;
     Ok(0)
 }
 
-/// What identifies a run for resuming: the variant, the data files (names
-/// and sizes), the seed, the validation share, the batch, `--wdl`,
-/// `--mirror` and the `--init` net's content.
-fn run_digest(args: &TrainArgs, variant: Variant) -> u64 {
-    let mut text = format!(
-        "variant={variant} seed={} val={} batch={} wdl={}",
-        args.seed, args.val, args.batch, args.wdl
-    );
-    if let Some(b) = args.buckets.filter(|&b| b != 1) {
-        text.push_str(&format!(" buckets={b}"));
-    }
-    if args.mirror {
-        text.push_str(" mirror");
-    }
-    if let Some(init) = &args.init {
-        // The starting net by its content, so a run resumes only from it.
-        let hash = std::fs::read(init).map_or(0, |b| fnv64(&b));
-        text.push_str(&format!(" init={hash:016x}"));
-    }
-    for p in &args.data {
-        let len = std::fs::metadata(p).map_or(0, |m| m.len());
-        text.push_str(&format!(" data={}:{len}", p.display()));
-    }
-    fnv64(text.as_bytes())
+/// The checkpoint of the run ([`checkpoint_path`]).
+fn ckpt_of(args: &TrainArgs) -> PathBuf {
+    checkpoint_path(&args.out, args.checkpoint.as_deref())
 }
 
-fn checkpoint_path(args: &TrainArgs) -> PathBuf {
-    args.checkpoint.clone().unwrap_or_else(|| {
-        let mut p = args.out.as_os_str().to_owned();
-        p.push(".ckpt");
-        PathBuf::from(p)
-    })
-}
-
-/// A fresh trainer, or the checkpoint's with `--resume`.
-fn trainer(
-    args: &TrainArgs,
-    variant: Variant,
-    data: &Dataset,
-    digest: u64,
-    ckpt: &Path,
-) -> Result<Trainer, CliError> {
-    let mut settings = Settings {
+/// The trainer's settings the arguments give (`K` is the start's).
+fn settings_of(args: &TrainArgs) -> Settings {
+    Settings {
         epochs: args.epochs,
         batch: args.batch,
         lr: args.lr,
@@ -330,43 +236,6 @@ fn trainer(
         k: 0.0,
         seed: args.seed,
         buckets: args.buckets.map_or(1, usize::from),
-    };
-    let board = BoardKind::of(variant);
-    if args.resume {
-        let state = checkpoint::load(ckpt).map_err(CliError::bad_input)?;
-        if args.buckets.is_none() {
-            settings.buckets = state.buckets;
-        }
-        if state.digest != digest || state.board != board || state.buckets != settings.buckets {
-            return Err(CliError::bad_input(format!(
-                "{}: the checkpoint is of another run (variant, data, --seed, --val, --batch, --wdl, --mirror, --buckets or --init differ)",
-                ckpt.display()
-            )));
-        }
-        settings.k = args.k.unwrap_or(state.k);
-        println!(
-            "resuming from {} after epoch {}",
-            ckpt.display(),
-            state.epoch
-        );
-        return Trainer::restore(board, settings, state).map_err(CliError::bad_input);
-    }
-    settings.k = match args.k {
-        Some(k) => k,
-        None => fit_k(&data.train),
-    };
-    match &args.init {
-        Some(path) => {
-            let net = load_net(path).map_err(CliError::bad_input)?;
-            if args.buckets.is_none() {
-                settings.buckets = net.buckets();
-            }
-            let t = Trainer::from_net(board, settings, &net)
-                .map_err(|e| CliError::bad_input(format!("--init: {e}")))?;
-            println!("starting from {}", net.describe());
-            Ok(t)
-        }
-        None => Ok(Trainer::new(board, settings)),
     }
 }
 
@@ -388,9 +257,30 @@ fn train(args: &TrainArgs, variant: Variant) -> Result<i32, CliError> {
             "no quiet {variant} position to train on in the data"
         )));
     }
-    let digest = run_digest(args, variant);
-    let ckpt = checkpoint_path(args);
-    let mut t = trainer(args, variant, &data, digest, &ckpt)?;
+    let digest = RunId {
+        variant,
+        seed: args.seed,
+        val: args.val,
+        batch: args.batch,
+        wdl: args.wdl,
+        buckets: args.buckets,
+        mirror: args.mirror,
+        init: args.init.as_deref(),
+        data: &args.data,
+    }
+    .digest();
+    let ckpt = ckpt_of(args);
+    let start = Start {
+        buckets_given: args.buckets.is_some(),
+        k: args.k,
+        resume: args.resume.then_some(ckpt.as_path()),
+        digest,
+        init: args.init.as_deref(),
+    };
+    let mut t = trainer(variant, settings_of(args), &start, &data, &mut |line| {
+        println!("{line}");
+    })
+    .map_err(CliError::bad_input)?;
     println!(
         "K = {:.6} per internal unit, {} hidden neurons per side, {} output bucket{}",
         t.settings.k,

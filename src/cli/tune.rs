@@ -10,6 +10,7 @@ use clap::Args;
 use super::CliError;
 use super::progress::Progress;
 use crate::eval::params::EvalParams;
+use crate::fit;
 use crate::rules::Variant;
 use rayon::prelude::*;
 
@@ -17,7 +18,9 @@ use rayon::prelude::*;
 const L2: f64 = 0.0;
 use crate::eval::variant_weights::VariantWeights;
 use crate::eval::wdl;
-use crate::tune::evaluator::{evaluator, fit_points, load_points, point_loss, render_weights};
+use crate::tune::evaluator::{
+    evaluator, fit_points, fitted_knobs, load_points, point_loss, render_weights,
+};
 use crate::tune::wdl::{WdlFit, fit as fit_wdl, load_wdl, render_wdl};
 use crate::tune::{Settings, Tuner, fit_k, load, render};
 
@@ -102,23 +105,16 @@ fn out_path(args: &TuneArgs, variant: Variant) -> PathBuf {
 /// Bad options, unreadable data, no usable position, an unwritable output.
 pub fn run(args: &TuneArgs) -> Result<i32, CliError> {
     let variant: Variant = args.variant.parse()?;
-    if !(0.0..=1.0).contains(&args.lambda) {
-        return Err(CliError::bad_input("--lambda must lie between 0 and 1"));
+    fit::Shared {
+        result_flag: "--lambda",
+        result_weight: args.lambda,
+        lr: args.lr,
+        k: args.k,
+        batch: args.batch,
     }
-    if !(args.lr.is_finite() && args.lr > 0.0) {
-        return Err(CliError::bad_input("--lr must be a positive number"));
-    }
-    if let Some(k) = args.k
-        && !(k.is_finite() && k > 0.0)
-    {
-        return Err(CliError::bad_input("--k must be a positive number"));
-    }
-    if !(args.l2.is_finite() && args.l2 >= 0.0) {
-        return Err(CliError::bad_input("--l2 must be a number of at least 0"));
-    }
-    if args.batch == 0 {
-        return Err(CliError::bad_input("--batch must be at least 1"));
-    }
+    .check()
+    .map_err(CliError::bad_input)?;
+    fit::at_least_zero("--l2", args.l2).map_err(CliError::bad_input)?;
     // Before any data is read.
     super::check_output("-o", &out_path(args, variant))?;
     let pool = super::worker_pool(args.threads)?;
@@ -139,31 +135,6 @@ pub fn run(args: &TuneArgs) -> Result<i32, CliError> {
         ));
     }
     pool.install(|| tune(args, variant))
-}
-
-/// The fit of a scoring variant's evaluator weights.
-/// The weights `variant`'s fit moves: those its evaluator reads, less the
-/// ones `--keep` names.
-///
-/// # Errors
-///
-/// A name that is not a weight of the variant's evaluator.
-fn kept_out(variant: Variant, keep: &[String]) -> Result<Vec<usize>, CliError> {
-    let fitted = VariantWeights::fitted(variant);
-    let name = |i: usize| VariantWeights::KNOBS[i].name;
-    for k in keep {
-        if !fitted.iter().any(|&i| name(i) == k.trim()) {
-            let names: Vec<&str> = fitted.iter().map(|&i| name(i)).collect();
-            return Err(CliError::bad_input(format!(
-                "--keep {k}: not a weight of the {variant} evaluator (its weights: {})",
-                names.join(", ")
-            )));
-        }
-    }
-    Ok(fitted
-        .into_iter()
-        .filter(|&i| !keep.iter().any(|k| k.trim() == name(i)))
-        .collect())
 }
 
 fn tune_points(args: &TuneArgs, variant: Variant) -> Result<i32, CliError> {
@@ -188,7 +159,7 @@ fn tune_points(args: &TuneArgs, variant: Variant) -> Result<i32, CliError> {
     // From the hand-set weights, whatever the build ships: the same data
     // gives the same file.
     let start = VariantWeights::UNTUNED;
-    let knobs = kept_out(variant, &args.keep)?;
+    let knobs = fitted_knobs(variant, &args.keep).map_err(CliError::bad_input)?;
     let losses = |w: &VariantWeights| {
         let fit = point_loss(&ev, &data.samples, w);
         if data.validation.is_empty() {

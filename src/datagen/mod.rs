@@ -22,6 +22,7 @@
 pub mod format;
 pub mod play;
 pub mod read;
+pub mod setup;
 pub mod stats;
 
 use std::collections::BTreeMap;

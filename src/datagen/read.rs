@@ -87,3 +87,45 @@ pub fn each_game(
     }
     Ok(pass)
 }
+
+/// How reading one data file to its end went (after its games were
+/// handed on).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FileEnd {
+    /// Every game was read.
+    Whole,
+    /// The reader stopped (it had what it wanted).
+    Stopped,
+    /// The file is damaged or cut short here: the games before were read.
+    Damaged(String),
+}
+
+/// Calls `f` with each game of one data file, every variant, in order,
+/// after `settings` with the file's settings line; `f` may stop the
+/// reading. What `tally datagen stats` and `text` read.
+///
+/// # Errors
+///
+/// A file that cannot be opened or has no valid header (one line, naming
+/// it).
+pub fn each_game_of(
+    path: &Path,
+    settings: impl FnOnce(&str),
+    mut f: impl FnMut(&DataGame) -> std::ops::ControlFlow<()>,
+) -> Result<FileEnd, String> {
+    let open = super::format::open_data(path)?;
+    let mut reader =
+        Reader::new(BufReader::new(open)).map_err(|e| format!("{}: {e}", path.display()))?;
+    settings(reader.settings());
+    loop {
+        match reader.next_game() {
+            Ok(Some(g)) => {
+                if f(&g).is_break() {
+                    return Ok(FileEnd::Stopped);
+                }
+            }
+            Ok(None) => return Ok(FileEnd::Whole),
+            Err(e) => return Ok(FileEnd::Damaged(format!("{}: {e}", path.display()))),
+        }
+    }
+}

@@ -52,6 +52,7 @@
 pub mod openings;
 pub mod player;
 pub mod results;
+pub mod setup;
 pub mod spec;
 pub mod stats;
 pub mod summary;
@@ -246,6 +247,33 @@ pub fn shard_from_env(
         return Shard::new(idx + 1, count).map(Some);
     }
     Ok(None)
+}
+
+/// The shard a run plays: `--shard K/N` when given, else the job array's
+/// ([`shard_from_env`] on the process environment, with `--shards N`),
+/// else none. Shared by `tally match` and `tally datagen`.
+///
+/// # Errors
+///
+/// A message for a bad `--shard` or environment.
+pub fn resolve_shard(shard: Option<&str>, shards: Option<u32>) -> Result<Option<Shard>, String> {
+    match shard {
+        Some(s) => s.parse::<Shard>().map(Some),
+        None => shard_from_env(shards, &|k| std::env::var(k).ok()),
+    }
+}
+
+/// `path` with `{shard}` replaced by `K-of-N` (`all` without a shard).
+pub fn shard_path(path: &std::path::Path, shard: Option<Shard>) -> std::path::PathBuf {
+    let text = path.to_string_lossy();
+    if !text.contains("{shard}") {
+        return path.to_path_buf();
+    }
+    let tag = shard.map_or_else(
+        || "all".to_owned(),
+        |s| format!("{}-of-{}", s.index, s.count),
+    );
+    std::path::PathBuf::from(text.replace("{shard}", &tag))
 }
 
 /// What identifies an experiment: runs and shards with equal experiments

@@ -32,6 +32,32 @@ pub const SHIPPED: &str = include_str!("../../positions/openings.epd");
 /// The shipped opening set for extinction.
 pub const SHIPPED_EXTINCTION: &str = include_str!("../../positions/openings-extinction.epd");
 
+/// The openings of `path` (EPD, or PGN by its `.pgn` extension), or the
+/// variant's shipped ones when no file is given: what `tally match` and
+/// `tally spsa` play from.
+///
+/// # Errors
+///
+/// A one-line message for a file that cannot be read or parsed.
+pub fn load(path: Option<&std::path::Path>, variant: Variant) -> Result<Vec<Opening>, String> {
+    match path {
+        None => parse_epd(shipped(variant)),
+        Some(path) => {
+            let bytes =
+                std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let is_pgn = path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
+            let parsed = if is_pgn {
+                parse_pgn(&bytes, variant)
+            } else {
+                parse_epd(&String::from_utf8_lossy(&bytes))
+            };
+            parsed.map_err(|e| format!("{}: {e}", path.display()))
+        }
+    }
+}
+
 /// The default openings (EPD text) of a variant's matches.
 pub fn shipped(variant: Variant) -> &'static str {
     match BoardKind::of(variant) {

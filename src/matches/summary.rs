@@ -1,9 +1,10 @@
 //! The summary of a match as people read it: [`summary_table`] (what
 //! `tally match` and `tally match merge` print) and [`one_line`] (the
-//! result in one line, for a commit message). The figures are
+//! result in one line, for a commit message), with [`progress_line`] and
+//! [`stop_note`] for a run in progress. The figures are
 //! [`Summary`]'s ([`super::stats`]); here they are only put in words.
 
-use super::{EloModel, Experiment, GameRecord, Shard, Summary};
+use super::{EloModel, Experiment, GameRecord, Outcome, Shard, Summary};
 use crate::analyse::fmt_points;
 
 /// The players' names from the games' PGN tags, else from the specs.
@@ -175,4 +176,42 @@ pub fn one_line(s: &Summary) -> String {
     parts.push(format!("{} games", 2 * pairs));
     parts.push(format!("penta {}", penta_text(&s.penta)));
     parts.join(", ")
+}
+
+/// The running score after a game, for a progress bar: wins, draws,
+/// losses, the mean margin, the Elo and the SPRT's LLR.
+pub fn progress_line(s: &Summary) -> String {
+    let elo = s.elo.map_or_else(|| "-".to_owned(), |e| format!("{e:+.0}"));
+    let llr = s
+        .sprt
+        .as_ref()
+        .map_or_else(String::new, |t| format!(" LLR {:.2}", t.llr));
+    format!(
+        "{}-{}-{} margin {} Elo {elo}{llr}",
+        s.wins,
+        s.draws,
+        s.losses,
+        fmt_points(s.mean_margin)
+    )
+}
+
+/// Why a run stopped before its schedule was done, if it did: Ctrl-C or
+/// the SPRT.
+pub fn stop_note(outcome: &Outcome) -> Option<String> {
+    if outcome.interrupted {
+        Some(
+            "interrupted: finished games are written; run the same command again to resume"
+                .to_owned(),
+        )
+    } else {
+        outcome.sprt_stop.as_ref().map(|s| {
+            format!(
+                "stopped early by the SPRT: {} at game {} (LLR {:.2}); the games then in play \
+                 finished and are counted above",
+                s.status.decision.describe(),
+                s.games,
+                s.status.llr
+            )
+        })
+    }
 }

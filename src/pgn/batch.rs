@@ -4,7 +4,8 @@
 //! back numbered in input order, scored ([`ScoreRecord`]) or with why it
 //! could not be. A game longer than [`super::MAX_GAME_BYTES`] is such a
 //! game: it is skipped without being kept, so no input makes memory grow.
-//! What is printed of each game is the caller's.
+//! What is printed of each game is the caller's; [`render`] and
+//! [`failure_line`] are the words `tally score` prints them in.
 
 use std::io::{self, BufRead};
 use std::sync::mpsc::sync_channel;
@@ -13,8 +14,9 @@ use rayon::prelude::*;
 
 use super::{GameSplitter, GameTooLong, PgnGame, read_games};
 use crate::referee::{ScoreError, ScoreRecord, score_input_until};
-use crate::rules::Variant;
+use crate::rules::{EndingKind, Variant};
 use crate::scoring::{DrawAdvantage, Scorer, Tables};
+use crate::text::printable;
 
 /// Games handed to the thread pool at a time, at most.
 const BATCH: usize = 256;
@@ -185,4 +187,69 @@ fn tag_variant(tag: &str) -> Result<Variant, ScoreError> {
             "unknown variant '{tag}' in the Variant tag (give --variant to score it anyway)"
         ))
     })
+}
+
+/// How `tally score` shows a scored game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// The per-ply table after a heading.
+    Table,
+    /// One line: number, players, plies, ending, totals.
+    Summary,
+    /// One JSON object a line.
+    Json,
+}
+
+/// Appends scored game `number` to `out` in `format`, each line after
+/// `prefix` (the file's name when there are several), its players from
+/// `pgn` when it came from one; untrusted text is made printable.
+pub fn render(
+    out: &mut String,
+    format: Format,
+    number: usize,
+    prefix: &str,
+    pgn: Option<&PgnGame>,
+    record: &ScoreRecord,
+) {
+    let players = pgn
+        .map(|g| {
+            format!(
+                "{} - {}",
+                printable(g.white.as_deref().unwrap_or("?")),
+                printable(g.black.as_deref().unwrap_or("?"))
+            )
+        })
+        .unwrap_or_default();
+    match format {
+        Format::Json => {
+            out.push_str(&record.to_json(Some(number)));
+            out.push('\n');
+        }
+        Format::Summary => {
+            let ending = record.ending_kind().map_or("running", EndingKind::name);
+            out.push_str(&format!(
+                "{prefix}game {number}: {} {players} {} plies, {ending}: white {}, black {}\n",
+                record.variant,
+                record.plies.len(),
+                record.total.white,
+                record.total.black
+            ));
+        }
+        Format::Table => {
+            out.push_str(&format!(
+                "{prefix}game {number}: {} {players}\nstart:   {}\n",
+                record.variant, record.start_fen
+            ));
+            out.push_str(&record.to_table());
+            out.push('\n');
+        }
+    }
+}
+
+/// The line that says why game `number` could not be scored, after
+/// `prefix`: `game N, ply K (move): why` or `game N: why`.
+pub fn failure_line(prefix: &str, number: usize, e: &ScoreError) -> String {
+    let sep = if e.ply.is_some() { "," } else { ":" };
+    let e = e.to_string();
+    format!("{prefix}game {number}{sep} {}", printable(&e))
 }

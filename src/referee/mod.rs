@@ -87,6 +87,27 @@ impl GameInput {
     }
 }
 
+/// A recorded result as text: `1-0`, `0-1`, `1/2-1/2`, or `*` (none).
+///
+/// # Errors
+///
+/// Any other text: a one-line message naming the option `--result`.
+pub fn parse_result(text: &str) -> Result<Option<KnownOutcome>, String> {
+    match text.trim() {
+        "1-0" => Ok(Some(KnownOutcome::Decisive {
+            winner: Color::White,
+        })),
+        "0-1" => Ok(Some(KnownOutcome::Decisive {
+            winner: Color::Black,
+        })),
+        "1/2-1/2" => Ok(Some(KnownOutcome::Draw)),
+        "*" => Ok(None),
+        other => Err(format!(
+            "invalid --result '{other}' (expected 1-0, 0-1, 1/2-1/2 or *)"
+        )),
+    }
+}
+
 /// Why a game could not be scored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScoreError {

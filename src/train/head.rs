@@ -12,7 +12,7 @@
 //! the units the engine's evaluation of the variant is in; the loss is
 //! reported in pawns of the variant's scale, squared.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
@@ -325,6 +325,115 @@ pub fn with_head(body: &Network, variant: Variant, head: Head) -> Result<Network
 /// which the margin head does not read).
 pub fn body_params(net: &Network) -> Vec<f32> {
     dequantised(net)
+}
+
+/// The largest difference, in internal units, between the engine's
+/// integer inference of head `index` of `net` and the float fit `head`
+/// over the body weights `p`, on the first `n` of `samples`: the check of
+/// a written head.
+pub fn largest_difference(
+    net: &Network,
+    index: usize,
+    head: &FloatHead,
+    p: &[f32],
+    samples: &[Sample],
+    n: usize,
+) -> f64 {
+    samples
+        .iter()
+        .take(n)
+        .map(|s| {
+            let board = s.board();
+            let acc = crate::nnue::Accumulator::refresh(net, &board);
+            let int = f64::from(net.output_head(&acc, &board, s.turn(), index));
+            (int - head.value(p, s)).abs()
+        })
+        .fold(0.0, f64::max)
+}
+
+/// A margin head to fit and write (`tally train --head`).
+#[derive(Clone, Copy, Debug)]
+pub struct HeadRun<'a> {
+    /// The scoring variant whose head is fitted.
+    pub variant: Variant,
+    /// The chess net whose body the head reads.
+    pub body: &'a Path,
+    /// The data files.
+    pub data: &'a [PathBuf],
+    /// The share of games set apart for validation.
+    pub val: f64,
+    /// The seed of the validation games.
+    pub seed: u64,
+    /// The ridge penalty per position on each head weight.
+    pub l2: f64,
+    /// Positions on which the written head is checked.
+    pub check: usize,
+    /// The net file to write.
+    pub out: &'a Path,
+}
+
+/// Fits `run`'s margin head over its body's hidden layer and writes the
+/// net with it; `say` is told what was read, the errors of the fit, what
+/// was written and the check of the integer inference against the fit.
+///
+/// # Errors
+///
+/// A one-line message: a body that cannot be read or is not of the
+/// standard board, unreadable data, no quiet position, a fit or a file
+/// that fails.
+pub fn fit_and_write(run: &HeadRun, say: &mut dyn FnMut(String)) -> Result<(), String> {
+    let variant = run.variant;
+    let body = crate::nnue::format::load(run.body)?;
+    if body.board() != BoardKind::Standard {
+        return Err(format!(
+            "--net: {} is a net for the {} board; {variant} is played on the standard board",
+            body.name(),
+            body.board().name()
+        ));
+    }
+    let data = load_margins(run.data, variant, run.val, run.seed)?;
+    say(format!(
+        "{} training and {} validation positions (quiet) of {} in {} {variant} games read",
+        data.train.len(),
+        data.validation.len(),
+        data.positions,
+        data.games
+    ));
+    if data.train.is_empty() {
+        return Err(format!("no quiet {variant} position in the data"));
+    }
+    let p = body_params(&body);
+    let started = std::time::Instant::now();
+    let head = fit_head(&p, &data.train, run.l2)?;
+    let secs = started.elapsed().as_secs_f64();
+    for (name, samples) in [("training", &data.train), ("validation", &data.validation)] {
+        if samples.is_empty() {
+            continue;
+        }
+        let none = mse(samples, |_| 0.0);
+        let fitted = mse(samples, |s| head.value(&p, s));
+        say(format!(
+            "{name}: mean squared error {fitted:.4} pawns² (predicting no points to come: {none:.4})"
+        ));
+    }
+    let net = with_head(&body, variant, head.quantised())?;
+    let index = margin_head(variant).unwrap_or(0);
+    let check = if data.validation.is_empty() {
+        &data.train
+    } else {
+        &data.validation
+    };
+    let worst = largest_difference(&net, index, &head, &p, check, run.check);
+    crate::nnue::format::save(&net, run.out)?;
+    say(format!(
+        "fitted in {secs:.1} s; wrote {} with {variant}'s margin head (head {index}) to {}",
+        net.describe(),
+        run.out.display()
+    ));
+    say(format!(
+        "integer inference of the head against the float fit: largest difference {worst:.1} internal units"
+    ));
+    Ok(())
 }
 
 #[cfg(test)]

@@ -33,6 +33,7 @@
 pub mod checkpoint;
 pub mod data;
 pub mod head;
+pub mod start;
 
 use rayon::prelude::*;
 

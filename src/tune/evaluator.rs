@@ -218,6 +218,31 @@ pub fn render_weights(variant: Variant, w: &VariantWeights, origin: &str) -> Str
     out
 }
 
+/// The weights `variant`'s fit moves: those its evaluator reads, less the
+/// ones `keep` names (`tally tune --keep`).
+///
+/// # Errors
+///
+/// A name that is not a weight of the variant's evaluator: a one-line
+/// message listing its weights.
+pub fn fitted_knobs(variant: Variant, keep: &[String]) -> Result<Vec<usize>, String> {
+    let fitted = VariantWeights::fitted(variant);
+    let name = |i: usize| VariantWeights::KNOBS[i].name;
+    for k in keep {
+        if !fitted.iter().any(|&i| name(i) == k.trim()) {
+            let names: Vec<&str> = fitted.iter().map(|&i| name(i)).collect();
+            return Err(format!(
+                "--keep {k}: not a weight of the {variant} evaluator (its weights: {})",
+                names.join(", ")
+            ));
+        }
+    }
+    Ok(fitted
+        .into_iter()
+        .filter(|&i| !keep.iter().any(|k| k.trim() == name(i)))
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -59,3 +59,14 @@ pub fn stdout(o: &Output) -> String {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// Asserts that a run was refused as bad input: exit code 2 and one line
+/// on standard error containing `needle` (`what` says which run in a
+/// failure); returns that line.
+pub fn refused(o: &Output, needle: &str, what: &str) -> String {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+    assert_eq!(err.lines().count(), 1, "{what}: {err}");
+    assert!(err.contains(needle), "{what}: {err}");
+    err
+}

@@ -1,0 +1,94 @@
+//! The files the commands name: an output checked before a long run
+//! starts ([`check_output`]), so that it is not lost at its last step, and
+//! an input opened for reading ([`open_input`]: a file or a pipe, `-` for
+//! standard input). Errors are one line naming the file.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader};
+use std::path::Path;
+
+/// Checks, before a command reads or computes anything, that `path` can
+/// be written as its output `flag`, so that a long run is not lost at its
+/// last step: not a directory; an existing file that may be opened for
+/// writing (nothing is written or truncated); or a new file in an
+/// existing directory where it can be created (it is created and removed
+/// again). A device or a FIFO is taken as it is (`/dev/null`). A path with
+/// a `{shard}` placeholder has its directory checked.
+///
+/// # Errors
+///
+/// A one-line message naming the flag, the path and what is wrong.
+pub fn check_output(flag: &str, path: &Path) -> Result<(), String> {
+    let fail = |why: String| Err(format!("{flag} {}: {why}", path.display()));
+    let sharded = path.to_string_lossy().contains("{shard}");
+    if !sharded {
+        match std::fs::metadata(path) {
+            Ok(m) if m.is_dir() => return fail("is a directory".to_owned()),
+            Ok(m) if m.is_file() => {
+                return match std::fs::OpenOptions::new().append(true).open(path) {
+                    Ok(_) => Ok(()),
+                    Err(e) => fail(format!("cannot be written ({e})")),
+                };
+            }
+            Ok(_) => return Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return fail(format!("cannot be written ({e})")),
+        }
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    match std::fs::metadata(parent) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => return fail(format!("{} is not a directory", parent.display())),
+        Err(_) => return fail(format!("there is no directory {}", parent.display())),
+    }
+    if sharded {
+        return Ok(());
+    }
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+    {
+        Ok(file) => {
+            drop(file);
+            let _ = std::fs::remove_file(path);
+            Ok(())
+        }
+        Err(e) => fail(format!("cannot be created ({e})")),
+    }
+}
+
+/// Opens an input file for reading, buffered; `-` is standard input.
+///
+/// Regular files and pipes are read; a directory or a device (`/dev/zero`
+/// never ends) is refused.
+///
+/// # Errors
+///
+/// A file that cannot be opened or is neither a regular file nor a pipe:
+/// a one-line message naming it.
+pub fn open_input(path: &Path) -> Result<Box<dyn BufRead + Send>, String> {
+    if path.as_os_str() == "-" {
+        return Ok(Box::new(BufReader::new(io::stdin())));
+    }
+    let cannot = |why: &dyn std::fmt::Display| format!("cannot open {}: {why}", path.display());
+    let file = File::open(path).map_err(|e| cannot(&e))?;
+    let kind = file.metadata().map_err(|e| cannot(&e))?.file_type();
+    #[cfg(unix)]
+    let pipe = {
+        use std::os::unix::fs::FileTypeExt;
+        kind.is_fifo() || kind.is_socket()
+    };
+    #[cfg(not(unix))]
+    let pipe = false;
+    if kind.is_dir() {
+        return Err(cannot(&"it is a directory"));
+    }
+    if !kind.is_file() && !pipe {
+        return Err(cannot(&"not a regular file or a pipe"));
+    }
+    Ok(Box::new(BufReader::with_capacity(1 << 16, file)))
+}

@@ -1,0 +1,143 @@
+//! The options that `tally tune` (the evaluation's weights) and `tally
+//! train` (the net) share, checked one way: the learning rate, the
+//! sigmoid's scale `K`, the weight of the game result in the target
+//! (`--lambda` for the tuner, `--wdl` for the trainer), the batch size
+//! and a penalty of at least 0 (the L2 of the tuner and of the trainer's
+//! margin head, the trainer's weight decay). Each message is one line
+//! naming the option.
+
+/// `flag` must be a finite number above 0.
+///
+/// # Errors
+///
+/// `"{flag} must be a positive number"`.
+pub fn positive(flag: &str, x: f64) -> Result<(), String> {
+    if x.is_finite() && x > 0.0 {
+        Ok(())
+    } else {
+        Err(format!("{flag} must be a positive number"))
+    }
+}
+
+/// `flag` must lie in `0 ..= 1`.
+///
+/// # Errors
+///
+/// `"{flag} must lie between 0 and 1"`.
+pub fn share(flag: &str, x: f64) -> Result<(), String> {
+    if x.is_finite() && (0.0..=1.0).contains(&x) {
+        Ok(())
+    } else {
+        Err(format!("{flag} must lie between 0 and 1"))
+    }
+}
+
+/// `flag` must be a finite number of at least 0.
+///
+/// # Errors
+///
+/// `"{flag} must be 0 or more"`.
+pub fn at_least_zero(flag: &str, x: f64) -> Result<(), String> {
+    if x.is_finite() && x >= 0.0 {
+        Ok(())
+    } else {
+        Err(format!("{flag} must be 0 or more"))
+    }
+}
+
+/// A count `flag` must be at least 1.
+///
+/// # Errors
+///
+/// `"{flag} must be at least 1"`.
+pub fn at_least_one(flag: &str, n: u64) -> Result<(), String> {
+    if n >= 1 {
+        Ok(())
+    } else {
+        Err(format!("{flag} must be at least 1"))
+    }
+}
+
+/// The options both fitters take, in the order they are checked.
+#[derive(Clone, Copy, Debug)]
+pub struct Shared<'a> {
+    /// The name of the result's weight: `--lambda` or `--wdl`.
+    pub result_flag: &'a str,
+    /// The weight of the game result in the target, `0 ..= 1`.
+    pub result_weight: f64,
+    /// The learning rate (`--lr`), above 0.
+    pub lr: f64,
+    /// The sigmoid's scale (`--k`) when given, above 0.
+    pub k: Option<f64>,
+    /// Positions per mini-batch (`--batch`), at least 1.
+    pub batch: usize,
+}
+
+impl Shared<'_> {
+    /// Checks the shared options.
+    ///
+    /// # Errors
+    ///
+    /// The first bad option's message.
+    pub fn check(&self) -> Result<(), String> {
+        share(self.result_flag, self.result_weight)?;
+        positive("--lr", self.lr)?;
+        if let Some(k) = self.k {
+            positive("--k", k)?;
+        }
+        at_least_one("--batch", self.batch as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_bad_option_is_named_in_one_line() {
+        let good = Shared {
+            result_flag: "--wdl",
+            result_weight: 0.5,
+            lr: 0.001,
+            k: None,
+            batch: 64,
+        };
+        assert_eq!(good.check(), Ok(()));
+        let bad = |s: Shared| s.check().unwrap_err();
+        assert_eq!(
+            bad(Shared {
+                result_weight: 1.5,
+                ..good
+            }),
+            "--wdl must lie between 0 and 1"
+        );
+        assert_eq!(
+            bad(Shared {
+                result_flag: "--lambda",
+                result_weight: f64::NAN,
+                ..good
+            }),
+            "--lambda must lie between 0 and 1"
+        );
+        assert_eq!(
+            bad(Shared { lr: 0.0, ..good }),
+            "--lr must be a positive number"
+        );
+        assert_eq!(
+            bad(Shared {
+                k: Some(f64::INFINITY),
+                ..good
+            }),
+            "--k must be a positive number"
+        );
+        assert_eq!(
+            bad(Shared { batch: 0, ..good }),
+            "--batch must be at least 1"
+        );
+        assert_eq!(
+            at_least_zero("--l2", -1e-9).unwrap_err(),
+            "--l2 must be 0 or more"
+        );
+        assert_eq!(at_least_zero("--l2", 0.0), Ok(()));
+    }
+}
