@@ -27,7 +27,9 @@ use crate::analyse::annotate::annotated_pgn;
 use crate::analyse::json::{game_json, position_json};
 use crate::analyse::report::chart::{Labels, Series};
 use crate::analyse::table::position_table;
-use crate::analyse::{Finish, analyse_game, analyse_position, limits_text, player_names};
+use crate::analyse::{
+    Finish, analyse_game, analyse_position, limits_text, player_names, score_for,
+};
 use crate::engine::{Engine, EngineOptions};
 use crate::eval::EvalMode;
 use crate::pgn::{PgnGame, nth_game, variant_of_tag};
@@ -51,6 +53,11 @@ pub struct AnalyseArgs {
     /// tiebraker. Overrides a PGN's Variant tag; without either, chess.
     #[arg(long, short = 'v')]
     pub variant: Option<String>,
+    /// Chess960 castling: X-FEN or Shredder-FEN castling rights, castling
+    /// as king takes rook. A PGN whose Variant tag or FEN says Chess960 is
+    /// read so without it.
+    #[arg(long)]
+    pub chess960: bool,
     /// The position to rank (FEN); the standard position by default.
     #[arg(long, conflicts_with = "pgn")]
     pub fen: Option<String>,
@@ -229,6 +236,7 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CliError> {
         hash_mb: args.hash,
         threads,
         specials: true,
+        chess960: args.chess960,
         draw_advantage: advantage,
         eval_mode,
         net,
@@ -242,7 +250,7 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CliError> {
     match (pgn, args.ply) {
         (Some(g), None) => whole_game(args, &mut engine, &g, &limits),
         (Some(g), Some(k)) => {
-            let record = score_input(&engine.scorer(), &without_result(&g.input))
+            let record = score_for(&mut engine, &without_result(&g.input))
                 .map_err(|e| CliError::bad_input(format!("game {}: {e}", args.game)))?;
             if k > record.plies.len() {
                 return Err(CliError::bad_input(format!(

@@ -109,6 +109,10 @@ pub struct RunArgs {
     /// standard position.
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
+    /// Chess960: without --openings, each game starts from one of the 960
+    /// start positions (drawn by the seed); castling as Chess960 castles.
+    #[arg(long)]
+    pub chess960: bool,
     /// The seed: the same seed and settings give the same file.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -211,6 +215,7 @@ pub fn config_of(a: &RunArgs) -> Result<(Config, Target), CliError> {
         }
     }
     c.seed = a.seed;
+    c.chess960 = a.chess960;
     c.hash_mb = a.hash.max(1);
     c.verify = match (a.no_verify, a.max_opening_score, c.verify) {
         (true, _, _) => None,

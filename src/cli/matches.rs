@@ -91,6 +91,16 @@ pub struct RunArgs {
     /// tiebraker.
     #[arg(long, short = 'v', default_value = "chess")]
     pub variant: String,
+    /// Chess960: without --openings the openings are the 960 start
+    /// positions in the order --seed shuffles them (1920 games unless
+    /// --games says); every engine gets UCI_Chess960 and castling goes as
+    /// king takes rook. On by itself for openings with Chess960 castling
+    /// rights.
+    #[arg(long)]
+    pub chess960: bool,
+    /// The seed of the Chess960 openings' order.
+    #[arg(long, default_value_t = 1, requires = "chess960")]
+    pub seed: u64,
     /// A player, twice: key=value words. Tally: name=, eval=variant|untuned|base|nnue,
     /// hash=, threads=, specials=on|off, depth=, nodes=, movetime=,
     /// option.NAME=VALUE. An external UCI engine: cmd=PROGRAM (arg=...
@@ -220,8 +230,12 @@ pub fn config_of(a: &RunArgs) -> Result<MatchConfig, CliError> {
     control.depth = a.depth;
     control.nodes = a.nodes;
     control.movetime = a.movetime.map(Duration::from_millis);
-    let openings = load_openings(a.openings.as_deref(), variant)?;
+    let openings = match &a.openings {
+        None if a.chess960 => openings::chess960(a.seed),
+        path => load_openings(path.as_deref(), variant)?,
+    };
     let mut config = MatchConfig::new(variant, players, control, openings);
+    config.chess960 |= a.chess960;
     if let Some(n) = a.games {
         config.games = n;
     }

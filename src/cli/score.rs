@@ -57,6 +57,11 @@ pub struct ScoreArgs {
     /// tiebraker. Overrides a PGN's Variant tag; without either, chess.
     #[arg(long, short = 'v')]
     pub variant: Option<String>,
+    /// Chess960 castling for every game: X-FEN or Shredder-FEN castling
+    /// rights, castling as king takes rook (O-O/O-O-O in SAN). Without it,
+    /// a game whose Variant tag or FEN says Chess960 is read so.
+    #[arg(long)]
+    pub chess960: bool,
     /// A TOML rules file overriding any point value of the built-in tables.
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
@@ -129,6 +134,7 @@ pub fn run(args: &ScoreArgs) -> Result<i32, CliError> {
         };
         let scorer = StreamScorer {
             variant,
+            chess960: args.chess960,
             scorers: &scorers,
             pool: &pool,
         };
@@ -180,6 +186,7 @@ fn score_moves(
     format: Format,
 ) -> Result<i32, CliError> {
     let mut input = GameInput::from_text(args.fen.as_deref(), args.moves.as_deref().unwrap_or(""));
+    input.chess960 = args.chess960;
     input.result = args
         .result
         .as_deref()
@@ -269,7 +276,7 @@ fn render(
             let ending = record.ending_kind().map_or("running", EndingKind::name);
             out.push_str(&format!(
                 "{prefix}game {number}: {} {players} {} plies, {ending}: white {}, black {}\n",
-                record.variant,
+                record.variant_text(),
                 record.plies.len(),
                 record.total.white,
                 record.total.black
@@ -278,7 +285,8 @@ fn render(
         Format::Table => {
             out.push_str(&format!(
                 "{prefix}game {number}: {} {players}\nstart:   {}\n",
-                record.variant, record.start_fen
+                record.variant_text(),
+                record.start_fen
             ));
             out.push_str(&record.to_table());
             out.push('\n');

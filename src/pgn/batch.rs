@@ -74,6 +74,9 @@ pub struct StreamScorer<'a> {
     /// The variant of every game; `None`: each game's `Variant` tag, chess
     /// without one.
     pub variant: Option<Variant>,
+    /// Whether every game reads under Chess960 castling (`--chess960`);
+    /// without it, the games that say so ([`GameInput::is_chess960`](crate::referee::GameInput::is_chess960)).
+    pub chess960: bool,
     /// The scorers.
     pub scorers: &'a Scorers,
     /// The pool that scores.
@@ -162,7 +165,8 @@ impl StreamScorer<'_> {
         }
     }
 
-    fn score_one(&self, pgn: PgnGame) -> Scored {
+    fn score_one(&self, mut pgn: PgnGame) -> Scored {
+        pgn.input.chess960 |= self.chess960;
         let variant = match (self.variant, &pgn.variant) {
             (Some(v), _) => v,
             (None, None) => Variant::Chess,
