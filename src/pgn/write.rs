@@ -221,7 +221,7 @@ pub fn pgn_of<P: Pos>(game: &Game<P>, record: &ScoreRecord) -> PgnOut {
     let start = game.start();
     PgnOut {
         tags: Vec::new(),
-        variant: super::variant_tag(None, record.variant, record.chess960),
+        variant: super::variant_tag(Some(record.variant.id()), record.variant, record.chess960),
         start_fen: start.fen(),
         plies: game_sans(game)
             .into_iter()
