@@ -34,7 +34,7 @@ use crate::engine::{Engine, EngineOptions};
 use crate::eval::EvalMode;
 use crate::pgn::{PgnGame, nth_game, variant_of_tag};
 use crate::referee::{GameInput, score_input};
-use crate::rules::Variant;
+use crate::rules::{Variant, fen_needs_chess960};
 use crate::scoring::{DrawAdvantage, Tables};
 use crate::search::{Limits, PvLine, Reporter, Stats};
 
@@ -54,8 +54,8 @@ pub struct AnalyseArgs {
     #[arg(long, short = 'v')]
     pub variant: Option<String>,
     /// Chess960 castling: X-FEN or Shredder-FEN castling rights, castling
-    /// as king takes rook. A PGN whose Variant tag or FEN says Chess960 is
-    /// read so without it.
+    /// as king takes rook. A FEN, or a PGN whose Variant tag or FEN, says
+    /// Chess960 is read so without it.
     #[arg(long)]
     pub chess960: bool,
     /// The position to rank (FEN); the standard position by default.
@@ -236,7 +236,7 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CliError> {
         hash_mb: args.hash,
         threads,
         specials: true,
-        chess960: args.chess960,
+        chess960: args.chess960 || args.fen.as_deref().is_some_and(fen_needs_chess960),
         draw_advantage: advantage,
         eval_mode,
         net,
