@@ -228,6 +228,38 @@ fn an_engine_that_offers_draw_advantage_is_told_the_matchs() {
 }
 
 #[test]
+fn a_chess960_match_tells_engines_uci_chess960_and_refuses_one_without_it() {
+    // The fake answers with the UCI_Chess960 value it was given: true in
+    // a Chess960 match, nothing in another, the spec's own when it sets it.
+    for (chess960, setting, told) in [
+        (true, "", "true"),
+        (false, "", "unset"),
+        (true, " option.UCI_Chess960=false", "false"),
+    ] {
+        let fake = format!("{}{setting}", fake("chess960"));
+        let mut c = config(
+            Variant::Chess,
+            "name=tally hash=8 depth=1",
+            &fake,
+            1,
+            depth(1),
+        );
+        c.chess960 = chess960;
+        let reason = illegal_reason(&c);
+        assert!(
+            reason.contains(&format!("'told-{told}'")),
+            "{chess960}{setting}: {reason}"
+        );
+    }
+    // An engine that does not offer the option cannot start a 960 match.
+    let mut c = config(Variant::Chess, "name=tally", &fake("illegal"), 1, depth(1));
+    c.chess960 = true;
+    let stop = AtomicBool::new(false);
+    let e = run(&c, Vec::new(), &stop, &Quiet).expect_err("refused");
+    assert!(e.contains("does not offer UCI_Chess960"), "{e}");
+}
+
+#[test]
 fn an_engine_flooding_its_output_loses_and_is_restarted() {
     // Endless `info` lines, then one endless line: each forfeits at once
     // (the memory held stays bounded), and the next game gets a fresh

@@ -23,6 +23,7 @@ fn header() -> Header {
             games: 2,
             draw_advantage: "black".into(),
             tables: "0".into(),
+            chess960: false,
         },
         shard: None,
     }

@@ -262,6 +262,42 @@ async fn tally_replies_streaming_its_margin_and_a_takeback_returns_to_my_turn() 
     assert_eq!(g["ending"]["winner"], "black");
 }
 
+/// A Chess960 game: a random start position of the 960 without a FEN;
+/// from a FEN, castling by king takes rook, scored as the referee does;
+/// the page lists the variants once, from the server.
+#[tokio::test]
+async fn chess960_games_castle_by_king_takes_rook() {
+    let server = Server::start(&[]);
+    let id = server.create(json!({"mode": "people", "chess960": true}));
+    let (_, g) = server.json("GET", &format!("/api/games/{id}"), "");
+    assert_eq!(g["chess960"], true);
+    let start = g["start_fen"].as_str().unwrap();
+    assert!(start.contains("/pppppppp/8/8/8/8/PPPPPPPP/"), "{start}");
+    let fen = "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1";
+    let id =
+        server.create(json!({"mode": "people", "variant": "wacky", "chess960": true, "fen": fen}));
+    let mut ws = server.socket(&id).await;
+    ws.state(|_| true).await;
+    for (n, m) in ["b1a1", "b8h8"].into_iter().enumerate() {
+        ws.play(m).await;
+        ws.state(|s| plies(s) > n).await;
+    }
+    let (_, g) = server.json("GET", &format!("/api/games/{id}"), "");
+    assert_eq!(plies(&g), 2, "{g}");
+    assert!(g["fen"].as_str().unwrap().starts_with("r4rk1/"), "{g}");
+    let (white, black) = referee_totals(Variant::Wacky, Some(fen), "b1a1 b8h8");
+    assert_eq!((white.clone(), black.clone()), (json!(860), json!(860)));
+    assert_eq!(g["totals"]["white"], white, "{g}");
+    assert_eq!(g["totals"]["black"], black, "{g}");
+    let (status, page) = server.http("GET", "/", &[], "");
+    assert_eq!(status, 200);
+    assert_eq!(page.matches("<option value=\"tiebraker\">").count(), 2);
+    assert_eq!(
+        page.matches("<option value=\"stylish\" selected>").count(),
+        2
+    );
+}
+
 #[tokio::test]
 async fn an_illegal_move_is_refused_with_a_clear_message() {
     let server = Server::start(&[]);

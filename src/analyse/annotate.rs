@@ -122,7 +122,7 @@ pub fn annotated_pgn(
     ));
     let out = PgnOut {
         tags,
-        variant: variant_tag(g.variant.as_deref(), scorer.variant()),
+        variant: variant_tag(g.variant.as_deref(), scorer.variant(), r.chess960),
         start_fen: r.start_fen.clone(),
         plies,
         intro: Some(intro),

@@ -522,6 +522,24 @@ fn best_of(
     }))
 }
 
+/// Scores a game with the engine's scorer, read under Chess960 castling
+/// when the engine is set to it or the game is Chess960
+/// ([`GameInput::is_chess960`]); in the latter case the engine is set to
+/// Chess960 too, so that it reads the game's positions as the referee did.
+///
+/// # Errors
+///
+/// The referee's [`ScoreError`].
+pub fn score_for(engine: &mut Engine, input: &GameInput) -> Result<ScoreRecord, ScoreError> {
+    let mut input = input.clone();
+    input.chess960 |= engine.options().chess960;
+    let record = score_input(&engine.scorer(), &input)?;
+    if record.chess960 && !engine.options().chess960 {
+        engine.set_chess960(true);
+    }
+    Ok(record)
+}
+
 /// Analyses every ply of a game: scores it with the referee, then
 /// searches each position before a ply to `limits` (see the module docs).
 /// `progress` is called after each ply with `(done, total)`; returning
@@ -540,8 +558,7 @@ pub fn analyse_game(
 ) -> Result<GameAnalysis, AnalyseError> {
     engine.set_specials(true);
     engine.set_multipv(1);
-    let scorer = engine.scorer();
-    let record = score_input(&scorer, input).map_err(AnalyseError::Score)?;
+    let record = score_for(engine, input).map_err(AnalyseError::Score)?;
     let texts: Vec<String> = record.plies.iter().map(|p| p.action.to_string()).collect();
     let n = texts.len();
     let mut plies = Vec::with_capacity(n);

@@ -8,9 +8,8 @@ use std::time::Duration;
 
 use crate::engine::Engine;
 use crate::pgn::variant_of_tag;
-use crate::referee::{GameInput, score_input};
+use crate::referee::GameInput;
 use crate::rules::Variant;
-use crate::scoring::Scorer;
 use crate::search::Limits;
 
 /// The search time of a position when no limit is given, in milliseconds:
@@ -100,7 +99,7 @@ pub fn set_position(engine: &mut Engine, fen: Option<&str>, moves: &[&str]) -> R
 ///
 /// A game that cannot be scored, or one shorter than `k` plies.
 pub fn moves_to_ply(
-    scorer: &Scorer,
+    engine: &mut Engine,
     input: &GameInput,
     k: usize,
     game: usize,
@@ -109,7 +108,7 @@ pub fn moves_to_ply(
         result: None,
         ..input.clone()
     };
-    let record = score_input(scorer, &input).map_err(|e| format!("game {game}: {e}"))?;
+    let record = super::score_for(engine, &input).map_err(|e| format!("game {game}: {e}"))?;
     if k > record.plies.len() {
         return Err(format!(
             "--ply {k}: game {game} has {} plies",

@@ -45,6 +45,11 @@ pub struct AnalyseArgs {
     /// tiebraker. Overrides a PGN's Variant tag; without either, chess.
     #[arg(long, short = 'v')]
     pub variant: Option<String>,
+    /// Chess960 castling: X-FEN or Shredder-FEN castling rights, castling
+    /// as king takes rook. A FEN, or a PGN whose Variant tag or FEN, says
+    /// Chess960 is read so without it.
+    #[arg(long)]
+    pub chess960: bool,
     /// The position to rank (FEN); the standard position by default.
     #[arg(long, conflicts_with = "pgn")]
     pub fen: Option<String>,
@@ -187,6 +192,11 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CliError> {
         hash_mb: args.hash,
         threads,
         specials: true,
+        chess960: args.chess960
+            || args
+                .fen
+                .as_deref()
+                .is_some_and(crate::rules::fen_needs_chess960),
         draw_advantage: advantage,
         eval_mode,
         net,
@@ -200,7 +210,7 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CliError> {
     match (pgn, args.ply) {
         (Some(g), None) => whole_game(args, &mut engine, &g, &limits),
         (Some(g), Some(k)) => {
-            let (fen, moves) = setup::moves_to_ply(&engine.scorer(), &g.input, k, args.game)
+            let (fen, moves) = setup::moves_to_ply(&mut engine, &g.input, k, args.game)
                 .map_err(CliError::bad_input)?;
             let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
             set(&mut engine, Some(&fen), &moves)?;

@@ -107,6 +107,10 @@ pub struct RunArgs {
     /// standard position.
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
+    /// Chess960: without --openings, each game starts from one of the 960
+    /// start positions (drawn by the seed); castling as Chess960 castles.
+    #[arg(long)]
+    pub chess960: bool,
     /// The seed: the same seed and settings give the same file.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -197,6 +201,7 @@ pub fn config_of(a: &RunArgs) -> Result<(Config, Target), CliError> {
         random_plies: a.random_plies,
         openings: a.openings.as_deref(),
         seed: a.seed,
+        chess960: a.chess960,
         threads: a.threads,
         hash: a.hash,
         verify_nodes: a.verify_nodes,

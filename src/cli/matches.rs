@@ -83,6 +83,16 @@ pub struct RunArgs {
     /// tiebraker.
     #[arg(long, short = 'v', default_value = "chess")]
     pub variant: String,
+    /// Chess960: without --openings the openings are the 960 start
+    /// positions in the order --seed shuffles them (1920 games unless
+    /// --games says); every engine gets UCI_Chess960 and castling goes as
+    /// king takes rook. On by itself for openings with Chess960 castling
+    /// rights.
+    #[arg(long)]
+    pub chess960: bool,
+    /// The seed of the Chess960 openings' order.
+    #[arg(long, default_value_t = 1, requires = "chess960")]
+    pub seed: u64,
     /// A player, twice: key=value words. Tally: name=, eval=variant|untuned|base|nnue,
     /// hash=, threads=, specials=on|off, depth=, nodes=, movetime=,
     /// option.NAME=VALUE. An external UCI engine: cmd=PROGRAM (arg=...
@@ -195,6 +205,8 @@ pub fn config_of(a: &RunArgs) -> Result<MatchConfig, CliError> {
         nodes: a.nodes,
         movetime: a.movetime,
         openings: a.openings.as_deref(),
+        chess960: a.chess960,
+        seed: a.seed,
         games: a.games,
         concurrency: a.concurrency,
         oversubscribe: a.oversubscribe,

@@ -55,6 +55,11 @@ pub struct ScoreArgs {
     /// tiebraker. Overrides a PGN's Variant tag; without either, chess.
     #[arg(long, short = 'v')]
     pub variant: Option<String>,
+    /// Chess960 castling for every game: X-FEN or Shredder-FEN castling
+    /// rights, castling as king takes rook (O-O/O-O-O in SAN). Without it,
+    /// a game whose Variant tag or FEN says Chess960 is read so.
+    #[arg(long)]
+    pub chess960: bool,
     /// A TOML rules file overriding any point value of the built-in tables.
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
@@ -119,6 +124,7 @@ pub fn run(args: &ScoreArgs) -> Result<i32, CliError> {
         };
         let scorer = StreamScorer {
             variant,
+            chess960: args.chess960,
             scorers: &scorers,
             pool: &pool,
         };
@@ -154,6 +160,7 @@ fn score_moves(
     format: Format,
 ) -> Result<i32, CliError> {
     let mut input = GameInput::from_text(args.fen.as_deref(), args.moves.as_deref().unwrap_or(""));
+    input.chess960 = args.chess960;
     input.result = args
         .result
         .as_deref()

@@ -282,15 +282,15 @@ impl Record {
     /// # Errors
     ///
     /// [`FormatError::Corrupt`] for a position the format cannot hold:
-    /// more than 32 pieces, castling rights off the corners.
+    /// more than 32 pieces, castling rights off the back ranks.
     pub fn of<P: Pos>(node: &Node<P>, memo: &Memo) -> Result<Record, FormatError> {
         let setup = node.pos.to_setup(EnPassantMode::Always);
         if setup.board.occupied().count() > 32 {
             return Err(FormatError::Corrupt("more than 32 pieces".to_owned()));
         }
-        if !(setup.castling_rights & !Bitboard::CORNERS).is_empty() {
+        if !(setup.castling_rights & !BACK_RANKS).is_empty() {
             return Err(FormatError::Corrupt(
-                "castling rights off the corner squares".to_owned(),
+                "castling rights off the back ranks".to_owned(),
             ));
         }
         Ok(Record {
@@ -323,6 +323,9 @@ impl Record {
         b[28..30].copy_from_slice(&self.score.to_le_bytes());
         b[30] = self.result as u8;
         b[31] = castling_bits(self.setup.castling_rights);
+        let [first, last] = chess960_castling_bytes(self.setup.castling_rights);
+        b[59] = first;
+        b[60] = last;
         b[32..40].copy_from_slice(&self.margin.milli().to_le_bytes());
         b[40..42].copy_from_slice(&self.best.to_le_bytes());
         b[42..44].copy_from_slice(&self.ply.to_le_bytes());
@@ -377,7 +380,7 @@ impl Record {
         let mut setup = Setup::empty();
         setup.board = board;
         setup.turn = turn;
-        setup.castling_rights = castling_rights(b[31]);
+        setup.castling_rights = castling_rights(b[31]) | chess960_castling_rights([b[59], b[60]]);
         setup.ep_square = ep_square;
         setup.halfmoves = u32::from(b[25]);
         setup.fullmoves = fullmoves;
@@ -425,7 +428,16 @@ impl Record {
     /// rules.
     pub fn node<P: Pos>(&self, rules: &Rules<P>) -> Result<Node<P>, FormatError> {
         let fen = self.board_fen();
-        let pos = P::from_setup_checked(self.setup.clone(), &fen).map_err(FormatError::Rules)?;
+        // Castling rights standard chess cannot have are Chess960's.
+        let pos = P::from_setup_checked(self.setup.clone(), &fen)
+            .or_else(|e| {
+                if self.setup.castling_rights.is_empty() {
+                    Err(e)
+                } else {
+                    P::from_setup_in(self.setup.clone(), shakmaty::CastlingMode::Chess960, &fen)
+                }
+            })
+            .map_err(FormatError::Rules)?;
         let mut node = rules.root(pos);
         node.extra = self.extra;
         node.key = position_key(&node.pos) ^ disk_key(node.extra.disk);
@@ -492,6 +504,22 @@ fn castling_rights(bits: u8) -> Bitboard {
         .enumerate()
         .filter(|(i, _)| bits & (1 << i) != 0)
         .fold(Bitboard::EMPTY, |acc, (_, sq)| acc.with(*sq))
+}
+
+/// The first and last ranks, where castling rooks stand.
+const BACK_RANKS: Bitboard = Bitboard(0xff00_0000_0000_00ff);
+
+/// The castling rights off the corners (Chess960's), as bytes 59 and 60
+/// hold them: the files of rank 1's rooks (bit 0 the a-file), then rank
+/// 8's.
+fn chess960_castling_bytes(rights: Bitboard) -> [u8; 2] {
+    let off = rights & !Bitboard::CORNERS;
+    [(off.0 & 0xff) as u8, (off.0 >> 56) as u8]
+}
+
+/// The castling rights of bytes 59 and 60 ([`chess960_castling_bytes`]).
+fn chess960_castling_rights(bytes: [u8; 2]) -> Bitboard {
+    Bitboard((u64::from(bytes[0]) | u64::from(bytes[1]) << 56) & !Bitboard::CORNERS.0)
 }
 
 /// 0 none, 1 White, 2 Black.

@@ -17,7 +17,8 @@
 //! starts, and games are written in index order, so one seed gives the
 //! same bytes whatever the number of threads, and a resumed run the same
 //! bytes as an uninterrupted one. A shard `K/N` plays the games with
-//! `i % N == K - 1`.
+//! `i % N == K - 1`. With `--chess960` and no openings, the start
+//! position is one of the 960, drawn by the same generator.
 
 pub mod format;
 pub mod play;
@@ -84,8 +85,13 @@ pub struct Config {
     /// Random plies (chess moves, uniformly) before the searches start.
     pub random_plies: u32,
     /// Start positions (FEN), one drawn at random per game; the standard
-    /// position when empty.
+    /// position when empty (a Chess960 start position with `chess960`).
     pub openings: Vec<String>,
+    /// Chess960: games start from the 960 start positions, one drawn at
+    /// random per game, when no openings are given, and read and play
+    /// Chess960 castling (as they do by themselves when an opening's
+    /// castling rights need it: [`Config::uses_chess960`]).
+    pub chess960: bool,
     /// The opening check.
     pub verify: Option<Verify>,
     /// Win adjudication.
@@ -146,6 +152,7 @@ impl Config {
             nodes: DEFAULT_NODES,
             random_plies: DEFAULT_RANDOM_PLIES,
             openings: Vec::new(),
+            chess960: false,
             verify: band.then_some(Verify {
                 nodes: DEFAULT_NODES,
                 max_score: DEFAULT_MAX_OPENING_SCORE,
@@ -177,7 +184,9 @@ impl Config {
             || "off".to_owned(),
             |d| format!("{}/{}/{}", d.score, d.plies, d.after),
         );
-        let openings = if self.openings.is_empty() {
+        let openings = if self.openings.is_empty() && self.chess960 {
+            "chess960".to_owned()
+        } else if self.openings.is_empty() {
             "startpos".to_owned()
         } else {
             format!(
@@ -202,14 +211,30 @@ impl Config {
         format!(
             "variant={} nodes={} random-plies={} openings={openings} verify={verify} \
              win={win} draw={draw} hash={} seed={} tables={tables:016x} draw-advantage={} \
-             shard={shard}{net}",
+             shard={shard}{net}{chess960}",
             self.variant,
             self.nodes,
             self.random_plies,
             self.hash_mb,
             self.seed,
             self.draw_advantage.as_str(),
+            chess960 = if self.uses_chess960() {
+                " castling=chess960"
+            } else {
+                ""
+            },
         )
+    }
+
+    /// Whether the games read and play Chess960 castling: asked for, or
+    /// needed by an opening's castling rights
+    /// ([`fen_needs_chess960`](crate::rules::fen_needs_chess960)).
+    pub fn uses_chess960(&self) -> bool {
+        self.chess960
+            || self
+                .openings
+                .iter()
+                .any(|f| crate::rules::fen_needs_chess960(f))
     }
 
     /// The global index of this shard's `j`-th game.
@@ -246,6 +271,7 @@ impl Config {
             hash_mb: self.hash_mb.max(1),
             threads: 1,
             specials: true,
+            chess960: self.uses_chess960(),
             draw_advantage: self.draw_advantage,
             tables: self.tables.clone(),
             eval_mode: self.eval_mode(),
@@ -265,7 +291,10 @@ pub fn load_openings(text: &str, variant: Variant) -> Result<Vec<String>, String
     use crate::matches::openings;
     let parsed = openings::parse_epd(text)?;
     if !parsed.is_empty() {
-        openings::validate(&parsed, variant)?;
+        let chess960 = parsed
+            .iter()
+            .any(|o| crate::rules::fen_needs_chess960(&o.fen));
+        openings::validate(&parsed, variant, chess960)?;
     }
     Ok(parsed.into_iter().map(|o| o.fen).collect())
 }

@@ -17,7 +17,7 @@ use super::format::{
 };
 use crate::engine::Engine;
 use crate::referee::score_game;
-use crate::rules::{Action, Ending, Game, Pos};
+use crate::rules::{Action, CHESS960_POSITIONS, Ending, Game, Pos, chess960_fen};
 use crate::scoring::{EndContext, Memo, Scorer, margin};
 use crate::search::{Limits, Silent, is_decided, margin_value};
 
@@ -168,10 +168,15 @@ pub fn play_game(
 /// search. Returns whether it is playable.
 fn open(engine: &mut Engine, config: &Config, rng: &mut Rng) -> bool {
     engine.new_game();
-    let fen = if config.openings.is_empty() {
-        None
-    } else {
+    let drawn;
+    let fen = if !config.openings.is_empty() {
         Some(config.openings[rng.below(config.openings.len())].as_str())
+    } else if config.chess960 {
+        let n = rng.below(usize::from(CHESS960_POSITIONS));
+        drawn = u16::try_from(n).ok().and_then(chess960_fen);
+        drawn.as_deref()
+    } else {
+        None
     };
     if engine.set_position(fen, &[]).is_err() {
         return false;

@@ -31,6 +31,9 @@ pub struct Options<'a> {
     pub openings: Option<&'a Path>,
     /// The seed.
     pub seed: u64,
+    /// Chess960: without openings, games start from the 960 start
+    /// positions (drawn by the seed).
+    pub chess960: bool,
     /// Games at once (default: one per core).
     pub threads: Option<usize>,
     /// Hash table per game, in MiB.
@@ -90,6 +93,7 @@ pub fn config(a: &Options) -> Result<(Config, Target), String> {
         }
     }
     c.seed = a.seed;
+    c.chess960 = a.chess960;
     c.hash_mb = a.hash.max(1);
     c.verify = match (a.no_verify, a.max_opening_score, c.verify) {
         (true, _, _) => None,

@@ -27,6 +27,13 @@
 //!   the match's tables; a player's points are its colour's total. A game
 //!   played on a clock passes the remaining clocks to the referee (wacky's
 //!   time bonus).
+//! - **Chess960**: with [`MatchConfig::chess960`] (on by itself when an
+//!   opening's castling rights need it) the games read and write Chess960:
+//!   the moves sent to the players are king takes rook, Tally players are
+//!   set to it, and external engines are told `UCI_Chess960` (one that
+//!   does not offer it cannot be started). Without an opening file the
+//!   openings are the 960 start positions in a seeded order
+//!   ([`openings::chess960`]).
 //! - **Special actions**: allowed in a game only when both players are
 //!   Tally with special actions on; an external engine cannot answer a
 //!   `disk` with `swap` or `restore`, so against one Tally plays only chess
@@ -294,6 +301,9 @@ pub struct Experiment {
     pub draw_advantage: String,
     /// A digest of the point tables.
     pub tables: String,
+    /// Whether the games are Chess960 (written only when they are).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub chess960: bool,
 }
 
 /// FNV-1a, for digests that must not change between builds.
@@ -438,6 +448,10 @@ pub struct GameRecord {
 pub struct MatchConfig {
     /// The variant.
     pub variant: Variant,
+    /// Whether the games are Chess960: X-FEN castling rights in the start
+    /// positions, castling as king takes rook between the players, and
+    /// every engine told `UCI_Chess960` (see [`player`]).
+    pub chess960: bool,
     /// The two players.
     pub players: [PlayerSpec; 2],
     /// The limits.
@@ -469,7 +483,9 @@ pub struct MatchConfig {
 
 impl MatchConfig {
     /// A config with defaults: 2 games per opening, one game at a time, a
-    /// 50 ms time margin, a 30 s hang timeout and a 10 s start timeout.
+    /// 50 ms time margin, a 30 s hang timeout and a 10 s start timeout;
+    /// Chess960 when an opening's castling rights need it
+    /// ([`fen_needs_chess960`](crate::rules::fen_needs_chess960)).
     pub fn new(
         variant: Variant,
         players: [PlayerSpec; 2],
@@ -478,6 +494,9 @@ impl MatchConfig {
     ) -> MatchConfig {
         MatchConfig {
             variant,
+            chess960: openings
+                .iter()
+                .any(|o| crate::rules::fen_needs_chess960(&o.fen)),
             games: openings.len() * 2,
             players,
             control,
@@ -507,6 +526,7 @@ impl MatchConfig {
             games: self.games,
             draw_advantage: self.draw_advantage.as_str().to_owned(),
             tables: digest([format!("{:?}", self.tables)]),
+            chess960: self.chess960,
         }
     }
 
@@ -557,7 +577,7 @@ impl MatchConfig {
         if self.concurrency == 0 {
             return Err("--concurrency must be at least 1".to_owned());
         }
-        openings::validate(&self.openings, self.variant)?;
+        openings::validate(&self.openings, self.variant, self.chess960)?;
         let need = self.concurrency * self.threads_per_game();
         if need > cores && !oversubscribe {
             return Err(format!(
@@ -572,16 +592,20 @@ impl MatchConfig {
     fn start_player(&self, i: usize) -> Result<Box<dyn Player>, String> {
         let spec = &self.players[i];
         match spec.kind {
-            PlayerKind::Tally { .. } => Ok(Box::new(TallyPlayer::new(
-                spec,
-                self.variant,
-                self.specials(),
-                &self.tables,
-                self.draw_advantage,
-            ))),
+            PlayerKind::Tally { .. } => Ok(Box::new(
+                TallyPlayer::new(
+                    spec,
+                    self.variant,
+                    self.specials(),
+                    &self.tables,
+                    self.draw_advantage,
+                )
+                .with_chess960(self.chess960),
+            )),
             PlayerKind::Uci { .. } => Ok(Box::new(UciPlayer::start(
                 spec,
                 self.variant,
+                self.chess960,
                 self.draw_advantage,
                 self.start_timeout,
             )?)),
@@ -796,7 +820,7 @@ fn play_one(
 ) -> Option<GameRecord> {
     let specials = config.specials();
     with_game!(crate::rules::AnyRules::of(config.variant), |rules| play_on(
-        rules.with_specials(specials),
+        rules.with_specials(specials).with_chess960(config.chess960),
         config,
         scorer,
         index,
@@ -908,7 +932,7 @@ fn play_game<P: Pos>(
             break;
         }
         match game.play_text(&text) {
-            Ok(a) => moves.push(a.to_string()),
+            Ok(a) => moves.push(game.rules().text(a).to_string()),
             Err(e) => {
                 forfeit = Some(Forfeit {
                     player: pi,

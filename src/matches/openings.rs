@@ -10,6 +10,10 @@
 //!   the per-game counts of the scoring (captures, moves) start from zero,
 //!   as after any FEN.
 //!
+//! - **Chess960**: without a file, [`chess960`] gives the 960 start
+//!   positions in a seeded order; an EPD file of Chess960 positions
+//!   (X-FEN or Shredder-FEN castling rights) is read as any other.
+//!
 //! Every opening is checked under the match's variant: it must be a legal
 //! position that is not already over.
 //!
@@ -22,7 +26,8 @@
 
 use crate::pgn::{GameSplitter, read_games};
 use crate::referee::score_input;
-use crate::rules::{BoardKind, Game, Variant};
+use crate::rng::Rng;
+use crate::rules::{BoardKind, CHESS960_POSITIONS, Game, Variant, chess960_fen};
 use crate::scoring::Scorer;
 use crate::with_game;
 
@@ -64,6 +69,26 @@ pub fn shipped(variant: Variant) -> &'static str {
         BoardKind::Extinction => SHIPPED_EXTINCTION,
         BoardKind::Standard => SHIPPED,
     }
+}
+
+/// The 960 Chess960 start positions in the order `seed` shuffles them
+/// (the same order for the same seed on every machine), each labelled
+/// with its standard number (`960 #518` is the standard position).
+pub fn chess960(seed: u64) -> Vec<Opening> {
+    let mut order: Vec<u16> = (0..CHESS960_POSITIONS).collect();
+    let mut rng = Rng::new(seed);
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+    order
+        .into_iter()
+        .filter_map(|n| {
+            chess960_fen(n).map(|fen| Opening {
+                fen,
+                label: format!("960 #{n}"),
+            })
+        })
+        .collect()
 }
 
 /// One opening.
@@ -131,7 +156,8 @@ pub fn parse_pgn(text: &[u8], variant: Variant) -> Result<Vec<Opening>, String> 
             let record = score_input(&scorer, &input).map_err(|e| format!("game {n}: {e}"))?;
             let moves: Vec<String> = record.plies.iter().map(|p| p.action.to_string()).collect();
             let fen = with_game!(crate::rules::AnyRules::of(variant), |rules| {
-                let mut game = Game::new(rules.with_specials(true), Some(&record.start_fen))
+                let rules = rules.with_specials(true).with_chess960(record.chess960);
+                let mut game = Game::new(rules, Some(&record.start_fen))
                     .map_err(|e| format!("game {n}: {e}"))?;
                 for m in &moves {
                     game.play_text(m).map_err(|e| format!("game {n}: {e}"))?;
@@ -149,18 +175,18 @@ pub fn parse_pgn(text: &[u8], variant: Variant) -> Result<Vec<Opening>, String> 
 }
 
 /// Checks that every opening is a legal, unfinished position of
-/// `variant`.
+/// `variant` (read under Chess960 castling or not).
 ///
 /// # Errors
 ///
 /// A message naming the first bad opening.
-pub fn validate(openings: &[Opening], variant: Variant) -> Result<(), String> {
+pub fn validate(openings: &[Opening], variant: Variant, chess960: bool) -> Result<(), String> {
     if openings.is_empty() {
         return Err("no opening positions".to_owned());
     }
     for (i, o) in openings.iter().enumerate() {
         with_game!(crate::rules::AnyRules::of(variant), |rules| {
-            let game = Game::new(rules, Some(&o.fen))
+            let game = Game::new(rules.with_chess960(chess960), Some(&o.fen))
                 .map_err(|e| format!("opening {} ({}): {e}", i + 1, o.label))?;
             if let Some(e) = game.ending() {
                 return Err(format!(
@@ -184,7 +210,7 @@ mod tests {
         let o = parse_epd(SHIPPED).unwrap();
         assert!(o.len() >= 20, "{}", o.len());
         for v in Variant::ALL {
-            validate(&o, v).unwrap();
+            validate(&o, v, false).unwrap();
         }
     }
 
@@ -192,7 +218,7 @@ mod tests {
     fn extinction_has_its_own_balanced_set() {
         let o = parse_epd(shipped(Variant::Extinction)).unwrap();
         assert!(o.len() >= 100, "{}", o.len());
-        validate(&o, Variant::Extinction).unwrap();
+        validate(&o, Variant::Extinction, false).unwrap();
         // Without the chess opening that extinction wins at once:
         // 1. e4 e5 2. Nf3 Nc6 3. d4 exd4 4. Nxd4 Nf6, where Nxc6 leaves
         // Black's last knight and queen on one diagonal or file.
@@ -208,6 +234,25 @@ mod tests {
             assert_eq!(shipped(v), expected);
         }
     }
+
+    #[test]
+    fn chess960_openings_are_seeded_and_all_there() {
+        let a = chess960(7);
+        assert_eq!(a.len(), 960);
+        assert_eq!(a, chess960(7));
+        assert_ne!(a, chess960(8));
+        let mut fens: Vec<&str> = a.iter().map(|o| o.fen.as_str()).collect();
+        fens.sort_unstable();
+        fens.dedup();
+        assert_eq!(fens.len(), 960);
+        let standard = a.iter().find(|o| o.label == "960 #518").unwrap();
+        assert_eq!(standard.fen, SHIPPED_START);
+        for v in Variant::ALL {
+            validate(&a, v, true).unwrap();
+        }
+    }
+
+    const SHIPPED_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
     #[test]
     fn epd_forms() {

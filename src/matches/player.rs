@@ -25,7 +25,11 @@
 //! does) is told it with `setoption name UCI_Variant value VARIANT`, again
 //! unless the spec sets `UCI_Variant`. Likewise an engine that offers a
 //! `DrawAdvantage` option (as Tally does) is told the match's, unless the
-//! spec sets it, so that it scores draws as the referee does.
+//! spec sets it, so that it scores draws as the referee does. In a
+//! Chess960 match every engine is sent `setoption name UCI_Chess960 value
+//! true` (unless the spec sets it), and one that does not offer the option
+//! is refused at its start; positions go as X-FEN and castling as king
+//! takes rook.
 //!
 //! Engines die with Tally: an engine that is not reading its input (hung,
 //! or thinking) does not see it close when Tally is killed (`kill -9`,
@@ -53,7 +57,7 @@ use crate::engine::{Engine, EngineOptions};
 use crate::rules::Variant;
 use crate::scoring::{DrawAdvantage, Tables};
 use crate::search::{Limits, Silent};
-use crate::uci::option_names::DRAW_ADVANTAGE;
+use crate::uci::option_names::{DRAW_ADVANTAGE, UCI_CHESS960};
 
 /// How long an external engine may take, by default, over what is not a
 /// move: answering `uci` or `isready`, and giving its exit status once
@@ -240,6 +244,13 @@ impl TallyPlayer {
             name: spec.default_name(),
             engine: Engine::with_options(variant, options),
         }
+    }
+
+    /// The player set to Chess960 or not ([`Engine::set_chess960`]).
+    #[must_use]
+    pub fn with_chess960(mut self, on: bool) -> TallyPlayer {
+        self.engine.set_chess960(on);
+        self
     }
 }
 
@@ -572,6 +583,9 @@ pub struct UciPlayer {
     /// The match's draw advantage, to set if the engine offers a
     /// `DrawAdvantage` option (none when the spec sets it).
     offer_draw_advantage: Option<&'static str>,
+    /// Whether the games are Chess960: `UCI_Chess960` is set (the engine
+    /// must offer it) unless the spec sets it.
+    chess960: bool,
     patience: Duration,
     process: Option<Process>,
 }
@@ -597,6 +611,7 @@ impl UciPlayer {
     pub fn start(
         spec: &PlayerSpec,
         variant: Variant,
+        chess960: bool,
         draw_advantage: DrawAdvantage,
         start_timeout: Duration,
     ) -> Result<UciPlayer, String> {
@@ -612,6 +627,7 @@ impl UciPlayer {
         let sets = |name: &str| options.iter().any(|(n, _)| n.eq_ignore_ascii_case(name));
         let has_variant = sets("UCI_Variant");
         let offer_draw_advantage = (!sets(DRAW_ADVANTAGE)).then(|| draw_advantage.as_str());
+        let chess960 = chess960 && !sets(UCI_CHESS960);
         if variant.is_extinction() && !has_variant {
             options.insert(0, ("UCI_Variant".to_owned(), "extinction".to_owned()));
         }
@@ -624,6 +640,7 @@ impl UciPlayer {
             options,
             offer_variant,
             offer_draw_advantage,
+            chess960,
             patience: start_timeout,
             process: None,
         };
@@ -642,6 +659,7 @@ impl UciPlayer {
         let mut id = None;
         let mut listed = false;
         let mut has_draw_advantage = false;
+        let mut has_chess960 = false;
         proc.wait_for(
             &|l| l.trim() == "uciok",
             &mut |l| {
@@ -653,6 +671,8 @@ impl UciPlayer {
                 }
                 has_draw_advantage |=
                     option_name(l).is_some_and(|n| n.eq_ignore_ascii_case(DRAW_ADVANTAGE));
+                has_chess960 |=
+                    option_name(l).is_some_and(|n| n.eq_ignore_ascii_case(UCI_CHESS960));
             },
             self.patience,
             None,
@@ -671,8 +691,20 @@ impl UciPlayer {
             .offer_draw_advantage
             .filter(|_| has_draw_advantage)
             .map(|v| (DRAW_ADVANTAGE, v));
+        if self.chess960 && !has_chess960 {
+            return Err(format!(
+                "'{}' does not offer {UCI_CHESS960}: it cannot play Chess960",
+                self.program
+            ));
+        }
+        let chess960 = self.chess960.then_some((UCI_CHESS960, "true"));
         let options = self.options.iter().map(|(n, v)| (n.as_str(), v.as_str()));
-        for (n, v) in offered.into_iter().chain(draw).chain(options) {
+        for (n, v) in offered
+            .into_iter()
+            .chain(draw)
+            .chain(chess960)
+            .chain(options)
+        {
             proc.send(&format!("setoption name {n} value {v}"))
                 .map_err(what)?;
         }

@@ -33,8 +33,13 @@ pub struct Options<'a> {
     pub nodes: Option<u64>,
     /// Fixed time per move, in milliseconds.
     pub movetime: Option<u64>,
-    /// An EPD or PGN file of openings (default: the shipped ones).
+    /// An EPD or PGN file of openings (default: the shipped ones, or the
+    /// 960 start positions under `chess960`).
     pub openings: Option<&'a Path>,
+    /// Chess960 castling (on by itself for openings that need it).
+    pub chess960: bool,
+    /// The seed of the Chess960 openings' order.
+    pub seed: u64,
     /// Games in the whole match.
     pub games: Option<usize>,
     /// Games at once (default: cores / threads per game).
@@ -88,8 +93,12 @@ pub fn config(a: &Options) -> Result<MatchConfig, String> {
     control.depth = a.depth;
     control.nodes = a.nodes;
     control.movetime = a.movetime.map(Duration::from_millis);
-    let openings = openings::load(a.openings, variant)?;
+    let openings = match a.openings {
+        None if a.chess960 => openings::chess960(a.seed),
+        path => openings::load(path, variant)?,
+    };
     let mut config = MatchConfig::new(variant, players, control, openings);
+    config.chess960 |= a.chess960;
     if let Some(n) = a.games {
         config.games = n;
     }

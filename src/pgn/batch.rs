@@ -76,6 +76,9 @@ pub struct StreamScorer<'a> {
     /// The variant of every game; `None`: each game's `Variant` tag, chess
     /// without one.
     pub variant: Option<Variant>,
+    /// Whether every game reads under Chess960 castling (`--chess960`);
+    /// without it, the games that say so ([`GameInput::is_chess960`](crate::referee::GameInput::is_chess960)).
+    pub chess960: bool,
     /// The scorers.
     pub scorers: &'a Scorers,
     /// The pool that scores.
@@ -164,7 +167,8 @@ impl StreamScorer<'_> {
         }
     }
 
-    fn score_one(&self, pgn: PgnGame) -> Scored {
+    fn score_one(&self, mut pgn: PgnGame) -> Scored {
+        pgn.input.chess960 |= self.chess960;
         let variant = match (self.variant, &pgn.variant) {
             (Some(v), _) => v,
             (None, None) => Variant::Chess,
@@ -229,7 +233,7 @@ pub fn render(
             let ending = record.ending_kind().map_or("running", EndingKind::name);
             out.push_str(&format!(
                 "{prefix}game {number}: {} {players} {} plies, {ending}: white {}, black {}\n",
-                record.variant,
+                record.variant_text(),
                 record.plies.len(),
                 record.total.white,
                 record.total.black
@@ -238,7 +242,8 @@ pub fn render(
         Format::Table => {
             out.push_str(&format!(
                 "{prefix}game {number}: {} {players}\nstart:   {}\n",
-                record.variant, record.start_fen
+                record.variant_text(),
+                record.start_fen
             ));
             out.push_str(&record.to_table());
             out.push('\n');

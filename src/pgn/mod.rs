@@ -27,7 +27,12 @@
 //!   without `SetUp`; written with `SetUp "1"` when the game does not start
 //!   from [`STANDARD_FEN`]). `Variant` names the variant
 //!   ([`variant_of_tag`]; a command-line variant overrides it) and is not
-//!   written for a chess game without one. `Result` is used when the
+//!   written for a chess game without one. A `Variant` of `Chess960` (or
+//!   another spelling, [`is_chess960_tag`]) reads the game under Chess960
+//!   castling whatever variant scores it, as does a `FEN` whose castling
+//!   rights only Chess960 reads; castling is SAN's `O-O` and `O-O-O`
+//!   either way. A Chess960 game of chess is written `Chess960`, one of
+//!   another variant with its id (its FEN says Chess960). `Result` is used when the
 //!   movetext has no result token; `Termination "time forfeit"` (any case)
 //!   makes a decisive result a loss on time. Tag values are written as one
 //!   line of printing characters ([`escape_tag`]).
@@ -88,22 +93,45 @@ pub fn escape_tag(v: &str) -> String {
 }
 
 /// The variant a `Variant` tag names: a variant id (any case), and chess
-/// for an empty tag, `Standard`, `Normal` or `From Position`; `None` for
-/// any other.
+/// for an empty tag, `Standard`, `Normal`, `From Position` or a Chess960
+/// name ([`is_chess960_tag`]); `None` for any other.
 pub fn variant_of_tag(tag: &str) -> Option<Variant> {
     match tag.trim().to_ascii_lowercase().as_str() {
         "" | "from position" | "normal" => Some(Variant::Chess),
+        _ if is_chess960_tag(tag) => Some(Variant::Chess),
         _ => Variant::from_id(tag).ok(),
     }
 }
 
-/// The `Variant` tag to write for a game of `variant` whose own tag (as
-/// read) was `read`: the game's own spelling when it names `variant`,
-/// nothing for a chess game that had none, else the variant id. Empty
-/// means no tag.
-pub fn variant_tag(read: Option<&str>, variant: Variant) -> String {
+/// The spellings of Chess960 in a `Variant` tag, lower case.
+const CHESS960_TAGS: [&str; 5] = [
+    "chess960",
+    "chess 960",
+    "fischerandom",
+    "fischerrandom",
+    "fischer random",
+];
+
+/// Whether a `Variant` tag says the game is Chess960: `Chess960`, `Chess
+/// 960`, `Fischerandom`, `FischerRandom` or `Fischer Random`, any case.
+/// Such a game reads under Chess960 castling under any variant.
+pub fn is_chess960_tag(tag: &str) -> bool {
+    CHESS960_TAGS.contains(&tag.trim().to_ascii_lowercase().as_str())
+}
+
+/// The `Variant` tag to write for a game of `variant` (Chess960 or not)
+/// whose own tag (as read) was `read`: the game's own spelling when it
+/// names `variant` (and Chess960 as the game is), nothing for a chess
+/// game that had none, `Chess960` for a Chess960 game of chess, else the
+/// variant id (a Chess960 game of another variant says so by its FEN's
+/// castling rights). Empty means no tag.
+pub fn variant_tag(read: Option<&str>, variant: Variant, chess960: bool) -> String {
+    let chess960_chess = chess960 && variant == Variant::Chess;
     match read {
-        Some(t) if variant_of_tag(t) == Some(variant) => t.to_owned(),
+        Some(t) if variant_of_tag(t) == Some(variant) && is_chess960_tag(t) == chess960_chess => {
+            t.to_owned()
+        }
+        _ if chess960_chess => "Chess960".to_owned(),
         None if variant == Variant::Chess => String::new(),
         _ => variant.id().to_owned(),
     }
@@ -143,10 +171,25 @@ mod tests {
         assert_eq!(variant_of_tag("Standard"), Some(Variant::Chess));
         assert_eq!(variant_of_tag("Wacky"), Some(Variant::Wacky));
         assert_eq!(variant_of_tag("crazyhouse"), None);
-        assert_eq!(variant_tag(Some("Wacky"), Variant::Wacky), "Wacky");
-        assert_eq!(variant_tag(Some("chess"), Variant::Sets), "sets");
-        assert_eq!(variant_tag(None, Variant::Chess), "");
-        assert_eq!(variant_tag(None, Variant::Stylish), "stylish");
+        assert_eq!(variant_tag(Some("Wacky"), Variant::Wacky, false), "Wacky");
+        assert_eq!(variant_tag(Some("chess"), Variant::Sets, false), "sets");
+        assert_eq!(variant_tag(None, Variant::Chess, false), "");
+        assert_eq!(variant_tag(None, Variant::Stylish, false), "stylish");
+        for t in ["Chess960", "chess 960", "Fischerandom", "FISCHER RANDOM"] {
+            assert!(is_chess960_tag(t), "{t}");
+            assert_eq!(variant_of_tag(t), Some(Variant::Chess));
+        }
+        assert!(!is_chess960_tag("chess") && !is_chess960_tag("wacky960"));
+        assert_eq!(variant_tag(None, Variant::Chess, true), "Chess960");
+        assert_eq!(
+            variant_tag(Some("Fischerandom"), Variant::Chess, true),
+            "Fischerandom"
+        );
+        assert_eq!(
+            variant_tag(Some("Chess960"), Variant::Chess, false),
+            "chess"
+        );
+        assert_eq!(variant_tag(Some("Chess960"), Variant::Wacky, true), "wacky");
         let tags = [("fen", "x"), ("Event", "e"), ("Annotator", "a")]
             .map(|(n, v)| (n.to_owned(), v.to_owned()));
         assert_eq!(

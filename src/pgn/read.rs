@@ -447,7 +447,10 @@ impl Visitor for Collect {
         match name {
             b"White" => tags.0.white = Some(text()),
             b"Black" => tags.0.black = Some(text()),
-            b"Variant" => tags.0.variant = Some(text()),
+            b"Variant" => {
+                tags.0.input.chess960 = super::is_chess960_tag(&text());
+                tags.0.variant = Some(text());
+            }
             b"FEN" => tags.0.input.fen = Some(text()),
             b"Result" => tags.1 = known(value.as_bytes()),
             b"Termination" => {

@@ -88,7 +88,8 @@ pub struct PgnOut {
     /// Tags in order; those of [`WRITER_TAGS`] (any
     /// case) are made by [`write_pgn`] and skipped here.
     pub tags: Vec<(String, String)>,
-    /// The `Variant` tag's value (the variant id); no tag when empty.
+    /// The `Variant` tag's value (the variant id, or `Chess960`); no tag
+    /// when empty.
     pub variant: String,
     /// The start FEN (the standard position when empty); its side to move
     /// and fullmove number number the moves.
@@ -220,7 +221,7 @@ pub fn pgn_of<P: Pos>(game: &Game<P>, record: &ScoreRecord) -> PgnOut {
     let start = game.start();
     PgnOut {
         tags: Vec::new(),
-        variant: record.variant.id().to_owned(),
+        variant: super::variant_tag(Some(record.variant.id()), record.variant, record.chess960),
         start_fen: start.fen(),
         plies: game_sans(game)
             .into_iter()

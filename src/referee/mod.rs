@@ -20,6 +20,10 @@
 //!   not ended is scored as the loser's resignation, as the specification
 //!   says, and named a time forfeit ([`ScoreRecord::time_forfeit`], and
 //!   `time_forfeit` in the outcome award's events).
+//! - Chess960 is a way of reading a game, not a variant: a game reads
+//!   under Chess960 castling when its input says so (a `Variant
+//!   "Chess960"` tag, `--chess960`) or its FEN's castling rights need it
+//!   ([`GameInput::is_chess960`]), under whichever variant scores it.
 //! - Actions after the board ended the game (a PGN that goes on past a
 //!   threefold repetition, which the specification ends automatically) are
 //!   not scored; [`ScoreRecord::ignored`] counts them.
@@ -32,7 +36,9 @@ use serde::{Serialize, Serializer};
 use shakmaty::san::{San, SanPlus};
 use shakmaty::{Color, KnownOutcome};
 
-use crate::rules::{Action, Ending, EndingKind, Game, Pos, Rules, RulesError, Variant};
+use crate::rules::{
+    Action, Ending, EndingKind, Game, Pos, Rules, RulesError, Variant, fen_needs_chess960,
+};
 use crate::scoring::{Award, EndContext, Events, Memo, Points, Scorer};
 use crate::with_game;
 
@@ -70,6 +76,10 @@ pub struct GameInput {
     /// Whether the recorded result is a loss on time (a PGN `Termination`
     /// of `time forfeit`).
     pub time_forfeit: bool,
+    /// Whether the game is Chess960 (a PGN `Variant` tag that says so,
+    /// `--chess960`); a FEN whose castling rights only Chess960 reads makes
+    /// it one too ([`GameInput::is_chess960`]).
+    pub chess960: bool,
 }
 
 impl GameInput {
@@ -84,6 +94,14 @@ impl GameInput {
                 .collect(),
             ..GameInput::default()
         }
+    }
+
+    /// Whether the game is read under Chess960 castling: it says so, or
+    /// its FEN has castling rights that only Chess960 reads
+    /// ([`fen_needs_chess960`]). The variant's board and points are
+    /// independent of it.
+    pub fn is_chess960(&self) -> bool {
+        self.chess960 || self.fen.as_deref().is_some_and(fen_needs_chess960)
     }
 }
 
@@ -163,6 +181,8 @@ pub struct PlyScore {
 pub struct ScoreRecord {
     /// The variant it was scored under.
     pub variant: Variant,
+    /// Whether it was read and played under Chess960 castling.
+    pub chess960: bool,
     /// The start position's FEN.
     pub start_fen: String,
     /// Every ply, in order.
@@ -218,6 +238,16 @@ impl ScoreRecord {
             }
         }
         Ok(())
+    }
+
+    /// The variant as the output names it: its id, with ` (Chess960)`
+    /// for a game read under Chess960 castling.
+    pub fn variant_text(&self) -> String {
+        if self.chess960 {
+            format!("{} (Chess960)", self.variant)
+        } else {
+            self.variant.to_string()
+        }
     }
 
     /// The ending's kind as the output names it: [`Ending::kind`], or
@@ -389,6 +419,9 @@ impl Serialize for JsonRecord<'_> {
             m.serialize_entry("game", &g)?;
         }
         m.serialize_entry("variant", r.variant.id())?;
+        if r.chess960 {
+            m.serialize_entry("chess960", &true)?;
+        }
         m.serialize_entry("total", &JsonTotal(&r.total))?;
         m.serialize_entry("ending", &r.ending.map(|e| JsonEnding(r, e)))?;
         m.serialize_entry("outcome", &JsonAward(&r.outcome))?;
@@ -454,6 +487,7 @@ pub fn score_game<P: Pos>(scorer: &Scorer, game: &Game<P>, ctx: &EndContext) -> 
     }
     ScoreRecord {
         variant: scorer.variant(),
+        chess960: game.rules().chess960(),
         start_fen: game.start().fen(),
         plies,
         ending: game.ending(),
@@ -484,6 +518,7 @@ pub(crate) fn score_input_until(
     stop: Option<(usize, String)>,
 ) -> Result<ScoreRecord, ScoreError> {
     with_game!(crate::rules::AnyRules::of(scorer.variant()), |rules| {
+        let rules = rules.with_chess960(input.is_chess960());
         let (game, ignored, ctx) = build(rules, input, stop)?;
         let mut record = score_game(scorer, &game, &ctx);
         record.ignored = ignored;

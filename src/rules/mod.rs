@@ -5,10 +5,12 @@
 //! actions ([`Action`]: moves and the special actions), the variant state that
 //! changes legality ([`Extra`]: the tiebraker disk, the sets bare-king claim),
 //! search nodes ([`Node`]), game records ([`Game`], and [`AnyGame`] over both
-//! board kinds), endings ([`Ending`]) and perft. It imports nothing else of Tally's: points live in `scoring`.
+//! board kinds), endings ([`Ending`]), perft and the Chess960 start
+//! positions ([`chess960_fen`]). It imports nothing else of Tally's: points live in `scoring`.
 
 mod action;
 mod any;
+mod chess960;
 mod ending;
 mod error;
 mod extinction;
@@ -24,6 +26,7 @@ pub use action::{
     Action, ActionList, MAX_ACTIONS, ParseActionError, ParsedAction, UciText, code_parts,
 };
 pub use any::{AnyGame, AnyRules, BoardKind, OnBoard};
+pub use chess960::{CHESS960_POSITIONS, chess960_fen, fen_needs_chess960};
 pub use ending::{Ending, EndingKind, Repetition, RepetitionKind};
 pub use error::RulesError;
 pub use extinction::Extinction;

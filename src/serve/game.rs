@@ -65,6 +65,9 @@ pub struct SetupRequest {
     pub elo: Option<i32>,
     /// Whether special actions are played (default on).
     pub specials: Option<bool>,
+    /// Chess960 castling (default off); without a FEN the game starts
+    /// from one of the 960 start positions, drawn at random.
+    pub chess960: Option<bool>,
 }
 
 /// A checked setup.
@@ -86,6 +89,8 @@ pub struct Setup {
     pub elo: Option<i32>,
     /// Special actions on.
     pub specials: bool,
+    /// Chess960 castling.
+    pub chess960: bool,
 }
 
 impl SetupRequest {
@@ -104,7 +109,9 @@ impl SetupRequest {
             Some("black") => Color::Black,
             Some(_) => return Err("side must be 'white' or 'black'".to_owned()),
         };
+        let chess960 = self.chess960.unwrap_or(false);
         let fen = match self.fen.as_deref().map(str::trim) {
+            None | Some("") if chess960 => Some(random_chess960_fen()),
             None | Some("") => None,
             Some(f) if f.len() > MAX_FEN_BYTES => {
                 return Err(format!("the FEN is longer than {MAX_FEN_BYTES} bytes"));
@@ -142,8 +149,21 @@ impl SetupRequest {
             clock,
             elo: self.elo,
             specials: self.specials.unwrap_or(true),
+            chess960,
         })
     }
+}
+
+/// One of the 960 start positions, drawn by the clock.
+fn random_chess960_fen() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let n = crate::rng::Rng::new(nanos).below(usize::from(crate::rules::CHESS960_POSITIONS));
+    u16::try_from(n)
+        .ok()
+        .and_then(crate::rules::chess960_fen)
+        .unwrap_or_else(|| crate::pgn::STANDARD_FEN.to_owned())
 }
 
 impl Setup {
@@ -159,6 +179,7 @@ impl Setup {
             clock_inc: self.clock.map(|c| c.1.as_millis() as u64),
             elo: self.elo,
             specials: Some(self.specials),
+            chess960: Some(self.chess960),
         }
     }
 }
@@ -216,8 +237,13 @@ impl ServedGame {
     ///
     /// A bad FEN.
     pub fn new(id: String, setup: Setup) -> Result<ServedGame, String> {
-        let game = AnyGame::new(setup.variant, setup.specials, setup.fen.as_deref())
-            .map_err(|e| e.to_string())?;
+        let game = AnyGame::new_in(
+            setup.variant,
+            setup.specials,
+            setup.chess960,
+            setup.fen.as_deref(),
+        )
+        .map_err(|e| e.to_string())?;
         let base = setup.clock.map_or(Duration::ZERO, |c| c.0);
         Ok(ServedGame {
             id,
@@ -377,8 +403,8 @@ impl ServedGame {
 
     fn replay(&self, actions: &[String]) -> Result<AnyGame, String> {
         let s = &self.setup;
-        let mut g =
-            AnyGame::new(s.variant, s.specials, s.fen.as_deref()).map_err(|e| e.to_string())?;
+        let mut g = AnyGame::new_in(s.variant, s.specials, s.chess960, s.fen.as_deref())
+            .map_err(|e| e.to_string())?;
         for a in actions {
             g.play_text(a).map_err(|e| e.to_string())?;
         }
@@ -611,6 +637,7 @@ impl ServedGame {
             "mode": match s.mode { Mode::Engine => "engine", Mode::People => "people" },
             "side": color_name(s.side),
             "specials": s.specials,
+            "chess960": s.chess960,
             "elo": s.elo,
             "movetime": s.movetime.as_millis() as u64,
             "clock": clock,

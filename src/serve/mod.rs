@@ -36,6 +36,7 @@ use serde_json::{Value, json};
 use tokio::sync::{Semaphore, broadcast};
 
 use crate::engine::Engine;
+use crate::rules::Variant;
 use game::{ServedGame, SetupRequest};
 
 /// The port `tally serve` listens on by default.
@@ -192,8 +193,25 @@ fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
+/// The page, its variant choices filled in from [`Variant::ALL`] (the one
+/// list of them; stylish chosen) where `<!-- variants -->` stands.
+static PAGE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let options: String = Variant::ALL
+        .iter()
+        .map(|v| {
+            let chosen = if *v == Variant::Stylish {
+                " selected"
+            } else {
+                ""
+            };
+            format!("<option value=\"{0}\"{chosen}>{0}</option>", v.id())
+        })
+        .collect();
+    INDEX_HTML.replace("<!-- variants -->", &options)
+});
+
 async fn index() -> Response {
-    asset(INDEX_HTML, "text/html; charset=utf-8").await
+    asset(PAGE.as_str(), "text/html; charset=utf-8").await
 }
 
 async fn asset(text: &'static str, kind: &'static str) -> Response {

@@ -30,6 +30,7 @@ use crate::search::{Limits, PvLine, Reporter, Silent, Stats, Strength};
 struct Position {
     variant: Variant,
     specials: bool,
+    chess960: bool,
     strength: Strength,
     fen: String,
     actions: Vec<String>,
@@ -57,6 +58,9 @@ async fn with_engine<T: Send + 'static>(
         }
         if engine.options().specials != pos.specials {
             engine.set_specials(pos.specials);
+        }
+        if engine.options().chess960 != pos.chess960 {
+            engine.set_chess960(pos.chess960);
         }
         let moves: Vec<&str> = pos.actions.iter().map(String::as_str).collect();
         let out = match engine.set_position(Some(&pos.fen), &moves) {
@@ -153,6 +157,7 @@ pub(super) fn engine_turn(app: &Arc<App>, slot: &Arc<Slot>) {
         let pos = Position {
             variant: g.setup.variant,
             specials: g.setup.specials,
+            chess960: g.setup.chess960,
             strength: g.strength(),
             fen,
             actions,
@@ -218,6 +223,7 @@ pub(super) fn hint(app: &Arc<App>, slot: &Arc<Slot>) {
         let pos = Position {
             variant: g.setup.variant,
             specials: g.setup.specials,
+            chess960: g.setup.chess960,
             strength: Strength::default(),
             fen,
             actions,
@@ -276,7 +282,8 @@ const MAX_ANALYSIS_DEPTH: i32 = 40;
 const MAX_ANALYSIS_TIME: Duration = Duration::from_secs(60);
 
 /// The position an analyse request names: a variant with a FEN and
-/// actions, or a PGN (its first game, up to `ply` actions).
+/// actions, or a PGN (its first game, up to `ply` actions); Chess960 when
+/// it says `chess960`, or the PGN or the FEN does.
 fn analysis_position(message: &Value) -> Result<(Position, Vec<String>, Vec<String>), String> {
     let variant = match message.get("variant").and_then(Value::as_str) {
         Some(v) => Variant::from_id(v).map_err(|e| e.to_string())?,
@@ -294,6 +301,11 @@ fn analysis_position(message: &Value) -> Result<(Position, Vec<String>, Vec<Stri
     {
         return Err("the FEN is too long".to_owned());
     }
+    let mut chess960 = match message.get("chess960") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err("chess960 is true or false".to_owned()),
+    };
     let mut actions: Vec<String> = match message.get("moves") {
         None | Some(Value::Null) => Vec::new(),
         Some(Value::Array(a)) => a
@@ -308,7 +320,10 @@ fn analysis_position(message: &Value) -> Result<(Position, Vec<String>, Vec<Stri
     if let Some(pgn) = message.get("pgn").and_then(Value::as_str) {
         let games = read_games(pgn.as_bytes())?;
         let first = games.first().ok_or("the PGN holds no game")?;
-        let record = score_input(&Scorer::new(variant), &first.input).map_err(|e| e.to_string())?;
+        let mut input = first.input.clone();
+        input.chess960 |= chess960;
+        let record = score_input(&Scorer::new(variant), &input).map_err(|e| e.to_string())?;
+        chess960 = record.chess960;
         fen = Some(record.start_fen.clone());
         actions = record.plies.iter().map(|p| p.action.to_string()).collect();
     }
@@ -316,9 +331,10 @@ fn analysis_position(message: &Value) -> Result<(Position, Vec<String>, Vec<Stri
         Some(f) => f,
         None => crate::rules::AnyGame::start(variant, true).start_fen(),
     };
+    let chess960 = chess960 || crate::rules::fen_needs_chess960(&fen);
     // Check the position now, for a clear error.
-    let mut game =
-        crate::rules::AnyGame::new(variant, true, Some(&fen)).map_err(|e| e.to_string())?;
+    let mut game = crate::rules::AnyGame::new_in(variant, true, chess960, Some(&fen))
+        .map_err(|e| e.to_string())?;
     for (i, a) in actions.iter().enumerate() {
         game.play_text(a)
             .map_err(|e| format!("action {} ('{}'): {e}", i + 1, crate::text::printable(a)))?;
@@ -329,6 +345,7 @@ fn analysis_position(message: &Value) -> Result<(Position, Vec<String>, Vec<Stri
         Position {
             variant,
             specials: true,
+            chess960,
             strength: Strength::default(),
             fen,
             actions,
@@ -504,9 +521,11 @@ pub(super) async fn report(
     pgn: String,
 ) -> Result<String, String> {
     let start = crate::rules::AnyGame::start(variant, true).start_fen();
+    // The game's PGN says whether it is Chess960 (analyse_game reads it).
     let pos = Position {
         variant,
         specials: true,
+        chess960: false,
         strength: Strength::default(),
         fen: start,
         actions: Vec::new(),

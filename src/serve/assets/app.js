@@ -333,7 +333,7 @@ function render() {
     ? "clock " + s.clock.base_ms / 60000 + "+" + s.clock.inc_ms / 1000
     : (s.mode === "engine" ? s.movetime + " ms a move" : "no clock");
   $("variant-line").textContent = s.variant + " · " + (s.mode === "people" ? "two people, Tally referees" : "against Tally") +
-    " · " + timing + " · special actions " + (s.specials ? "on" : "off") + " · game " + s.id;
+    " · " + timing + " · special actions " + (s.specials ? "on" : "off") + (s.chess960 ? " · Chess960" : "") + " · game " + s.id;
   // Bottom is the side nearest the viewer.
   const bottom = board.flipped ? "black" : "white";
   const top = bottom === "white" ? "black" : "white";
@@ -507,7 +507,7 @@ form.addEventListener("change", syncForm);
 syncForm();
 form.addEventListener("submit", (ev) => {
   ev.preventDefault();
-  const setup = { variant: form.variant.value, mode: form.mode.value, specials: form.specials.checked };
+  const setup = { variant: form.variant.value, mode: form.mode.value, specials: form.specials.checked, chess960: form.chess960.checked };
   if (form.mode.value === "engine") setup.side = form.side.value;
   if (form.strength.value === "elo") setup.elo = Number(form.elo.value);
   if (form.timing.value === "clock") {
@@ -618,7 +618,7 @@ const analysis = {
 $("analyse-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
   const f = ev.target;
-  const m = { type: "analyse", variant: f.variant.value };
+  const m = { type: "analyse", variant: f.variant.value, chess960: f.chess960.checked };
   if (f.pgn.value.trim()) m.pgn = f.pgn.value; else if (f.fen.value.trim()) m.fen = f.fen.value.trim();
   $("ranking").replaceChildren();
   $("aline").textContent = "";
@@ -630,10 +630,11 @@ $("analyse-from-game").addEventListener("click", () => {
   if (!s) { $("aerror").textContent = "no game open"; return; }
   const f = $("analyse-form");
   f.variant.value = s.variant;
+  f.chess960.checked = s.chess960;
   f.fen.value = s.start_fen;
   f.pgn.value = "";
   $("ranking").replaceChildren();
-  analysis.send({ type: "analyse", variant: s.variant, fen: s.start_fen, moves: s.plies.map((p) => p.action) });
+  analysis.send({ type: "analyse", variant: s.variant, chess960: s.chess960, fen: s.start_fen, moves: s.plies.map((p) => p.action) });
 });
 
 // ---- start ----
@@ -642,9 +643,9 @@ $("analyse-from-game").addEventListener("click", () => {
   const q = new URLSearchParams(location.search);
   if (q.get("game")) { openGame(q.get("game")); return; }
   if (q.has("view") && q.get("view") === "analyse") { showView("analyse"); analysis.connect(); return; }
-  const keys = ["variant", "side", "fen", "movetime", "elo", "specials", "mode", "clock"];
+  const keys = ["variant", "side", "fen", "movetime", "elo", "specials", "mode", "clock", "chess960"];
   if (keys.some((k) => q.has(k))) {
-    const setup = { variant: q.get("variant") || "chess", specials: q.get("specials") === "on" };
+    const setup = { variant: q.get("variant") || "chess", specials: q.get("specials") === "on", chess960: q.get("chess960") === "on" };
     if (q.get("mode")) setup.mode = q.get("mode");
     if (q.get("side")) setup.side = q.get("side");
     if (q.get("fen")) setup.fen = q.get("fen");
