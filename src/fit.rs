@@ -4,7 +4,7 @@
 //! (`--lambda` for the tuner, `--wdl` for the trainer), the batch size
 //! and a penalty of at least 0 (the L2 of the tuner and of the trainer's
 //! margin head, the trainer's weight decay). Each message is one line
-//! naming the option.
+//! naming the option. And what a fit reports as it goes ([`Watch`]).
 
 /// `flag` must be a finite number above 0.
 ///
@@ -86,6 +86,65 @@ impl Shared<'_> {
             positive("--k", k)?;
         }
         at_least_one("--batch", self.batch as u64)
+    }
+}
+
+/// What a long fit tells the one who runs it (`tally tune`, `tally
+/// train`): its report, line by line, and how far its work with a bar
+/// has got. The command line's is a progress bar on standard error
+/// (`cli::progress`).
+pub trait Watch {
+    /// A line of the report.
+    fn say(&mut self, line: &str);
+    /// The work with a bar begins: `total` units (`None`: not known) of
+    /// `unit` ("positions", "steps").
+    fn begin(&mut self, total: Option<u64>, unit: &str);
+    /// `done` units of the work are done.
+    fn at(&mut self, done: u64);
+    /// What the bar says beside the count (the current loss).
+    fn note(&mut self, message: String);
+    /// The work with a bar is over.
+    fn end(&mut self);
+}
+
+/// A [`Watch`] that keeps what it is told, for the tests of the fits.
+#[cfg(test)]
+#[derive(Debug, Default)]
+pub(crate) struct Recorder {
+    /// The lines, each with whether a bar was up when it was said.
+    pub lines: Vec<(String, bool)>,
+    /// The totals and units of each bar begun.
+    pub bars: Vec<(Option<u64>, String)>,
+    /// Each count of work done, in order.
+    pub counts: Vec<u64>,
+    /// Whether a bar is up.
+    pub up: bool,
+}
+
+#[cfg(test)]
+impl Watch for Recorder {
+    fn say(&mut self, line: &str) {
+        self.lines.push((line.to_owned(), self.up));
+    }
+
+    fn begin(&mut self, total: Option<u64>, unit: &str) {
+        assert!(!self.up, "a bar begun over another");
+        self.bars.push((total, unit.to_owned()));
+        self.up = true;
+    }
+
+    fn at(&mut self, done: u64) {
+        assert!(self.up, "work counted with no bar");
+        self.counts.push(done);
+    }
+
+    fn note(&mut self, _: String) {
+        assert!(self.up, "a note with no bar");
+    }
+
+    fn end(&mut self) {
+        assert!(self.up, "a bar ended that was not begun");
+        self.up = false;
     }
 }
 

@@ -1,5 +1,5 @@
 //! Progress bars on standard error for the long commands (`analyse`,
-//! `match`): shown only when standard error is a terminal, not asked off
+//! `match`, `tune`, `train`): shown only when standard error is a terminal, not asked off
 //! (`--quiet`, `--json`), and the work has taken more than a second.
 
 use std::io::IsTerminal;
@@ -79,5 +79,51 @@ impl Progress {
 impl Drop for Progress {
     fn drop(&mut self) {
         self.bar.finish_and_clear();
+    }
+}
+
+/// A fit's report on the terminal ([`crate::fit::Watch`]): its lines on
+/// standard output, its work in a [`Progress`] bar (none with `--quiet`).
+#[derive(Debug)]
+pub struct Terminal {
+    show: bool,
+    bar: Option<Progress>,
+}
+
+impl Terminal {
+    /// The report of a fit; `show` is false for `--quiet`.
+    pub fn new(show: bool) -> Terminal {
+        Terminal { show, bar: None }
+    }
+}
+
+impl crate::fit::Watch for Terminal {
+    fn say(&mut self, line: &str) {
+        match &self.bar {
+            Some(bar) => bar.println(line),
+            None => println!("{line}"),
+        }
+    }
+
+    fn begin(&mut self, total: Option<u64>, unit: &str) {
+        self.bar = Some(Progress::new(total, self.show, unit));
+    }
+
+    fn at(&mut self, done: u64) {
+        if let Some(bar) = &self.bar {
+            bar.set(done);
+        }
+    }
+
+    fn note(&mut self, message: String) {
+        if let Some(bar) = &self.bar {
+            bar.message(message);
+        }
+    }
+
+    fn end(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish();
+        }
     }
 }

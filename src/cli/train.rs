@@ -1,24 +1,23 @@
 //! `tally train`: fits a net to `tally datagen` files and writes it in the
-//! engine's net format. The training lives in [`crate::train`]; this
-//! module reads the arguments, keeps the checkpoints, reports progress,
-//! writes the net and checks the engine's integer inference against the
-//! float pass.
+//! engine's net format. The run lives in [`crate::train::run`] (a net)
+//! and [`crate::train::head`] (a margin head); this module reads and checks
+//! the arguments, shows the run's report on the terminal and fails (exit
+//! code 1) when the written net does not compute what the trainer does.
 
 use std::path::PathBuf;
-use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 
 use super::CliError;
-use super::progress::Progress;
+use super::progress::Terminal;
 use crate::fit;
-use crate::nnue::format::{load as load_net, save as save_net};
 use crate::nnue::margin_head;
 use crate::rules::Variant;
-use crate::train::data::{Sample, load};
+use crate::train::data::check_validation;
 use crate::train::head::{HeadRun, fit_and_write};
-use crate::train::start::{RunId, Start, checkpoint_path, trainer};
-use crate::train::{ARITHMETIC_TOLERANCE, Schedule, Settings, checkpoint, compare, supports};
+use crate::train::run::{NetRun, train_and_write};
+use crate::train::start::checkpoint_path;
+use crate::train::{Schedule, Settings, supports};
 
 /// The learning-rate schedules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -149,7 +148,7 @@ pub fn run(args: &TrainArgs) -> Result<i32, CliError> {
             )));
         }
         fit::at_least_zero("--l2", args.l2).map_err(CliError::bad_input)?;
-        check_val(args.val)?;
+        check_validation(args.val).map_err(CliError::bad_input)?;
         let pool = super::worker_pool(args.threads)?;
         return pool.install(|| train_head(args, variant));
     }
@@ -167,7 +166,7 @@ pub fn run(args: &TrainArgs) -> Result<i32, CliError> {
     }
     .check()
     .map_err(CliError::bad_input)?;
-    check_val(args.val)?;
+    check_validation(args.val).map_err(CliError::bad_input)?;
     let share = |x: f64| x.is_finite() && (0.0..=1.0).contains(&x);
     if !(share(args.lr_final) && share(args.gamma)) {
         return Err(CliError::bad_input(
@@ -178,15 +177,6 @@ pub fn run(args: &TrainArgs) -> Result<i32, CliError> {
     fit::at_least_one("--step-epochs", u64::from(args.step_epochs)).map_err(CliError::bad_input)?;
     let pool = super::worker_pool(args.threads)?;
     pool.install(|| train(args, variant))
-}
-
-/// The validation share: 0 ..= 0.5.
-fn check_val(val: f64) -> Result<(), CliError> {
-    if (0.0..=0.5).contains(&val) {
-        Ok(())
-    } else {
-        Err(CliError::bad_input("--val must lie between 0 and 0.5"))
-    }
 }
 
 /// `tally train --head`: the margin head of a scoring variant over a chess
@@ -240,115 +230,22 @@ fn settings_of(args: &TrainArgs) -> Settings {
 }
 
 fn train(args: &TrainArgs, variant: Variant) -> Result<i32, CliError> {
-    let mut data = load(&args.data, variant, args.val, args.seed).map_err(CliError::bad_input)?;
-    if args.mirror {
-        data.add_mirrors();
-    }
-    println!(
-        "{} training and {} validation positions (quiet) of {} in {} {variant} games read ({} games of other variants skipped)",
-        data.train.len(),
-        data.validation.len(),
-        data.positions,
-        data.games,
-        data.other_games
-    );
-    if data.train.is_empty() {
-        return Err(CliError::bad_input(format!(
-            "no quiet {variant} position to train on in the data"
-        )));
-    }
-    let digest = RunId {
-        variant,
-        seed: args.seed,
-        val: args.val,
-        batch: args.batch,
-        wdl: args.wdl,
-        buckets: args.buckets,
-        mirror: args.mirror,
-        init: args.init.as_deref(),
-        data: &args.data,
-    }
-    .digest();
     let ckpt = ckpt_of(args);
-    let start = Start {
-        buckets_given: args.buckets.is_some(),
+    let run = NetRun {
+        variant,
+        data: &args.data,
+        settings: settings_of(args),
+        val: args.val,
+        mirror: args.mirror,
         k: args.k,
-        resume: args.resume.then_some(ckpt.as_path()),
-        digest,
+        buckets: args.buckets,
         init: args.init.as_deref(),
+        resume: args.resume,
+        checkpoint: &ckpt,
+        check: args.check,
+        out: &args.out,
     };
-    let mut t = trainer(variant, settings_of(args), &start, &data, &mut |line| {
-        println!("{line}");
-    })
-    .map_err(CliError::bad_input)?;
-    println!(
-        "K = {:.6} per internal unit, {} hidden neurons per side, {} output bucket{}",
-        t.settings.k,
-        crate::nnue::HIDDEN,
-        t.settings.buckets,
-        if t.settings.buckets == 1 { "" } else { "s" }
-    );
-    let n = data.train.len();
-    let start_epoch = t.epoch;
-    let todo = u64::from(args.epochs.saturating_sub(start_epoch)) * n as u64;
-    let bar = Progress::new(Some(todo), !args.quiet, "positions");
-    let started = Instant::now();
-    while t.epoch < args.epochs {
-        let e = t.epoch + 1;
-        let before = u64::from(t.epoch - start_epoch) * n as u64;
-        let lr = t.current_lr(n);
-        let t0 = Instant::now();
-        let train_loss = t.epoch(&data.train, |done, loss| {
-            bar.set(before + done as u64);
-            bar.message(format!("epoch {e} loss {loss:.6}"));
-        });
-        let speed = n as f64 / t0.elapsed().as_secs_f64().max(1e-9);
-        let val = if data.validation.is_empty() {
-            "no validation".to_owned()
-        } else {
-            format!("validation loss {:.6}", t.loss(&data.validation))
-        };
-        bar.println(&format!(
-            "epoch {e}/{}: train loss {train_loss:.6}, {val}, lr {lr:.6}, {speed:.0} positions/s",
-            args.epochs
-        ));
-        checkpoint::save(&t, digest, &ckpt).map_err(CliError::bad_input)?;
-    }
-    bar.finish();
-    if t.epoch > start_epoch {
-        let secs = started.elapsed().as_secs_f64().max(1e-9);
-        let done = f64::from(t.epoch - start_epoch) * n as f64;
-        println!(
-            "trained {done:.0} positions in {secs:.1} s: {:.0} positions/s on {} threads",
-            done / secs,
-            rayon::current_num_threads()
-        );
-    }
-    let net = t.network().map_err(CliError::bad_input)?;
-    save_net(&net, &args.out).map_err(CliError::bad_input)?;
-    // What the engine will load, checked against the float pass.
-    let loaded = load_net(&args.out).map_err(CliError::bad_input)?;
-    println!("wrote {} to {}", loaded.describe(), args.out.display());
-    let sample: Vec<Sample> = data
-        .validation
-        .iter()
-        .chain(&data.train)
-        .take(args.check)
-        .copied()
-        .collect();
-    let a = compare(&t, &loaded, &sample);
-    println!(
-        "integer inference against the float pass on {} positions: largest difference {:.1} internal units (mean {:.2}); against the quantised weights in float: {:.2}",
-        a.positions, a.max, a.mean, a.arithmetic
-    );
-    if a.arithmetic > ARITHMETIC_TOLERANCE {
-        return Err(CliError {
-            message: format!(
-                "the engine's inference differs from the trainer's by {:.2} internal units on the same weights (at most {ARITHMETIC_TOLERANCE} expected)",
-                a.arithmetic
-            ),
-            code: 1,
-        });
-    }
+    let a = train_and_write(&run, &mut Terminal::new(!args.quiet)).map_err(CliError::bad_input)?;
+    a.check().map_err(|message| CliError { message, code: 1 })?;
     Ok(0)
 }

@@ -1,28 +1,22 @@
 //! `tally tune`: fits the evaluation's weights to `tally datagen` files
 //! and writes them as a Rust source file the build includes
-//! (`src/eval/tuned/<variant>.rs`). The fitting lives in [`crate::tune`]; this
-//! module reads the arguments, reports progress and writes the file.
+//! (`src/eval/tuned/<variant>.rs`). The run lives in [`crate::tune::run`];
+//! this module reads and checks the arguments and shows the run's report
+//! on the terminal.
 
 use std::path::PathBuf;
 
 use clap::Args;
 
 use super::CliError;
-use super::progress::Progress;
-use crate::eval::params::EvalParams;
+use super::progress::Terminal;
 use crate::fit;
 use crate::rules::Variant;
-use rayon::prelude::*;
+use crate::tune::Settings;
+use crate::tune::run::{Run, centipawns, points, wdl};
 
 /// The default weight of the L2 penalty.
 const L2: f64 = 0.0;
-use crate::eval::variant_weights::VariantWeights;
-use crate::eval::wdl;
-use crate::tune::evaluator::{
-    evaluator, fit_points, fitted_knobs, load_points, point_loss, render_weights,
-};
-use crate::tune::wdl::{WdlFit, fit as fit_wdl, load_wdl, render_wdl};
-use crate::tune::{Settings, Tuner, fit_k, load, render};
 
 /// Arguments of `tally tune`.
 #[derive(Debug, Args)]
@@ -118,214 +112,40 @@ pub fn run(args: &TuneArgs) -> Result<i32, CliError> {
     // Before any data is read.
     super::check_output("-o", &out_path(args, variant))?;
     let pool = super::worker_pool(args.threads)?;
-    if args.wdl {
+    let out = out_path(args, variant);
+    let run = Run {
+        variant,
+        data: &args.data,
+        epochs: args.epochs,
+        settings: Settings {
+            batch: args.batch,
+            lr: args.lr,
+            lambda: args.lambda,
+            seed: args.seed,
+            l2: args.l2,
+        },
+        k: args.k,
+        holdout: args.holdout,
+        keep: &args.keep,
+        out: &out,
+    };
+    let fit = if args.wdl {
         if variant != Variant::Chess {
             return Err(CliError::bad_input(
                 "--wdl fits the model on chess games (the board the scoring variants share)",
             ));
         }
-        return pool.install(|| tune_wdl(args));
-    }
-    if crate::tune::evaluator::supports(variant) {
-        return pool.install(|| tune_points(args, variant));
-    }
-    if !args.keep.is_empty() {
+        wdl
+    } else if crate::tune::evaluator::supports(variant) {
+        points
+    } else if args.keep.is_empty() {
+        centipawns
+    } else {
         return Err(CliError::bad_input(
             "--keep names weights of a scoring variant's evaluator (stylish, wacky, sets, dynamic, tiebraker)",
         ));
-    }
-    pool.install(|| tune(args, variant))
-}
-
-fn tune_points(args: &TuneArgs, variant: Variant) -> Result<i32, CliError> {
-    let data = load_points(&args.data, variant, args.holdout).map_err(CliError::bad_input)?;
-    println!(
-        "{} quiet positions of {} in {variant} games read, {} of them held out{}",
-        data.samples.len() + data.validation.len(),
-        data.positions,
-        data.validation.len(),
-        if data.bad > 0 {
-            format!(" ({} records that are no legal position skipped)", data.bad)
-        } else {
-            String::new()
-        }
-    );
-    if data.samples.is_empty() {
-        return Err(CliError::bad_input(format!(
-            "no quiet {variant} position in the data"
-        )));
-    }
-    let ev = evaluator(variant);
-    // From the hand-set weights, whatever the build ships: the same data
-    // gives the same file.
-    let start = VariantWeights::UNTUNED;
-    let knobs = fitted_knobs(variant, &args.keep).map_err(CliError::bad_input)?;
-    let losses = |w: &VariantWeights| {
-        let fit = point_loss(&ev, &data.samples, w);
-        if data.validation.is_empty() {
-            (fit, None)
-        } else {
-            (fit, Some(point_loss(&ev, &data.validation, w)))
-        }
     };
-    let show = |(fit, val): (f64, Option<f64>)| match val {
-        Some(v) => format!("loss {fit:.6}, validation {v:.6}"),
-        None => format!("loss {fit:.6}"),
-    };
-    let before = losses(&start);
-    println!("hand-set: {} (pawns of the scale, squared)", show(before));
-    let bar = Progress::new(None, !args.quiet, "steps");
-    let mut steps = 0u64;
-    let fitted = fit_points(&ev, &data.samples, start, &knobs, |_, l| {
-        steps += 1;
-        bar.set(steps);
-        bar.message(format!("loss {l:.6}"));
-    });
-    bar.finish();
-    let after = losses(&fitted);
-    println!("fitted:   {}", show(after));
-    for &i in &knobs {
-        let name = VariantWeights::KNOBS[i].name;
-        let (was, now) = (start.source(i), fitted.source(i));
-        if was == now {
-            println!("  {name:<26} {now}");
-        } else {
-            println!("  {name:<26} {was} -> {now}");
-        }
-    }
-    let files: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
-    let val = |v: Option<f64>| v.map_or_else(|| "none".to_owned(), |v| format!("{v:.6}"));
-    let keep = if args.keep.is_empty() {
-        String::new()
-    } else {
-        format!(" --keep {}", args.keep.join(","))
-    };
-    let origin = format!(
-        "From {} quiet {variant} positions of {}: --holdout {}{keep}, loss {:.6} -> {:.6}, validation {} -> {}.",
-        data.samples.len(),
-        files.join(" "),
-        args.holdout,
-        before.0,
-        after.0,
-        val(before.1),
-        val(after.1)
-    );
-    let out = out_path(args, variant);
-    std::fs::write(&out, render_weights(variant, &fitted, &origin))
-        .map_err(|e| CliError::bad_input(format!("{}: {e}", out.display())))?;
-    println!("wrote {}", out.display());
-    Ok(0)
-}
-
-fn tune_wdl(args: &TuneArgs) -> Result<i32, CliError> {
-    let samples = load_wdl(&args.data, Variant::Chess).map_err(CliError::bad_input)?;
-    if samples.is_empty() {
-        return Err(CliError::bad_input("no quiet chess position in the data"));
-    }
-    println!("{} quiet chess positions read", samples.len());
-    let start = WdlFit {
-        mg: wdl::UNTUNED[0],
-        eg: wdl::UNTUNED[1],
-    };
-    let before = start.loss(&samples);
-    let fitted = fit_wdl(&samples, start);
-    let after = fitted.loss(&samples);
-    let show = |c: wdl::Curve| format!("centre {:.1} cp, width {:.1} cp", c.centre, c.width);
-    println!("hand-set: log-loss {before:.6}");
-    println!("fitted:   log-loss {after:.6}");
-    println!("full material: {}", show(fitted.mg));
-    println!("bare board:    {}", show(fitted.eg));
-    let files: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
-    let origin = format!(
-        "From {} quiet chess positions of {}: log-loss {before:.6} -> {after:.6}.",
-        samples.len(),
-        files.join(" ")
-    );
-    let out = out_path(args, Variant::Chess);
-    std::fs::write(&out, render_wdl(&fitted, &origin))
-        .map_err(|e| CliError::bad_input(format!("{}: {e}", out.display())))?;
-    println!("wrote {}", out.display());
-    Ok(0)
-}
-
-fn tune(args: &TuneArgs, variant: Variant) -> Result<i32, CliError> {
-    let loaded = load(&args.data, variant, args.holdout).map_err(CliError::bad_input)?;
-    let (samples, validation) = (loaded.samples, loaded.validation);
-    println!(
-        "{} quiet positions of {} in {variant} games read, {} of them held out ({} games of other variants skipped)",
-        samples.len() + validation.len(),
-        loaded.positions,
-        validation.len(),
-        loaded.other_games
-    );
-    if samples.is_empty() {
-        return Err(CliError::bad_input(format!(
-            "no quiet {variant} position in the data"
-        )));
-    }
-    // The fit starts from the hand-set weights, whatever the build ships,
-    // so that the same data and options always give the same file.
-    let start = &EvalParams::UNTUNED;
-    let settings = Settings {
-        batch: args.batch,
-        lr: args.lr,
-        lambda: args.lambda,
-        seed: args.seed,
-        l2: args.l2,
-    };
-    let mut tuner = Tuner::new(start, &samples, 0.0, settings);
-    tuner.k = match args.k {
-        Some(k) => k,
-        None => fit_k(&samples, tuner.linear(), &tuner.w),
-    };
-    println!("K = {:.6} per centipawn", tuner.k);
-    let val_lin: Vec<_> = validation.par_iter().map(|s| s.trace.linear()).collect();
-    let report = |tuner: &Tuner| {
-        let l = tuner.loss(&samples);
-        if validation.is_empty() {
-            (format!("loss {l:.6}"), l)
-        } else {
-            let v = tuner.loss_on(&validation, &val_lin);
-            (format!("loss {l:.6}, validation {v:.6}"), v)
-        }
-    };
-    let (text, mut best_loss) = report(&tuner);
-    println!("epoch 0: {text}");
-    let (mut best, mut best_epoch) = (tuner.params(), 0);
-    let total = samples.len() as u64 * u64::from(args.epochs);
-    let bar = Progress::new(Some(total), !args.quiet, "positions");
-    for e in 1..=args.epochs {
-        let before = u64::from(e - 1) * samples.len() as u64;
-        tuner.epoch(&samples, |done| bar.set(before + done as u64));
-        let (text, l) = report(&tuner);
-        bar.message(text.clone());
-        bar.println(&format!("epoch {e}: {text}"));
-        if l < best_loss || validation.is_empty() {
-            (best, best_epoch, best_loss) = (tuner.params(), e, l);
-        }
-    }
-    bar.finish();
-    if !validation.is_empty() {
-        println!("kept epoch {best_epoch}: validation loss {best_loss:.6}");
-    }
-    let files: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
-    let origin = format!(
-        "From {} quiet {variant} positions of {}: --epochs {} --batch {} --lr {} --lambda {} --seed {} --holdout {} --l2 {}, K {:.6}, epoch {best_epoch}.",
-        samples.len(),
-        files.join(" "),
-        args.epochs,
-        args.batch,
-        args.lr,
-        args.lambda,
-        args.seed,
-        args.holdout,
-        args.l2,
-        tuner.k
-    );
-    let text = render(&best, &origin);
-    let out = out_path(args, variant);
-    std::fs::write(&out, text)
-        .map_err(|e| CliError::bad_input(format!("{}: {e}", out.display())))?;
-    println!("wrote {}", out.display());
+    pool.install(|| fit(&run, &mut Terminal::new(!args.quiet)))
+        .map_err(CliError::bad_input)?;
     Ok(0)
 }

@@ -145,6 +145,20 @@ fn to_validation(seed: u64, file: usize, ordinal: u64, fraction: f64) -> bool {
     (draw as f64 / (1u64 << 53) as f64) < fraction
 }
 
+/// `--val`, the share of the games set apart for validation, must lie in
+/// `0 ..= 0.5`.
+///
+/// # Errors
+///
+/// `"--val must lie between 0 and 0.5"`.
+pub fn check_validation(val: f64) -> Result<(), String> {
+    if (0.0..=0.5).contains(&val) {
+        Ok(())
+    } else {
+        Err("--val must lie between 0 and 0.5".to_owned())
+    }
+}
+
 /// Reads the quiet positions of `variant` from data files (not in check,
 /// not forced, not decided, a quiet best action, not a start record),
 /// setting `validation` (a fraction, 0 ..= 1) of the games apart, drawn

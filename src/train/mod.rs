@@ -7,7 +7,9 @@
 //! shuffled mini-batches with gradients computed on every core, the
 //! quantisation ([`Trainer::network`]) and the check of the engine's
 //! integer inference against the float pass ([`compare`]). The data
-//! ([`data`]) and the checkpoints ([`checkpoint`]) have their own modules.
+//! ([`data`]) and the checkpoints ([`checkpoint`]) have their own modules,
+//! as do how a run starts ([`start`]), a whole run of `tally train` with
+//! its epochs and report ([`run`]) and the margin head ([`head`]).
 //! What does not: the net format and the integer inference
 //! ([`crate::nnue`]), the command line (`cli::train`).
 //!
@@ -33,6 +35,7 @@
 pub mod checkpoint;
 pub mod data;
 pub mod head;
+pub mod run;
 pub mod start;
 
 use rayon::prelude::*;
@@ -620,6 +623,24 @@ pub struct Agreement {
 /// same (quantised) weights: the final division truncates (under 1 unit),
 /// the division by `QA` and float rounding add a few hundredths.
 pub const ARITHMETIC_TOLERANCE: f64 = 1.5;
+
+impl Agreement {
+    /// Whether the integer inference computes what the float pass does
+    /// over the same weights ([`ARITHMETIC_TOLERANCE`]).
+    ///
+    /// # Errors
+    ///
+    /// How far apart the two are (one line).
+    pub fn check(&self) -> Result<(), String> {
+        if self.arithmetic > ARITHMETIC_TOLERANCE {
+            return Err(format!(
+                "the engine's inference differs from the trainer's by {:.2} internal units on the same weights (at most {ARITHMETIC_TOLERANCE} expected)",
+                self.arithmetic
+            ));
+        }
+        Ok(())
+    }
+}
 
 /// Copies output bucket 0's weights and bias to every other bucket.
 fn copy_bucket_zero(p: &mut [f32]) {

@@ -6,7 +6,8 @@
 //! What lives here: loading quiet positions from `tally datagen` files
 //! ([`load`]), fitting `K` ([`fit_k`]), the Adam optimiser over shuffled
 //! mini-batches with parallel gradients ([`Tuner`]), and the writer of the
-//! generated source file ([`render`]). What does not: the evaluation and
+//! generated source file ([`render`]); a whole run of `tally tune`, its
+//! epochs and its report ([`run`]). What does not: the evaluation and
 //! its trace ([`crate::eval::trace`]), the data format
 //! ([`crate::datagen::format`]), the command line (`cli::tune`).
 //!
@@ -16,6 +17,7 @@
 //! threads.
 
 pub mod evaluator;
+pub mod run;
 pub mod spsa;
 pub mod wdl;
 
