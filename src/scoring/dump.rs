@@ -2,10 +2,13 @@
 //! a user can dump them, edit them and load the file with `--rules FILE` or
 //! the UCI option `RulesFile`.
 //!
-//! What lives here: the list of every key of every variant's section with
-//! what it pays ([`keys`], the one place those meanings are written for the
-//! dump), and the emitter ([`to_toml`], [`rules_file`]) that walks that
-//! list over the serialized [`Tables`]. The values themselves come from the
+//! What lives here: the [`Key`] type and the emitter ([`to_toml`],
+//! [`rules_file`]) that walks each variant's keys ([`keys`]) over the
+//! serialized [`Tables`]. Every key with what it pays, and what a section
+//! holds, is written once, in the variant's scoring
+//! ([`variants::VariantScoring::keys`],
+//! [`variants::VariantScoring::about`]), beside the awards
+//! it describes. The values themselves come from the
 //! tables (their defaults live in `scoring::tables` only); a key is written
 //! as a dotted path under its variant's header (`mate.rook = [90, 110]`
 //! under `[stylish]`), as `docs/rules.md` names it.
@@ -14,6 +17,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::Tables;
+use super::variants;
 use crate::rules::Variant;
 
 /// A whole rules file: a first line naming what it holds (`variants`, and
@@ -55,281 +59,15 @@ pub struct Key {
     pub pays: &'static str,
 }
 
-const fn key(path: &'static str, pays: &'static str) -> Key {
+/// A key at `path` that pays `pays`.
+pub(super) const fn key(path: &'static str, pays: &'static str) -> Key {
     Key { path, pays }
 }
 
-const RESULT: &[Key] = &[
-    key("win", "a won game, to the winner"),
-    key("draw", "a drawn game, to each player"),
-    key("loss", "a lost game, to the loser"),
-];
-
-const STYLISH: &[Key] = &[
-    key(
-        "capture.pawn",
-        "a pawn captures (en passant and capturing promotions too): [pawn, bishop, knight, rook, queen] captured",
-    ),
-    key(
-        "capture.minor",
-        "a bishop or a knight captures: [pawn, bishop, knight, rook, queen] captured",
-    ),
-    key(
-        "capture.rook",
-        "a rook captures: [pawn, bishop, knight, rook, queen] captured",
-    ),
-    key(
-        "capture.queen_diagonal",
-        "a queen captures along a diagonal: [pawn, bishop, knight, rook, queen] captured",
-    ),
-    key(
-        "capture.queen_orthogonal",
-        "a queen captures along a rank or a file: [pawn, bishop, knight, rook, queen] captured",
-    ),
-    key(
-        "capture.king",
-        "a king captures: [pawn, bishop, knight, rook, queen] captured",
-    ),
-    key(
-        "mate.queen",
-        "checkmate, a queen the checking piece: [adjacent to the mated king, not adjacent]",
-    ),
-    key(
-        "mate.rook",
-        "checkmate, a rook the checking piece: [adjacent, not adjacent]",
-    ),
-    key(
-        "mate.bishop",
-        "checkmate, a bishop the checking piece: [adjacent, not adjacent]",
-    ),
-    key(
-        "mate.knight",
-        "checkmate, a knight the checking piece (never adjacent)",
-    ),
-    key(
-        "mate.pawn",
-        "checkmate, a pawn the checking piece (always adjacent)",
-    ),
-    key(
-        "promoted_mate",
-        "added to a checking piece promoted on the mating move",
-    ),
-    key(
-        "discovered",
-        "a discovered mate: the move opened a checking piece's line",
-    ),
-    key(
-        "coverage",
-        "a discovered mate in which the moved piece now attacks a square next to the mated king that was safe",
-    ),
-    key(
-        "promotion.queen",
-        "promotion to a queen (not given when the move mates)",
-    ),
-    key("promotion.rook", "promotion to a rook"),
-    key("promotion.bishop", "promotion to a bishop"),
-    key("promotion.knight", "promotion to a knight"),
-    key("force.pawn", "a pawn's force, for the draw award"),
-    key("force.knight", "a knight's force"),
-    key("force.bishop", "a bishop's force"),
-    key("force.rook", "a rook's force"),
-    key("force.queen", "a queen's force"),
-    key(
-        "max_force",
-        "a full set's force: in a draw the weaker side gets (their force - own force) + max(0, max_force - own force)",
-    ),
-    key(
-        "last_capture",
-        "a draw with bare kings, or kings and one bishop or knight: to the last capturer",
-    ),
-];
-
-const WACKY: &[Key] = &[
-    key("attack.pawn", "attacking power A of a pawn (whole number)"),
-    key("attack.knight", "A of a knight"),
-    key("attack.bishop", "A of a bishop"),
-    key("attack.rook", "A of a rook"),
-    key("attack.queen", "A of a queen"),
-    key("attack.king", "A of a king"),
-    key("defence.pawn", "defending power D of a pawn (whole number)"),
-    key("defence.knight", "D of a knight"),
-    key("defence.bishop", "D of a bishop"),
-    key("defence.rook", "D of a rook"),
-    key("defence.queen", "D of a queen"),
-    key("defence.king", "D of a king"),
-    key(
-        "per_square",
-        "a move: per_square x A(mover) x squares travelled",
-    ),
-    key(
-        "knight_squares",
-        "the squares a knight move counts as (whole number)",
-    ),
-    key("capture", "a capture: capture x A(capturer) x D(captured)"),
-    key("en_passant", "an en-passant capture, on top of the capture"),
-    key(
-        "fall",
-        "every capture: fall x D(captured) x (1 + fall_step x captures earlier in the game)",
-    ),
-    key(
-        "fall_step",
-        "the growth of the fall multiplier per earlier capture",
-    ),
-    key(
-        "counter",
-        "the n-th recapture of a chain (a capture on the square of the opponent's capture just before): the n-th entry",
-    ),
-    key(
-        "counter_step",
-        "added for each recapture past the end of counter",
-    ),
-    key(
-        "combination",
-        "the h-th capture of a run of one's own captures, the opponent not capturing between (h >= 2): entry h - 1",
-    ),
-    key(
-        "combination_step",
-        "added for each capture past the end of combination",
-    ),
-    key("castling", "castling"),
-    key("check", "a check"),
-    key("mate", "a checkmate, in place of check"),
-    key(
-        "life",
-        "the mating player's life bonus: L = material left counted in D; L x the rate of the last [from L, rate] band with from <= L",
-    ),
-    key(
-        "moves_limit",
-        "no moves bonus at or above this many moves of the mating player (whole number)",
-    ),
-    key(
-        "moves",
-        "the mating player's moves bonus: (moves_limit - m) x the rate of the last [from m, rate] band with from <= m",
-    ),
-    key(
-        "time",
-        "the mating player's time bonus, with a clock: the time left cut greedily into [seconds, points] units, in this order",
-    ),
-];
-
-const SETS: &[Key] = &[
-    key("mate", "checkmate, to the mating player"),
-    key(
-        "resignation",
-        "resignation or loss on time, to the opponent",
-    ),
-    key("bare_king", "a claimed bare king, to the barer"),
-    key("mutual_bare", "mutual bare kings, to the first barer"),
-    key("stalemate", "stalemate, to the stalemating player"),
-    key(
-        "draw",
-        "any other draw (30-move rule, insufficient material), to the draw-advantage player (--draw-advantage, UCI DrawAdvantage)",
-    ),
-    key("perpetual_check", "perpetual check, to the checking side"),
-    key(
-        "mutual_perpetual_check",
-        "mutual perpetual check, to the side that gave the first check",
-    ),
-    key(
-        "repetition",
-        "threefold repetition without perpetual check, to the opponent of the side that made the third occurrence",
-    ),
-];
-
-const DYNAMIC: &[Key] = &[
-    key("mate", "checkmate or resignation: [winner, loser]"),
-    key(
-        "stalemate",
-        "stalemate: [stalemating player, stalemated player]",
-    ),
-    key(
-        "perpetual_by_black",
-        "perpetual check by Black: [black, white]",
-    ),
-    key(
-        "perpetual_by_white",
-        "perpetual check by White: [white, black]",
-    ),
-    key(
-        "draw",
-        "every other draw, mutual perpetual check included: [white, black]",
-    ),
-];
-
-const TIEBRAKER: &[Key] = &[
-    key(
-        "accepted_disk_mates",
-        "accepted disk, the disk player mates: [disk player, other]",
-    ),
-    key(
-        "accepted_other_mates",
-        "accepted disk, the other player mates: [other, disk player]",
-    ),
-    key(
-        "accepted_stalemate",
-        "accepted disk, stalemate: [stalemating, stalemated]",
-    ),
-    key(
-        "accepted_disk_perpetual",
-        "accepted disk, perpetual check by the disk player: [disk player, other] (by the other player: as in dynamic)",
-    ),
-    key(
-        "accepted_draw",
-        "accepted disk, every other draw: [white, black]",
-    ),
-    key(
-        "swapped_mate",
-        "swapped, from the 21st ply on, a mate by either side: [mating, mated]",
-    ),
-    key(
-        "swapped_stalemate",
-        "swapped, from the 21st ply on, stalemate: [stalemating, stalemated]",
-    ),
-    key(
-        "swapped_draw",
-        "swapped, from the 21st ply on, any perpetual check or other draw: [white, black]",
-    ),
-    key(
-        "restored_restorer_mates",
-        "restored, the restorer mates: [restorer, first player]",
-    ),
-    key(
-        "restored_restorer_stalemates",
-        "restored, the restorer stalemates: [restorer, first player]",
-    ),
-    key(
-        "restored_other",
-        "restored, every other ending, draws included: [first player, restorer]",
-    ),
-];
-
-/// Every key of `variant`'s section, in the order the dump prints them.
+/// Every key of `variant`'s section, in the order the dump prints them
+/// (the variant's [`variants::VariantScoring::keys`]).
 pub fn keys(variant: Variant) -> &'static [Key] {
-    match variant {
-        Variant::Chess | Variant::Extinction => RESULT,
-        Variant::Stylish => STYLISH,
-        Variant::Wacky => WACKY,
-        Variant::Sets => SETS,
-        Variant::Dynamic => DYNAMIC,
-        Variant::Tiebraker => TIEBRAKER,
-    }
-}
-
-/// What a variant's section holds, for the comment above its header.
-fn about(variant: Variant) -> &'static str {
-    match variant {
-        Variant::Chess => "chess: the result of the game",
-        Variant::Extinction => "extinction: the result of the game",
-        Variant::Stylish => "stylish: captures, stylish mates, under-promotion, draw compensation",
-        Variant::Wacky => {
-            "wacky: every move, capture, chain and check, and the mating player's end bonuses"
-        }
-        Variant::Sets => "sets: the points of each ending; the other player gets 0",
-        Variant::Dynamic => "dynamic: 100-point splits",
-        Variant::Tiebraker => {
-            "tiebraker: the splits after a disk; before it, while it is offered and for 20 plies after a swap, [dynamic] applies"
-        }
-    }
+    variants::of(variant).keys()
 }
 
 /// The sections of `variants` in `tables` as rules-file TOML, each key
@@ -342,7 +80,7 @@ pub fn to_toml(tables: &Tables, variants: &[Variant]) -> String {
     let mut out = String::new();
     for &variant in variants {
         out.push('\n');
-        comment(&mut out, about(variant));
+        comment(&mut out, variants::of(variant).about());
         let _ = writeln!(out, "[{}]", variant.id());
         let Some(section) = all.get(variant.id()) else {
             continue;

@@ -15,6 +15,10 @@
 //!   ply by the referee;
 //! - [`EndAward::outcome`]: the ending's own award (draw compensation, the
 //!   dynamic split, sets points, wacky's end bonuses...).
+//!
+//! What each variant pays, bounds and dumps is its scoring's
+//! ([`variants::VariantScoring`], one type per variant, named by
+//! [`variants::of`]); the [`Scorer`] holds the variant's and asks it.
 
 mod award;
 mod bounds;
@@ -24,6 +28,7 @@ mod outcome;
 mod points;
 pub mod stylish;
 mod tables;
+pub mod variants;
 pub mod wacky;
 
 pub use award::{Award, EndAward, Event, Events, Immediate};
@@ -34,6 +39,7 @@ pub use tables::{DrawAdvantage, MAX_FACTOR, MAX_MOVES_LIMIT, Tables, TablesError
 use shakmaty::Color;
 
 use crate::rules::{Action, Ending, HistoryEntry, Node, Pos, Rules, Variant};
+use variants::{VariantScoring, View};
 
 /// What the end of a game may need beyond the board: the clocks, and
 /// whether a resignation was a loss on time.
@@ -61,6 +67,7 @@ impl EndContext {
 #[derive(Clone, Debug)]
 pub struct Scorer {
     variant: Variant,
+    scoring: &'static dyn VariantScoring,
     tables: Tables,
     draw_advantage: DrawAdvantage,
 }
@@ -75,6 +82,7 @@ impl Scorer {
     pub fn with_tables(variant: Variant, tables: Tables) -> Scorer {
         Scorer {
             variant,
+            scoring: variants::of(variant),
             tables,
             draw_advantage: DrawAdvantage::Black,
         }
@@ -95,6 +103,11 @@ impl Scorer {
         self.variant
     }
 
+    /// The variant's scoring ([`variants::of`]).
+    pub fn scoring(&self) -> &'static dyn VariantScoring {
+        self.scoring
+    }
+
     /// The tables.
     pub fn tables(&self) -> &Tables {
         &self.tables
@@ -111,15 +124,14 @@ impl Scorer {
         after: &Node<P>,
     ) -> (Award, Memo) {
         let next = memo.after(before, action);
-        let award = match self.variant {
-            Variant::Stylish => {
-                stylish::action_award(&self.tables.stylish, memo, before, action, after)
-            }
-            Variant::Wacky => {
-                wacky::action_award(&self.tables.wacky, memo, &next, before, action, after)
-            }
-            _ => Award::default(),
-        };
+        let award = self.scoring.action_award(
+            &self.tables,
+            memo,
+            &next,
+            View::of(before),
+            action,
+            View::of(after),
+        );
         (award, next)
     }
 
@@ -129,12 +141,10 @@ impl Scorer {
     /// promotion; wacky: the check award, which the mate award replaces).
     pub fn final_ply_award(&self, action: &Award, end: &EndAward) -> Award {
         let mut award = action.plus(end.last_ply);
-        if end.last_ply.events.contains(Event::Mate) {
-            match self.variant {
-                Variant::Stylish => award.events.remove(Event::Promotion),
-                Variant::Wacky => award.events.remove(Event::Check),
-                _ => {}
-            }
+        if end.last_ply.events.contains(Event::Mate)
+            && let Some(replaced) = self.scoring.replaced_by_mate()
+        {
+            award.events.remove(replaced);
         }
         award
     }
@@ -193,16 +203,14 @@ impl Scorer {
         ending: &Ending,
         ctx: &EndContext,
     ) -> EndAward {
-        let last_ply = match (self.variant, ending, last) {
-            (Variant::Stylish, Ending::Checkmate { .. }, Some((before, action))) => {
-                stylish::mate_award(&self.tables.stylish, before, action, end)
-            }
-            (Variant::Wacky, Ending::Checkmate { .. }, Some(_)) => {
-                wacky::mate_award(&self.tables.wacky, !end.pos.turn())
+        let last_ply = match (ending, last) {
+            (Ending::Checkmate { .. }, Some((before, action))) => {
+                self.scoring
+                    .mate_award(&self.tables, View::of(before), action, View::of(end))
             }
             _ => Award::default(),
         };
-        let outcome = outcome::outcome_award(self, memo, end, ending, ctx);
+        let outcome = outcome::outcome_award(self, memo, View::of(end), ending, ctx);
         EndAward { last_ply, outcome }
     }
 }

@@ -33,9 +33,11 @@
 use serde::{Deserialize, Serialize};
 use shakmaty::{Bitboard, Board, Color, Move, Role, Square, attacks};
 
+use super::dump::{Key, key};
 use super::tables::{exact, largest};
-use super::{Award, Event, Memo, Points};
-use crate::rules::{Action, Ending, Node, Pos};
+use super::variants::{VariantScoring, View};
+use super::{Award, DrawAdvantage, EndContext, Event, Memo, Points, Tables};
+use crate::rules::{Action, Ending};
 
 const fn p(n: i64) -> Points {
     Points::whole(n)
@@ -341,18 +343,12 @@ impl Table {
 
 /// The award of a move by itself: the capture award and the promotion award
 /// (the latter is taken back by [`mate_award`] when the move mates).
-pub fn action_award<P: Pos>(
-    t: &Table,
-    _memo: &Memo,
-    before: &Node<P>,
-    action: Action,
-    _after: &Node<P>,
-) -> Award {
+pub fn action_award(t: &Table, before: View, action: Action) -> Award {
     let mut award = Award::default();
     let Action::Move(m) = action else {
         return award;
     };
-    let mover = before.pos.turn();
+    let mover = before.turn;
     if let Some(captured) = m.capture() {
         award.give(mover, t.capture.award(m, captured), Event::Capture);
     }
@@ -398,17 +394,17 @@ fn vacated(m: Move) -> Bitboard {
 /// `promoted_mate` for one promoted on this move), `discovered` and
 /// `coverage` where they apply, minus the promotion award that
 /// [`action_award`] gave (the promotion award is not given for a mate).
-pub fn mate_award<P: Pos>(t: &Table, before: &Node<P>, action: Action, end: &Node<P>) -> Award {
+pub fn mate_award(t: &Table, before: View, action: Action, end: View) -> Award {
     let mut award = Award::default();
     let Action::Move(m) = action else {
         return award;
     };
-    let mater = before.pos.turn();
-    let board = end.pos.board();
+    let mater = before.turn;
+    let board = end.board;
     let Some(king) = (board.kings() & board.by_color(!mater)).first() else {
         return award;
     };
-    let checkers = end.pos.checkers_bb();
+    let checkers = end.checkers();
     let (dest, landed) = landing(m, mater);
     let around = attacks::king_attacks(king);
 
@@ -448,7 +444,7 @@ pub fn mate_award<P: Pos>(t: &Table, before: &Node<P>, action: Action, end: &Nod
     });
     if discovered {
         award.give(mater, t.discovered, Event::Discovered);
-        let was = before.pos.board();
+        let was = before.board;
         let safe = around
             .into_iter()
             .filter(|&sq| {
@@ -473,12 +469,12 @@ pub fn mate_award<P: Pos>(t: &Table, before: &Node<P>, action: Action, end: &Nod
 /// The stylish draw award (docs/rules.md, `stylish`, "Draws") for a draw
 /// reached in `end`; nothing for other endings (a mate pays on its move, a resignation decides the game
 /// whatever the points).
-pub fn outcome_award<P: Pos>(t: &Table, memo: &Memo, end: &Node<P>, ending: &Ending) -> Award {
+pub fn outcome_award(t: &Table, memo: &Memo, end: View, ending: &Ending) -> Award {
     match ending {
         Ending::Stalemate { .. }
         | Ending::Repetition(_)
         | Ending::MoveRule
-        | Ending::InsufficientMaterial => draw_award(t, memo, end.pos.board()),
+        | Ending::InsufficientMaterial => draw_award(t, memo, end.board),
         Ending::Resignation { .. } => Award::split(Points::ZERO, Points::ZERO, Event::Resignation),
         _ => Award::default(),
     }
@@ -517,4 +513,163 @@ pub fn compensation(t: &Table, board: &Board) -> Option<(Color, Points)> {
     };
     let lack = (t.max_force - own).max(Points::ZERO);
     Some((weaker, theirs - own + lack))
+}
+
+/// The stylish scoring.
+#[derive(Clone, Copy, Debug)]
+pub struct Scoring;
+
+const KEYS: &[Key] = &[
+    key(
+        "capture.pawn",
+        "a pawn captures (en passant and capturing promotions too): [pawn, bishop, knight, rook, queen] captured",
+    ),
+    key(
+        "capture.minor",
+        "a bishop or a knight captures: [pawn, bishop, knight, rook, queen] captured",
+    ),
+    key(
+        "capture.rook",
+        "a rook captures: [pawn, bishop, knight, rook, queen] captured",
+    ),
+    key(
+        "capture.queen_diagonal",
+        "a queen captures along a diagonal: [pawn, bishop, knight, rook, queen] captured",
+    ),
+    key(
+        "capture.queen_orthogonal",
+        "a queen captures along a rank or a file: [pawn, bishop, knight, rook, queen] captured",
+    ),
+    key(
+        "capture.king",
+        "a king captures: [pawn, bishop, knight, rook, queen] captured",
+    ),
+    key(
+        "mate.queen",
+        "checkmate, a queen the checking piece: [adjacent to the mated king, not adjacent]",
+    ),
+    key(
+        "mate.rook",
+        "checkmate, a rook the checking piece: [adjacent, not adjacent]",
+    ),
+    key(
+        "mate.bishop",
+        "checkmate, a bishop the checking piece: [adjacent, not adjacent]",
+    ),
+    key(
+        "mate.knight",
+        "checkmate, a knight the checking piece (never adjacent)",
+    ),
+    key(
+        "mate.pawn",
+        "checkmate, a pawn the checking piece (always adjacent)",
+    ),
+    key(
+        "promoted_mate",
+        "added to a checking piece promoted on the mating move",
+    ),
+    key(
+        "discovered",
+        "a discovered mate: the move opened a checking piece's line",
+    ),
+    key(
+        "coverage",
+        "a discovered mate in which the moved piece now attacks a square next to the mated king that was safe",
+    ),
+    key(
+        "promotion.queen",
+        "promotion to a queen (not given when the move mates)",
+    ),
+    key("promotion.rook", "promotion to a rook"),
+    key("promotion.bishop", "promotion to a bishop"),
+    key("promotion.knight", "promotion to a knight"),
+    key("force.pawn", "a pawn's force, for the draw award"),
+    key("force.knight", "a knight's force"),
+    key("force.bishop", "a bishop's force"),
+    key("force.rook", "a rook's force"),
+    key("force.queen", "a queen's force"),
+    key(
+        "max_force",
+        "a full set's force: in a draw the weaker side gets (their force - own force) + max(0, max_force - own force)",
+    ),
+    key(
+        "last_capture",
+        "a draw with bare kings, or kings and one bishop or knight: to the last capturer",
+    ),
+];
+
+impl VariantScoring for Scoring {
+    fn action_award(
+        &self,
+        t: &Tables,
+        _memo: &Memo,
+        _next: &Memo,
+        before: View,
+        action: Action,
+        _after: View,
+    ) -> Award {
+        action_award(&t.stylish, before, action)
+    }
+
+    fn has_action_awards(&self) -> bool {
+        true
+    }
+
+    fn mate_award(&self, t: &Tables, before: View, action: Action, end: View) -> Award {
+        mate_award(&t.stylish, before, action, end)
+    }
+
+    /// The promotion award of a mating promotion.
+    fn replaced_by_mate(&self) -> Option<Event> {
+        Some(Event::Promotion)
+    }
+
+    fn outcome_award(
+        &self,
+        t: &Tables,
+        memo: &Memo,
+        end: View,
+        ending: &Ending,
+        _ctx: &EndContext,
+        _draw: DrawAdvantage,
+    ) -> Award {
+        outcome_award(&t.stylish, memo, end, ending)
+    }
+
+    fn action_bound(&self, t: &Tables) -> Points {
+        t.stylish.action_bound()
+    }
+
+    fn end_bound(&self, t: &Tables) -> Points {
+        t.stylish.end_bound()
+    }
+
+    /// Five: the side ahead collects the captures and the mate awards.
+    fn search_pawns(&self) -> i64 {
+        5
+    }
+
+    /// A 22nd of a rook's mate from afar (the specification's one
+    /// surviving mate value, 110: 5).
+    fn pawn_scale(&self, t: &Tables) -> (Points, i64) {
+        (t.stylish.mate.rook[1], 22)
+    }
+
+    /// Never: stylish pays by style.
+    fn decisive_band(&self, _t: &Tables) -> bool {
+        false
+    }
+
+    fn keys(&self) -> &'static [Key] {
+        KEYS
+    }
+
+    fn about(&self) -> &'static str {
+        "stylish: captures, stylish mates, under-promotion, draw compensation"
+    }
+
+    /// A point: a GUI's `+1.00` is 100 points.
+    fn milli_per_cp(&self) -> Option<i64> {
+        Some(1000)
+    }
 }

@@ -39,9 +39,11 @@
 use serde::{Deserialize, Serialize};
 use shakmaty::{Color, Move, Role};
 
+use super::dump::{Key, key};
 use super::tables::{factor, largest, moves_limit, pairs};
-use super::{Award, EndContext, Event, Memo, Points};
-use crate::rules::{Action, Ending, Node, Pos};
+use super::variants::{VariantScoring, View};
+use super::{Award, DrawAdvantage, EndContext, Event, Memo, Points, Tables};
+use crate::rules::{Action, Ending};
 
 const fn p(n: i64) -> Points {
     Points::whole(n)
@@ -441,19 +443,19 @@ fn distance(t: &Table, m: Move) -> i64 {
 /// The award of a move by itself: distance, capture, en passant, fall,
 /// counter or combination, castling and check. `memo` is the memo before
 /// the move and `next` the one after it.
-pub fn action_award<P: Pos>(
+pub fn action_award(
     t: &Table,
     memo: &Memo,
     next: &Memo,
-    before: &Node<P>,
+    before: View,
     action: Action,
-    after: &Node<P>,
+    after: View,
 ) -> Award {
     let mut award = Award::default();
     let Action::Move(m) = action else {
         return award;
     };
-    let mover = before.pos.turn();
+    let mover = before.turn;
     let a = t.attack.of(m.role());
     award.give(mover, t.per_square * (a * distance(t, m)), Event::Move);
     if m.is_castle() {
@@ -500,10 +502,10 @@ pub fn mate_award(t: &Table, winner: Color) -> Award {
 
 /// The end-of-game bonuses (life, moves, time) of the player who gave
 /// checkmate in this game; nothing for any other ending.
-pub fn outcome_award<P: Pos>(
+pub fn outcome_award(
     t: &Table,
     memo: &Memo,
-    end: &Node<P>,
+    end: View,
     ending: &Ending,
     ctx: &EndContext,
 ) -> Award {
@@ -515,7 +517,7 @@ pub fn outcome_award<P: Pos>(
             if moves == 0 {
                 return award;
             }
-            let life = t.life(end.pos.board(), winner);
+            let life = t.life(end.board, winner);
             award.give(winner, t.life_bonus(life), Event::Life);
             let mb = t.moves_bonus(i64::from(moves));
             if mb != Points::ZERO {
@@ -534,4 +536,166 @@ pub fn outcome_award<P: Pos>(
         _ => {}
     }
     award
+}
+
+/// The wacky scoring.
+#[derive(Clone, Copy, Debug)]
+pub struct Scoring;
+
+const KEYS: &[Key] = &[
+    key("attack.pawn", "attacking power A of a pawn (whole number)"),
+    key("attack.knight", "A of a knight"),
+    key("attack.bishop", "A of a bishop"),
+    key("attack.rook", "A of a rook"),
+    key("attack.queen", "A of a queen"),
+    key("attack.king", "A of a king"),
+    key("defence.pawn", "defending power D of a pawn (whole number)"),
+    key("defence.knight", "D of a knight"),
+    key("defence.bishop", "D of a bishop"),
+    key("defence.rook", "D of a rook"),
+    key("defence.queen", "D of a queen"),
+    key("defence.king", "D of a king"),
+    key(
+        "per_square",
+        "a move: per_square x A(mover) x squares travelled",
+    ),
+    key(
+        "knight_squares",
+        "the squares a knight move counts as (whole number)",
+    ),
+    key("capture", "a capture: capture x A(capturer) x D(captured)"),
+    key("en_passant", "an en-passant capture, on top of the capture"),
+    key(
+        "fall",
+        "every capture: fall x D(captured) x (1 + fall_step x captures earlier in the game)",
+    ),
+    key(
+        "fall_step",
+        "the growth of the fall multiplier per earlier capture",
+    ),
+    key(
+        "counter",
+        "the n-th recapture of a chain (a capture on the square of the opponent's capture just before): the n-th entry",
+    ),
+    key(
+        "counter_step",
+        "added for each recapture past the end of counter",
+    ),
+    key(
+        "combination",
+        "the h-th capture of a run of one's own captures, the opponent not capturing between (h >= 2): entry h - 1",
+    ),
+    key(
+        "combination_step",
+        "added for each capture past the end of combination",
+    ),
+    key("castling", "castling"),
+    key("check", "a check"),
+    key("mate", "a checkmate, in place of check"),
+    key(
+        "life",
+        "the mating player's life bonus: L = material left counted in D; L x the rate of the last [from L, rate] band with from <= L",
+    ),
+    key(
+        "moves_limit",
+        "no moves bonus at or above this many moves of the mating player (whole number)",
+    ),
+    key(
+        "moves",
+        "the mating player's moves bonus: (moves_limit - m) x the rate of the last [from m, rate] band with from <= m",
+    ),
+    key(
+        "time",
+        "the mating player's time bonus, with a clock: the time left cut greedily into [seconds, points] units, in this order",
+    ),
+];
+
+impl VariantScoring for Scoring {
+    fn action_award(
+        &self,
+        t: &Tables,
+        memo: &Memo,
+        next: &Memo,
+        before: View,
+        action: Action,
+        after: View,
+    ) -> Award {
+        action_award(&t.wacky, memo, next, before, action, after)
+    }
+
+    fn has_action_awards(&self) -> bool {
+        true
+    }
+
+    /// The mate award in place of the check award, to the mating player.
+    fn mate_award(&self, t: &Tables, _before: View, _action: Action, end: View) -> Award {
+        mate_award(&t.wacky, !end.turn)
+    }
+
+    /// The check award, which the mate award replaces.
+    fn replaced_by_mate(&self) -> Option<Event> {
+        Some(Event::Check)
+    }
+
+    fn outcome_award(
+        &self,
+        t: &Tables,
+        memo: &Memo,
+        end: View,
+        ending: &Ending,
+        ctx: &EndContext,
+        _draw: DrawAdvantage,
+    ) -> Award {
+        outcome_award(&t.wacky, memo, end, ending, ctx)
+    }
+
+    fn action_bound(&self, t: &Tables) -> Points {
+        t.wacky.action_bound()
+    }
+
+    fn end_bound(&self, t: &Tables) -> Points {
+        t.wacky.end_bound()
+    }
+
+    /// Thirty: the fall awards grow with every capture, and material
+    /// decides who collects them and who mates.
+    fn search_pawns(&self) -> i64 {
+        30
+    }
+
+    /// A fifth of a check (1000 with the defaults).
+    fn pawn_scale(&self, t: &Tables) -> (Points, i64) {
+        (t.wacky.check, 5)
+    }
+
+    /// Never: a mate pays its award and bonuses, often less than the
+    /// checks a won position still collects.
+    fn decisive_band(&self, _t: &Tables) -> bool {
+        false
+    }
+
+    /// Unless its counter and combination awards are all zero.
+    fn memo_in_key(&self, t: &Tables) -> bool {
+        t.wacky.pays_chains()
+    }
+
+    /// The distance and castling awards.
+    fn quiet_award_bound(&self, t: &Tables) -> Points {
+        t.wacky.quiet_bound()
+    }
+
+    fn keys(&self) -> &'static [Key] {
+        KEYS
+    }
+
+    fn about(&self) -> &'static str {
+        "wacky: every move, capture, chain and check, and the mating player's end bonuses"
+    }
+
+    /// A hundred points: a GUI's `+1.00` is 10000 points (a check:
+    /// `+0.50`); wacky's margins run to hundreds of thousands of points (a
+    /// mate's life and moves bonuses), and stay within the `cp` limit so.
+    fn milli_per_cp(&self) -> Option<i64> {
+        Some(100_000)
+    }
 }

@@ -21,6 +21,7 @@ use shakmaty::{CastlingMode, Color};
 
 use crate::eval::{Units, Wdl};
 use crate::rules::Variant;
+use crate::scoring::variants;
 use crate::scoring::{Award, Points};
 use crate::search::{Bound, PvLine, Reporter, Score, Stats};
 use crate::text::printable;
@@ -73,8 +74,9 @@ impl<W: Write> Out<W> {
 
 /// The scale of `score cp` under `ScoreUnit points`: thousandths of a
 /// point per centipawn of the GUI, so that the GUI's `+1.00` is a round
-/// number of the variant's points. `None` for chess and extinction, whose
-/// points are a game result (1, 1/2, 0): their scores stay in pawns.
+/// number of the variant's points, as its scoring says
+/// ([`variants::VariantScoring::milli_per_cp`]). `None` for chess and extinction,
+/// whose points are a game result (1, 1/2, 0): their scores stay in pawns.
 ///
 /// | variant | one `cp` | a GUI's `+1.00` |
 /// |---|---|---|
@@ -86,12 +88,7 @@ impl<W: Write> Out<W> {
 /// and moves bonuses), so its `cp` is coarser: they stay within
 /// `±CP_LIMIT`.
 pub fn cp_milli(variant: Variant) -> Option<i64> {
-    match variant {
-        Variant::Chess | Variant::Extinction => None,
-        Variant::Sets => Some(10),
-        Variant::Stylish | Variant::Dynamic | Variant::Tiebraker => Some(1000),
-        Variant::Wacky => Some(100_000),
-    }
+    variants::of(variant).milli_per_cp()
 }
 
 /// How `score cp` is written: the internal units of the search, or the

@@ -1,0 +1,108 @@
+//! `dynamic`: 100-point splits of each ending, from the `[dynamic]`
+//! section of the [`Tables`]; tiebraker scores by them before a disk.
+
+use shakmaty::Color;
+
+use super::{VariantScoring, View, gap, outranks, to};
+use crate::rules::{Ending, RepetitionKind};
+use crate::scoring::dump::{Key, key};
+use crate::scoring::outcome::ending_event;
+use crate::scoring::tables::DynamicTable;
+use crate::scoring::{Award, DrawAdvantage, EndContext, Event, Memo, Points, Tables};
+
+/// The dynamic scoring.
+#[derive(Clone, Copy, Debug)]
+pub struct Scoring;
+
+const KEYS: &[Key] = &[
+    key("mate", "checkmate or resignation: [winner, loser]"),
+    key(
+        "stalemate",
+        "stalemate: [stalemating player, stalemated player]",
+    ),
+    key(
+        "perpetual_by_black",
+        "perpetual check by Black: [black, white]",
+    ),
+    key(
+        "perpetual_by_white",
+        "perpetual check by White: [white, black]",
+    ),
+    key(
+        "draw",
+        "every other draw, mutual perpetual check included: [white, black]",
+    ),
+];
+
+/// Dynamic's award for `ending`, named `ev` (tiebraker scores a
+/// resignation as a mate and keeps its name).
+pub(super) fn award(t: &DynamicTable, ending: &Ending, ev: Event) -> Award {
+    match *ending {
+        Ending::Checkmate { winner } | Ending::Resignation { winner } => to(winner, t.mate, ev),
+        Ending::Stalemate { stalemated } => to(!stalemated, t.stalemate, ev),
+        Ending::Repetition(r) => match r.kind {
+            RepetitionKind::Perpetual { by: Color::Black } => {
+                to(Color::Black, t.perpetual_by_black, ev)
+            }
+            RepetitionKind::Perpetual { by: Color::White } => {
+                to(Color::White, t.perpetual_by_white, ev)
+            }
+            _ => to(Color::White, t.draw, ev),
+        },
+        // Extinction, claims and bare kings do not occur on these rules;
+        // like every other ending they count as draws.
+        _ => to(Color::White, t.draw, ev),
+    }
+}
+
+/// Whether a mate outranks every other ending of the dynamic table (and
+/// of tiebraker before a disk and in the swap window).
+pub(super) fn band(t: &DynamicTable) -> bool {
+    let others = [
+        t.stalemate,
+        t.perpetual_by_black,
+        t.perpetual_by_white,
+        t.draw,
+    ];
+    outranks(gap(t.mate), others.map(|s| gap(s).abs()))
+}
+
+impl VariantScoring for Scoring {
+    fn outcome_award(
+        &self,
+        t: &Tables,
+        _memo: &Memo,
+        _end: View,
+        ending: &Ending,
+        _ctx: &EndContext,
+        _draw: DrawAdvantage,
+    ) -> Award {
+        award(&t.dynamic, ending, ending_event(ending))
+    }
+
+    fn end_bound(&self, t: &Tables) -> Points {
+        t.dynamic.end_bound()
+    }
+
+    /// A tenth of a mate's margin (10 with the defaults).
+    fn pawn_scale(&self, t: &Tables) -> (Points, i64) {
+        (gap(t.dynamic.mate), 10)
+    }
+
+    fn decisive_band(&self, t: &Tables) -> bool {
+        band(&t.dynamic)
+    }
+
+    fn keys(&self) -> &'static [Key] {
+        KEYS
+    }
+
+    fn about(&self) -> &'static str {
+        "dynamic: 100-point splits"
+    }
+
+    /// A point: a GUI's `+1.00` is 100 points.
+    fn milli_per_cp(&self) -> Option<i64> {
+        Some(1000)
+    }
+}

@@ -1,0 +1,182 @@
+//! `tiebraker`: dynamic scoring with the disk. Before a disk, while one is
+//! offered and in a swap's window, dynamic's splits apply (this type
+//! delegates to [`dynamic`]); after it, the splits of each
+//! phase in the `[tiebraker]` section of the [`Tables`].
+
+use shakmaty::Color;
+
+use super::dynamic::{self, band};
+use super::{VariantScoring, View, gap, outranks, to};
+use crate::rules::{Disk, Ending, RepetitionKind};
+use crate::scoring::dump::{Key, key};
+use crate::scoring::outcome::ending_event;
+use crate::scoring::{Award, DrawAdvantage, EndContext, Memo, Points, Tables};
+
+/// The tiebraker scoring.
+#[derive(Clone, Copy, Debug)]
+pub struct Scoring;
+
+const KEYS: &[Key] = &[
+    key(
+        "accepted_disk_mates",
+        "accepted disk, the disk player mates: [disk player, other]",
+    ),
+    key(
+        "accepted_other_mates",
+        "accepted disk, the other player mates: [other, disk player]",
+    ),
+    key(
+        "accepted_stalemate",
+        "accepted disk, stalemate: [stalemating, stalemated]",
+    ),
+    key(
+        "accepted_disk_perpetual",
+        "accepted disk, perpetual check by the disk player: [disk player, other] (by the other player: as in dynamic)",
+    ),
+    key(
+        "accepted_draw",
+        "accepted disk, every other draw: [white, black]",
+    ),
+    key(
+        "swapped_mate",
+        "swapped, from the 21st ply on, a mate by either side: [mating, mated]",
+    ),
+    key(
+        "swapped_stalemate",
+        "swapped, from the 21st ply on, stalemate: [stalemating, stalemated]",
+    ),
+    key(
+        "swapped_draw",
+        "swapped, from the 21st ply on, any perpetual check or other draw: [white, black]",
+    ),
+    key(
+        "restored_restorer_mates",
+        "restored, the restorer mates: [restorer, first player]",
+    ),
+    key(
+        "restored_restorer_stalemates",
+        "restored, the restorer stalemates: [restorer, first player]",
+    ),
+    key(
+        "restored_other",
+        "restored, every other ending, draws included: [first player, restorer]",
+    ),
+];
+
+/// Whether a win outranks every other ending in the phases after a disk.
+fn disk_band(t: &Tables) -> bool {
+    let (tb, d) = (&t.tiebraker, &t.dynamic);
+    let swapped = outranks(
+        gap(tb.swapped_mate),
+        [tb.swapped_stalemate, tb.swapped_draw].map(|s| gap(s).abs()),
+    );
+    // After an accepted disk a perpetual check by the other player is
+    // scored as in dynamic.
+    let accepted_others = [
+        tb.accepted_stalemate,
+        tb.accepted_disk_perpetual,
+        tb.accepted_draw,
+        d.perpetual_by_black,
+        d.perpetual_by_white,
+    ]
+    .map(|s| gap(s).abs());
+    let accepted = outranks(gap(tb.accepted_disk_mates), accepted_others)
+        && outranks(gap(tb.accepted_other_mates), accepted_others);
+    // Restored: the first player wins with `restored_other` (which every
+    // ending but the restorer's mate and stalemate pays it); the restorer
+    // wins with its mate.
+    let (other, mates, stalemates) = (
+        gap(tb.restored_other),
+        gap(tb.restored_restorer_mates),
+        gap(tb.restored_restorer_stalemates),
+    );
+    let restored = outranks(other, [-mates, -stalemates]) && outranks(mates, [stalemates, -other]);
+    swapped && accepted && restored
+}
+
+impl VariantScoring for Scoring {
+    /// The split of the disk's phase in `end`; a resignation counts as a
+    /// mate by the opponent in that phase, its award still named a
+    /// resignation.
+    fn outcome_award(
+        &self,
+        t: &Tables,
+        _memo: &Memo,
+        end: View,
+        ending: &Ending,
+        _ctx: &EndContext,
+        _draw: DrawAdvantage,
+    ) -> Award {
+        let (tb, d) = (&t.tiebraker, &t.dynamic);
+        let ev = ending_event(ending);
+        let ending = match *ending {
+            Ending::Resignation { winner } => Ending::Checkmate { winner },
+            other => other,
+        };
+        match end.extra.disk {
+            Disk::None | Disk::Offered { .. } => dynamic::award(d, &ending, ev),
+            Disk::Swapped { plies, .. } if plies <= Disk::SWAP_WINDOW => {
+                dynamic::award(d, &ending, ev)
+            }
+            Disk::Swapped { .. } => match ending {
+                Ending::Checkmate { winner } => to(winner, tb.swapped_mate, ev),
+                Ending::Stalemate { stalemated } => to(!stalemated, tb.swapped_stalemate, ev),
+                _ => to(Color::White, tb.swapped_draw, ev),
+            },
+            Disk::Accepted { disk } => match ending {
+                Ending::Checkmate { winner } if winner == disk => {
+                    to(winner, tb.accepted_disk_mates, ev)
+                }
+                Ending::Checkmate { winner } => to(winner, tb.accepted_other_mates, ev),
+                Ending::Stalemate { stalemated } => to(!stalemated, tb.accepted_stalemate, ev),
+                Ending::Repetition(r) => match r.kind {
+                    RepetitionKind::Perpetual { by } if by == disk => {
+                        to(disk, tb.accepted_disk_perpetual, ev)
+                    }
+                    RepetitionKind::Perpetual { .. } => dynamic::award(d, &ending, ev),
+                    _ => to(Color::White, tb.accepted_draw, ev),
+                },
+                _ => to(Color::White, tb.accepted_draw, ev),
+            },
+            Disk::Restored { first } => {
+                let restorer = !first;
+                match ending {
+                    Ending::Checkmate { winner } if winner == restorer => {
+                        to(restorer, tb.restored_restorer_mates, ev)
+                    }
+                    Ending::Stalemate { stalemated } if stalemated == first => {
+                        to(restorer, tb.restored_restorer_stalemates, ev)
+                    }
+                    _ => to(first, tb.restored_other, ev),
+                }
+            }
+        }
+    }
+
+    fn end_bound(&self, t: &Tables) -> Points {
+        dynamic::Scoring.end_bound(t).max(t.tiebraker.end_bound())
+    }
+
+    /// Dynamic's.
+    fn pawn_scale(&self, t: &Tables) -> (Points, i64) {
+        dynamic::Scoring.pawn_scale(t)
+    }
+
+    /// Dynamic's band, and every phase after a disk outranked by its wins.
+    fn decisive_band(&self, t: &Tables) -> bool {
+        band(&t.dynamic) && disk_band(t)
+    }
+
+    fn keys(&self) -> &'static [Key] {
+        KEYS
+    }
+
+    fn about(&self) -> &'static str {
+        "tiebraker: the splits after a disk; before it, while it is offered and for 20 plies after a swap, [dynamic] applies"
+    }
+
+    /// Dynamic's.
+    fn milli_per_cp(&self) -> Option<i64> {
+        dynamic::Scoring.milli_per_cp()
+    }
+}
