@@ -31,6 +31,7 @@ use std::path::Path;
 use serde::de::{Error as _, IgnoredAny, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 
+use super::variants::{dynamic, result, sets, tiebraker};
 use super::{Points, stylish, wacky};
 
 impl<'de> Deserialize<'de> for Points {
@@ -188,228 +189,13 @@ pub(super) fn largest<I: IntoIterator<Item = Points>>(values: I) -> Points {
 pub type Split = [Points; 2];
 
 /// The largest margin among `splits`: `|first - second|`.
-fn largest_margin<'a, I: IntoIterator<Item = &'a Split>>(splits: I) -> Points {
+pub(super) fn largest_margin<'a, I: IntoIterator<Item = &'a Split>>(splits: I) -> Points {
     largest(splits.into_iter().map(|s| s[0] - s[1]))
 }
 
-const fn split(a: i64, b: i64) -> Split {
+/// A split of whole points.
+pub(super) const fn split(a: i64, b: i64) -> Split {
     [Points::whole(a), Points::whole(b)]
-}
-
-/// `chess` and `extinction`: the board result.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct ResultTable {
-    /// Points for a win.
-    pub win: Points,
-    /// Points to each side for a draw.
-    pub draw: Points,
-    /// Points for a loss.
-    pub loss: Points,
-}
-
-impl Default for ResultTable {
-    fn default() -> ResultTable {
-        ResultTable {
-            win: Points::whole(1),
-            draw: Points::HALF,
-            loss: Points::ZERO,
-        }
-    }
-}
-
-impl ResultTable {
-    /// The largest margin an ending pays: a win against a loss (a draw
-    /// pays both sides alike).
-    pub fn end_bound(&self) -> Points {
-        (self.win - self.loss).abs()
-    }
-}
-
-/// `sets` (docs/rules.md, `sets`).
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct SetsTable {
-    /// Checkmate, to the mating player.
-    pub mate: Points,
-    /// Resignation, to the opponent.
-    pub resignation: Points,
-    /// A claimed bare king, to the barer.
-    pub bare_king: Points,
-    /// Mutual bare kings, to the first barer.
-    pub mutual_bare: Points,
-    /// Stalemate, to the stalemating player.
-    pub stalemate: Points,
-    /// Other draws and the 30-move rule, to the draw-advantage player.
-    pub draw: Points,
-    /// Perpetual check, to the checking side.
-    pub perpetual_check: Points,
-    /// Mutual perpetual check, to the side that gave the first check.
-    pub mutual_perpetual_check: Points,
-    /// Plain threefold repetition, to the opponent of the side that made
-    /// the third occurrence.
-    pub repetition: Points,
-}
-
-impl Default for SetsTable {
-    fn default() -> SetsTable {
-        SetsTable {
-            mate: Points::whole(2),
-            resignation: Points::whole(2),
-            bare_king: Points::whole(1),
-            mutual_bare: Points::HALF,
-            stalemate: Points::whole(1),
-            draw: Points::HALF,
-            perpetual_check: Points::whole(1),
-            mutual_perpetual_check: Points::HALF,
-            repetition: Points::HALF,
-        }
-    }
-}
-
-impl SetsTable {
-    /// The largest margin an ending pays (each pays one side only).
-    pub fn end_bound(&self) -> Points {
-        largest([
-            self.mate,
-            self.resignation,
-            self.bare_king,
-            self.mutual_bare,
-            self.stalemate,
-            self.draw,
-            self.perpetual_check,
-            self.mutual_perpetual_check,
-            self.repetition,
-        ])
-    }
-}
-
-/// `dynamic` (docs/rules.md, `dynamic`); each split is `[winner-ish side, other]` as
-/// the key says.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct DynamicTable {
-    /// Checkmate: `[mating player, mated player]`.
-    #[serde(deserialize_with = "exact")]
-    pub mate: Split,
-    /// Stalemate: `[stalemating player, stalemated player]`.
-    #[serde(deserialize_with = "exact")]
-    pub stalemate: Split,
-    /// Perpetual check by Black: `[black, white]`.
-    #[serde(deserialize_with = "exact")]
-    pub perpetual_by_black: Split,
-    /// Perpetual check by White: `[white, black]`.
-    #[serde(deserialize_with = "exact")]
-    pub perpetual_by_white: Split,
-    /// Every other draw, mutual perpetual check included: `[white, black]`.
-    #[serde(deserialize_with = "exact")]
-    pub draw: Split,
-}
-
-impl Default for DynamicTable {
-    fn default() -> DynamicTable {
-        DynamicTable {
-            mate: split(100, 0),
-            stalemate: split(60, 40),
-            perpetual_by_black: split(55, 45),
-            perpetual_by_white: split(51, 49),
-            draw: split(50, 50),
-        }
-    }
-}
-
-impl DynamicTable {
-    /// The largest margin an ending pays.
-    pub fn end_bound(&self) -> Points {
-        largest_margin([
-            &self.mate,
-            &self.stalemate,
-            &self.perpetual_by_black,
-            &self.perpetual_by_white,
-            &self.draw,
-        ])
-    }
-}
-
-/// `tiebraker` (docs/rules.md, `tiebraker`): the splits after a disk. Before a disk,
-/// inside the swap window and in the offered phase, the dynamic table
-/// applies.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct TiebrakerTable {
-    /// Accepted disk, the disk player mates: `[disk player, other]`.
-    #[serde(deserialize_with = "exact")]
-    pub accepted_disk_mates: Split,
-    /// Accepted disk, the other player mates: `[other, disk player]`.
-    #[serde(deserialize_with = "exact")]
-    pub accepted_other_mates: Split,
-    /// Accepted disk, stalemate: `[stalemating, stalemated]`.
-    #[serde(deserialize_with = "exact")]
-    pub accepted_stalemate: Split,
-    /// Accepted disk, perpetual check by the disk player: `[disk player, other]`.
-    #[serde(deserialize_with = "exact")]
-    pub accepted_disk_perpetual: Split,
-    /// Accepted disk, every other draw: `[white, black]` (perpetual check
-    /// by the other player is scored as in dynamic).
-    #[serde(deserialize_with = "exact")]
-    pub accepted_draw: Split,
-    /// After the swap window, a mate by either side: `[mating, mated]`.
-    #[serde(deserialize_with = "exact")]
-    pub swapped_mate: Split,
-    /// After the swap window, stalemate: `[stalemating, stalemated]`.
-    #[serde(deserialize_with = "exact")]
-    pub swapped_stalemate: Split,
-    /// After the swap window, any perpetual check or other draw:
-    /// `[white, black]`.
-    #[serde(deserialize_with = "exact")]
-    pub swapped_draw: Split,
-    /// Restored, the restorer mates: `[restorer, first player]`.
-    #[serde(deserialize_with = "exact")]
-    pub restored_restorer_mates: Split,
-    /// Restored, the restorer stalemates: `[restorer, first player]`.
-    #[serde(deserialize_with = "exact")]
-    pub restored_restorer_stalemates: Split,
-    /// Restored, every other ending: `[first player, restorer]`.
-    #[serde(deserialize_with = "exact")]
-    pub restored_other: Split,
-}
-
-impl Default for TiebrakerTable {
-    fn default() -> TiebrakerTable {
-        TiebrakerTable {
-            accepted_disk_mates: split(90, 10),
-            accepted_other_mates: split(100, 0),
-            accepted_stalemate: split(60, 40),
-            accepted_disk_perpetual: split(50, 50),
-            accepted_draw: split(50, 50),
-            swapped_mate: split(90, 10),
-            swapped_stalemate: split(60, 40),
-            swapped_draw: split(50, 50),
-            restored_restorer_mates: split(80, 20),
-            restored_restorer_stalemates: split(60, 40),
-            restored_other: split(100, 0),
-        }
-    }
-}
-
-impl TiebrakerTable {
-    /// The largest margin an ending after a disk pays (before a disk the
-    /// dynamic table's).
-    pub fn end_bound(&self) -> Points {
-        largest_margin([
-            &self.accepted_disk_mates,
-            &self.accepted_other_mates,
-            &self.accepted_stalemate,
-            &self.accepted_disk_perpetual,
-            &self.accepted_draw,
-            &self.swapped_mate,
-            &self.swapped_stalemate,
-            &self.swapped_draw,
-            &self.restored_restorer_mates,
-            &self.restored_restorer_stalemates,
-            &self.restored_other,
-        ])
-    }
 }
 
 /// Every variant's table.
@@ -417,19 +203,19 @@ impl TiebrakerTable {
 #[serde(default, deny_unknown_fields)]
 pub struct Tables {
     /// `chess`.
-    pub chess: ResultTable,
+    pub chess: result::Table,
     /// `extinction`.
-    pub extinction: ResultTable,
+    pub extinction: result::Table,
     /// `stylish`.
     pub stylish: stylish::Table,
     /// `wacky`.
     pub wacky: wacky::Table,
     /// `sets`.
-    pub sets: SetsTable,
+    pub sets: sets::Table,
     /// `dynamic`.
-    pub dynamic: DynamicTable,
+    pub dynamic: dynamic::Table,
     /// `tiebraker`.
-    pub tiebraker: TiebrakerTable,
+    pub tiebraker: tiebraker::Table,
 }
 
 /// A rules file that cannot be used.

@@ -1,13 +1,15 @@
-//! `dynamic`: 100-point splits of each ending, from the `[dynamic]`
-//! section of the [`Tables`]; tiebraker scores by them before a disk.
+//! `dynamic`: 100-point splits of each ending, from its [`Table`] (the
+//! `[dynamic]` section of the [`Tables`]); tiebraker scores by them before
+//! a disk.
 
+use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
 use super::{VariantScoring, View, gap, outranks, to};
 use crate::rules::{Ending, RepetitionKind};
 use crate::scoring::dump::{Key, key};
 use crate::scoring::outcome::ending_event;
-use crate::scoring::tables::DynamicTable;
+use crate::scoring::tables::{Split, exact, largest_margin, split};
 use crate::scoring::{Award, DrawAdvantage, EndContext, Event, Memo, Points, Tables};
 
 /// The dynamic scoring.
@@ -36,7 +38,7 @@ const KEYS: &[Key] = &[
 
 /// Dynamic's award for `ending`, named `ev` (tiebraker scores a
 /// resignation as a mate and keeps its name).
-pub(super) fn award(t: &DynamicTable, ending: &Ending, ev: Event) -> Award {
+pub(super) fn award(t: &Table, ending: &Ending, ev: Event) -> Award {
     match *ending {
         Ending::Checkmate { winner } | Ending::Resignation { winner } => to(winner, t.mate, ev),
         Ending::Stalemate { stalemated } => to(!stalemated, t.stalemate, ev),
@@ -57,7 +59,7 @@ pub(super) fn award(t: &DynamicTable, ending: &Ending, ev: Event) -> Award {
 
 /// Whether a mate outranks every other ending of the dynamic table (and
 /// of tiebraker before a disk and in the swap window).
-pub(super) fn band(t: &DynamicTable) -> bool {
+pub(super) fn band(t: &Table) -> bool {
     let others = [
         t.stalemate,
         t.perpetual_by_black,
@@ -65,6 +67,53 @@ pub(super) fn band(t: &DynamicTable) -> bool {
         t.draw,
     ];
     outranks(gap(t.mate), others.map(|s| gap(s).abs()))
+}
+
+/// `dynamic` (docs/rules.md, `dynamic`); each split is `[winner-ish side, other]` as
+/// the key says.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Table {
+    /// Checkmate: `[mating player, mated player]`.
+    #[serde(deserialize_with = "exact")]
+    pub mate: Split,
+    /// Stalemate: `[stalemating player, stalemated player]`.
+    #[serde(deserialize_with = "exact")]
+    pub stalemate: Split,
+    /// Perpetual check by Black: `[black, white]`.
+    #[serde(deserialize_with = "exact")]
+    pub perpetual_by_black: Split,
+    /// Perpetual check by White: `[white, black]`.
+    #[serde(deserialize_with = "exact")]
+    pub perpetual_by_white: Split,
+    /// Every other draw, mutual perpetual check included: `[white, black]`.
+    #[serde(deserialize_with = "exact")]
+    pub draw: Split,
+}
+
+impl Default for Table {
+    fn default() -> Table {
+        Table {
+            mate: split(100, 0),
+            stalemate: split(60, 40),
+            perpetual_by_black: split(55, 45),
+            perpetual_by_white: split(51, 49),
+            draw: split(50, 50),
+        }
+    }
+}
+
+impl Table {
+    /// The largest margin an ending pays.
+    pub fn end_bound(&self) -> Points {
+        largest_margin([
+            &self.mate,
+            &self.stalemate,
+            &self.perpetual_by_black,
+            &self.perpetual_by_white,
+            &self.draw,
+        ])
+    }
 }
 
 impl VariantScoring for Scoring {

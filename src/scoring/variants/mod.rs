@@ -14,8 +14,10 @@
 //! - [`sets`], [`dynamic`]: the points of each ending;
 //! - [`tiebraker`]: dynamic's before a disk, its own splits after one.
 //!
-//! The point values themselves live in [`Tables`]; a type picks its own
-//! section there. What is common to every variant (the event naming an
+//! The point values sit in [`Tables`], one section per variant; each
+//! section's type (its defaults and TOML keys) lives beside its scoring
+//! (`result::Table`, `sets::Table`, ..., `stylish::Table`), and a scoring
+//! reads its own section. What is common to every variant (the event naming an
 //! ending, a loss on time named as such, the search's units) stays in the
 //! generic code that calls these methods.
 

@@ -1,19 +1,20 @@
 //! `chess` and `extinction`: scored by the board result alone (1 / 1/2 / 0
-//! by default), each from its own section of the [`Tables`] (`[chess]`,
-//! `[extinction]`); one type serves both.
+//! by default), each from its own [`Table`] (the `[chess]` and
+//! `[extinction]` sections of the [`Tables`]); one type serves both.
+
+use serde::{Deserialize, Serialize};
 
 use super::{VariantScoring, View, to};
 use crate::rules::Ending;
 use crate::scoring::dump::{Key, key};
 use crate::scoring::outcome::ending_event;
-use crate::scoring::tables::ResultTable;
 use crate::scoring::{Award, DrawAdvantage, EndContext, Memo, Points, Tables};
 
 /// A variant scored by the board result: which table it reads and what
 /// its section says it holds.
 #[derive(Clone, Copy, Debug)]
 pub struct Scoring {
-    table: fn(&Tables) -> &ResultTable,
+    table: fn(&Tables) -> &Table,
     about: &'static str,
 }
 
@@ -29,11 +30,11 @@ pub const EXTINCTION: Scoring = Scoring {
     about: "extinction: the result of the game",
 };
 
-fn chess(t: &Tables) -> &ResultTable {
+fn chess(t: &Tables) -> &Table {
     &t.chess
 }
 
-fn extinction(t: &Tables) -> &ResultTable {
+fn extinction(t: &Tables) -> &Table {
     &t.extinction
 }
 
@@ -42,6 +43,36 @@ const KEYS: &[Key] = &[
     key("draw", "a drawn game, to each player"),
     key("loss", "a lost game, to the loser"),
 ];
+
+/// `chess` and `extinction`: the board result.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Table {
+    /// Points for a win.
+    pub win: Points,
+    /// Points to each side for a draw.
+    pub draw: Points,
+    /// Points for a loss.
+    pub loss: Points,
+}
+
+impl Default for Table {
+    fn default() -> Table {
+        Table {
+            win: Points::whole(1),
+            draw: Points::HALF,
+            loss: Points::ZERO,
+        }
+    }
+}
+
+impl Table {
+    /// The largest margin an ending pays: a win against a loss (a draw
+    /// pays both sides alike).
+    pub fn end_bound(&self) -> Points {
+        (self.win - self.loss).abs()
+    }
+}
 
 impl VariantScoring for Scoring {
     /// The win to the winner and the loss to the loser, the draw to each

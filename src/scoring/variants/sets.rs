@@ -1,10 +1,13 @@
 //! `sets`: the points of each ending, to one player (the other gets 0),
-//! from the `[sets]` section of the [`Tables`].
+//! from its [`Table`] (the `[sets]` section of the [`Tables`]).
+
+use serde::{Deserialize, Serialize};
 
 use super::{VariantScoring, View, outranks, to};
 use crate::rules::{Ending, RepetitionKind};
 use crate::scoring::dump::{Key, key};
 use crate::scoring::outcome::ending_event;
+use crate::scoring::tables::largest;
 use crate::scoring::{Award, DrawAdvantage, EndContext, Event, Memo, Points, Tables};
 
 /// The sets scoring.
@@ -34,6 +37,64 @@ const KEYS: &[Key] = &[
         "threefold repetition without perpetual check, to the opponent of the side that made the third occurrence",
     ),
 ];
+
+/// `sets` (docs/rules.md, `sets`).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Table {
+    /// Checkmate, to the mating player.
+    pub mate: Points,
+    /// Resignation, to the opponent.
+    pub resignation: Points,
+    /// A claimed bare king, to the barer.
+    pub bare_king: Points,
+    /// Mutual bare kings, to the first barer.
+    pub mutual_bare: Points,
+    /// Stalemate, to the stalemating player.
+    pub stalemate: Points,
+    /// Other draws and the 30-move rule, to the draw-advantage player.
+    pub draw: Points,
+    /// Perpetual check, to the checking side.
+    pub perpetual_check: Points,
+    /// Mutual perpetual check, to the side that gave the first check.
+    pub mutual_perpetual_check: Points,
+    /// Plain threefold repetition, to the opponent of the side that made
+    /// the third occurrence.
+    pub repetition: Points,
+}
+
+impl Default for Table {
+    fn default() -> Table {
+        Table {
+            mate: Points::whole(2),
+            resignation: Points::whole(2),
+            bare_king: Points::whole(1),
+            mutual_bare: Points::HALF,
+            stalemate: Points::whole(1),
+            draw: Points::HALF,
+            perpetual_check: Points::whole(1),
+            mutual_perpetual_check: Points::HALF,
+            repetition: Points::HALF,
+        }
+    }
+}
+
+impl Table {
+    /// The largest margin an ending pays (each pays one side only).
+    pub fn end_bound(&self) -> Points {
+        largest([
+            self.mate,
+            self.resignation,
+            self.bare_king,
+            self.mutual_bare,
+            self.stalemate,
+            self.draw,
+            self.perpetual_check,
+            self.mutual_perpetual_check,
+            self.repetition,
+        ])
+    }
+}
 
 impl VariantScoring for Scoring {
     fn outcome_award(

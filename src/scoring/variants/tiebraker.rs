@@ -1,8 +1,9 @@
 //! `tiebraker`: dynamic scoring with the disk. Before a disk, while one is
 //! offered and in a swap's window, dynamic's splits apply (this type
 //! delegates to [`dynamic`]); after it, the splits of each
-//! phase in the `[tiebraker]` section of the [`Tables`].
+//! phase in its [`Table`] (the `[tiebraker]` section of the [`Tables`]).
 
+use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
 use super::dynamic::{self, band};
@@ -10,6 +11,7 @@ use super::{VariantScoring, View, gap, outranks, to};
 use crate::rules::{Disk, Ending, RepetitionKind};
 use crate::scoring::dump::{Key, key};
 use crate::scoring::outcome::ending_event;
+use crate::scoring::tables::{Split, exact, largest_margin, split};
 use crate::scoring::{Award, DrawAdvantage, EndContext, Memo, Points, Tables};
 
 /// The tiebraker scoring.
@@ -92,6 +94,87 @@ fn disk_band(t: &Tables) -> bool {
     );
     let restored = outranks(other, [-mates, -stalemates]) && outranks(mates, [stalemates, -other]);
     swapped && accepted && restored
+}
+
+/// `tiebraker` (docs/rules.md, `tiebraker`): the splits after a disk. Before a disk,
+/// inside the swap window and in the offered phase, the dynamic table
+/// applies.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Table {
+    /// Accepted disk, the disk player mates: `[disk player, other]`.
+    #[serde(deserialize_with = "exact")]
+    pub accepted_disk_mates: Split,
+    /// Accepted disk, the other player mates: `[other, disk player]`.
+    #[serde(deserialize_with = "exact")]
+    pub accepted_other_mates: Split,
+    /// Accepted disk, stalemate: `[stalemating, stalemated]`.
+    #[serde(deserialize_with = "exact")]
+    pub accepted_stalemate: Split,
+    /// Accepted disk, perpetual check by the disk player: `[disk player, other]`.
+    #[serde(deserialize_with = "exact")]
+    pub accepted_disk_perpetual: Split,
+    /// Accepted disk, every other draw: `[white, black]` (perpetual check
+    /// by the other player is scored as in dynamic).
+    #[serde(deserialize_with = "exact")]
+    pub accepted_draw: Split,
+    /// After the swap window, a mate by either side: `[mating, mated]`.
+    #[serde(deserialize_with = "exact")]
+    pub swapped_mate: Split,
+    /// After the swap window, stalemate: `[stalemating, stalemated]`.
+    #[serde(deserialize_with = "exact")]
+    pub swapped_stalemate: Split,
+    /// After the swap window, any perpetual check or other draw:
+    /// `[white, black]`.
+    #[serde(deserialize_with = "exact")]
+    pub swapped_draw: Split,
+    /// Restored, the restorer mates: `[restorer, first player]`.
+    #[serde(deserialize_with = "exact")]
+    pub restored_restorer_mates: Split,
+    /// Restored, the restorer stalemates: `[restorer, first player]`.
+    #[serde(deserialize_with = "exact")]
+    pub restored_restorer_stalemates: Split,
+    /// Restored, every other ending: `[first player, restorer]`.
+    #[serde(deserialize_with = "exact")]
+    pub restored_other: Split,
+}
+
+impl Default for Table {
+    fn default() -> Table {
+        Table {
+            accepted_disk_mates: split(90, 10),
+            accepted_other_mates: split(100, 0),
+            accepted_stalemate: split(60, 40),
+            accepted_disk_perpetual: split(50, 50),
+            accepted_draw: split(50, 50),
+            swapped_mate: split(90, 10),
+            swapped_stalemate: split(60, 40),
+            swapped_draw: split(50, 50),
+            restored_restorer_mates: split(80, 20),
+            restored_restorer_stalemates: split(60, 40),
+            restored_other: split(100, 0),
+        }
+    }
+}
+
+impl Table {
+    /// The largest margin an ending after a disk pays (before a disk the
+    /// dynamic table's).
+    pub fn end_bound(&self) -> Points {
+        largest_margin([
+            &self.accepted_disk_mates,
+            &self.accepted_other_mates,
+            &self.accepted_stalemate,
+            &self.accepted_disk_perpetual,
+            &self.accepted_draw,
+            &self.swapped_mate,
+            &self.swapped_stalemate,
+            &self.swapped_draw,
+            &self.restored_restorer_mates,
+            &self.restored_restorer_stalemates,
+            &self.restored_other,
+        ])
+    }
 }
 
 impl VariantScoring for Scoring {
