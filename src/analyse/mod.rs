@@ -457,6 +457,24 @@ pub struct Expected {
 }
 
 impl GameAnalysis {
+    /// The note that game number `game` ended before its last recorded
+    /// action, if it did: at which ply, how, and how many actions were
+    /// not analysed.
+    pub fn ignored_note(&self, game: usize) -> Option<String> {
+        let record = &self.record;
+        if record.ignored == 0 {
+            return None;
+        }
+        let why = record
+            .ending
+            .map_or_else(String::new, |e| format!(" ({})", e.describe()));
+        Some(format!(
+            "note: game {game} ended at ply {}{why}; {} later actions were not analysed",
+            record.plies.len(),
+            record.ignored
+        ))
+    }
+
     /// Points missed by `color` over the game.
     pub fn missed_by(&self, color: Color) -> f64 {
         self.plies

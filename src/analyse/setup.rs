@@ -1,16 +1,192 @@
-//! What an analysis starts from, as `tally analyse` words it: the search
+//! What an analysis starts from, as `tally analyse` words it: its
+//! [`Options`] and the [`Session`] they set up, the search
 //! limits with their defaults ([`limits`]), the variant from the option or
 //! the PGN's tag ([`variant_of`]), the position from a FEN and actions
 //! ([`set_position`]) or after the first plies of a game
 //! ([`moves_to_ply`]). Each error is one line.
 
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
-use crate::engine::Engine;
-use crate::pgn::variant_of_tag;
+use crate::engine::{Engine, EngineOptions};
+use crate::eval::EvalMode;
+use crate::files::open_input;
+use crate::pgn::{PgnGame, nth_game, variant_of_tag};
 use crate::referee::GameInput;
-use crate::rules::Variant;
+use crate::rules::{Variant, fen_needs_chess960};
+use crate::scoring::{DrawAdvantage, Tables};
 use crate::search::Limits;
+
+/// The options of `tally analyse` that say what is analysed and how (whose
+/// `--help` these comments are); the outputs are the command's.
+#[derive(Clone, Debug, clap::Args)]
+pub struct Options {
+    /// Variant id: chess, extinction, stylish, wacky, sets, dynamic,
+    /// tiebraker. Overrides a PGN's Variant tag; without either, chess.
+    #[arg(long, short = 'v')]
+    pub variant: Option<String>,
+    /// Chess960 castling: X-FEN or Shredder-FEN castling rights, castling
+    /// as king takes rook. A FEN, or a PGN whose Variant tag or FEN, says
+    /// Chess960 is read so without it.
+    #[arg(long)]
+    pub chess960: bool,
+    /// The position to rank (FEN); the standard position by default.
+    #[arg(long, conflicts_with = "pgn")]
+    pub fen: Option<String>,
+    /// Actions to play before ranking (UCI moves and special words, space
+    /// separated).
+    #[arg(long, conflicts_with = "pgn")]
+    pub moves: Option<String>,
+    /// A PGN file. With --ply: rank the position after that many plies of
+    /// game --game. Without: analyse the whole game (annotated PGN, --html,
+    /// --svg).
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// Which game of the PGN file (1-based).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub game: usize,
+    /// With --pgn: rank the position after this many plies instead of
+    /// analysing the whole game.
+    #[arg(long, value_name = "K", requires = "pgn")]
+    pub ply: Option<usize>,
+    /// Search depth per position. Without --depth, --movetime or --nodes:
+    /// 2000 ms for a position, 400 ms for each position of a whole game.
+    #[arg(long)]
+    pub depth: Option<i32>,
+    /// Search time per position, in milliseconds.
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// Search nodes per position.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Search threads (default: one per core; 1 with --depth or --nodes
+    /// alone gives the same answer every time).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Hash table size in MiB.
+    #[arg(long, default_value_t = 64, value_name = "MB")]
+    pub hash: usize,
+    /// Evaluator: variant, untuned, base or nnue (default: nnue with --net, else
+    /// variant).
+    #[arg(long)]
+    pub eval: Option<String>,
+    /// The net of the nnue evaluator (a `tally train` file).
+    #[arg(long, value_name = "FILE")]
+    pub net: Option<PathBuf>,
+    /// A TOML rules file overriding any point value of the built-in tables.
+    #[arg(long, value_name = "FILE")]
+    pub rules: Option<PathBuf>,
+    /// Sets: who gets 1/2 for a plain draw (black, white or none).
+    #[arg(long, default_value = "black", value_name = "SIDE")]
+    pub draw_advantage: String,
+}
+
+/// What an analysis starts from: the engine, the limits of each search,
+/// and the PGN's game when one was given.
+#[derive(Debug)]
+pub struct Session {
+    /// The engine, its variant and options set.
+    pub engine: Engine,
+    /// The limits of each search.
+    pub limits: Limits,
+    /// Game `--game` of the `--pgn` file.
+    pub game: Option<PgnGame>,
+}
+
+impl Options {
+    /// Whether a whole game is analysed (`--pgn` without `--ply`).
+    pub fn whole_game(&self) -> bool {
+        self.pgn.is_some() && self.ply.is_none()
+    }
+
+    /// Checks the options, reads the PGN's game and builds the engine.
+    ///
+    /// # Errors
+    ///
+    /// The first bad option or unreadable file, one line.
+    pub fn session(&self) -> Result<Session, String> {
+        let limits = limits(self.depth, self.nodes, self.movetime, self.whole_game())?;
+        let tables = match &self.rules {
+            Some(path) => Tables::from_file(path).map_err(|e| e.to_string())?,
+            None => Tables::default(),
+        };
+        let draw_advantage = DrawAdvantage::parse(&self.draw_advantage)?;
+        let eval_mode = match &self.eval {
+            Some(text) => EvalMode::parse(text).ok_or_else(|| {
+                format!(
+                    "--eval '{}': expected variant, untuned, base or nnue",
+                    text.trim()
+                )
+            })?,
+            None if self.net.is_some() => EvalMode::Nnue,
+            None => EvalMode::Variant,
+        };
+        let net = match &self.net {
+            Some(path) => Some(Arc::new(crate::nnue::format::load(path)?)),
+            None => None,
+        };
+        let threads = self.threads.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        });
+        if threads == 0 || self.hash == 0 {
+            return Err("--threads and --hash must be at least 1".to_owned());
+        }
+        let game = match &self.pgn {
+            Some(path) => Some(nth_game(
+                open_input(path)?,
+                self.game,
+                &path.display().to_string(),
+            )?),
+            None => None,
+        };
+        let variant = variant_of(
+            self.variant.as_deref(),
+            game.as_ref().and_then(|g| g.variant.as_deref()),
+        )?;
+        let options = EngineOptions {
+            hash_mb: self.hash,
+            threads,
+            specials: true,
+            chess960: self.chess960 || self.fen.as_deref().is_some_and(fen_needs_chess960),
+            draw_advantage,
+            eval_mode,
+            net,
+            tables,
+            ..EngineOptions::default()
+        };
+        Ok(Session {
+            engine: Engine::with_options(variant, options),
+            limits,
+            game,
+        })
+    }
+
+    /// Sets `engine` to the position ranked: the one after `--ply` plies
+    /// of `game`, or `--fen` and `--moves`.
+    ///
+    /// # Errors
+    ///
+    /// As [`moves_to_ply`] and [`set_position`].
+    pub fn set_ranked(&self, engine: &mut Engine, game: Option<&PgnGame>) -> Result<(), String> {
+        match (game, self.ply) {
+            (Some(g), Some(k)) => {
+                let (fen, moves) = moves_to_ply(engine, &g.input, k, self.game)?;
+                let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+                set_position(engine, Some(&fen), &moves)
+            }
+            _ => {
+                let moves: Vec<&str> = self
+                    .moves
+                    .as_deref()
+                    .unwrap_or("")
+                    .split_whitespace()
+                    .collect();
+                set_position(engine, self.fen.as_deref(), &moves)
+            }
+        }
+    }
+}
 
 /// The search time of a position when no limit is given, in milliseconds:
 /// a considered answer, in the time a user waits for one.

@@ -18,87 +18,30 @@
 //! a second unless `--quiet` or `--json`.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
 
+use super::CliError;
 use super::progress::Progress;
-use super::{CliError, open_input};
 use crate::analyse::annotate::annotated_pgn;
 use crate::analyse::json::{game_json, position_json};
-use crate::analyse::report::chart::{Labels, Series};
+use crate::analyse::report::chart::{Labels, Series, file_title};
 use crate::analyse::setup;
 use crate::analyse::table::position_table;
-use crate::analyse::{Finish, analyse_game, analyse_position, limits_text, player_names};
-use crate::engine::{Engine, EngineOptions};
-use crate::eval::EvalMode;
-use crate::pgn::{PgnGame, nth_game};
+use crate::analyse::{Finish, analyse_game, analyse_position, player_names};
+use crate::engine::Engine;
+use crate::pgn::PgnGame;
 use crate::referee::score_input;
-use crate::scoring::{DrawAdvantage, Tables};
 use crate::search::{Limits, PvLine, Reporter, Stats};
 
 /// Arguments of `tally analyse`.
 #[derive(Debug, Args)]
 pub struct AnalyseArgs {
-    /// Variant id: chess, extinction, stylish, wacky, sets, dynamic,
-    /// tiebraker. Overrides a PGN's Variant tag; without either, chess.
-    #[arg(long, short = 'v')]
-    pub variant: Option<String>,
-    /// Chess960 castling: X-FEN or Shredder-FEN castling rights, castling
-    /// as king takes rook. A FEN, or a PGN whose Variant tag or FEN, says
-    /// Chess960 is read so without it.
-    #[arg(long)]
-    pub chess960: bool,
-    /// The position to rank (FEN); the standard position by default.
-    #[arg(long, conflicts_with = "pgn")]
-    pub fen: Option<String>,
-    /// Actions to play before ranking (UCI moves and special words, space
-    /// separated).
-    #[arg(long, conflicts_with = "pgn")]
-    pub moves: Option<String>,
-    /// A PGN file. With --ply: rank the position after that many plies of
-    /// game --game. Without: analyse the whole game (annotated PGN, --html,
-    /// --svg).
-    #[arg(long, value_name = "FILE")]
-    pub pgn: Option<PathBuf>,
-    /// Which game of the PGN file (1-based).
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    pub game: usize,
-    /// With --pgn: rank the position after this many plies instead of
-    /// analysing the whole game.
-    #[arg(long, value_name = "K", requires = "pgn")]
-    pub ply: Option<usize>,
-    /// Search depth per position. Without --depth, --movetime or --nodes:
-    /// 2000 ms for a position, 400 ms for each position of a whole game.
-    #[arg(long)]
-    pub depth: Option<i32>,
-    /// Search time per position, in milliseconds.
-    #[arg(long, value_name = "MS")]
-    pub movetime: Option<u64>,
-    /// Search nodes per position.
-    #[arg(long)]
-    pub nodes: Option<u64>,
-    /// Search threads (default: one per core; 1 with --depth or --nodes
-    /// alone gives the same answer every time).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Hash table size in MiB.
-    #[arg(long, default_value_t = 64, value_name = "MB")]
-    pub hash: usize,
-    /// Evaluator: variant, untuned, base or nnue (default: nnue with --net, else
-    /// variant).
-    #[arg(long)]
-    pub eval: Option<String>,
-    /// The net of the nnue evaluator (a `tally train` file).
-    #[arg(long, value_name = "FILE")]
-    pub net: Option<PathBuf>,
-    /// A TOML rules file overriding any point value of the built-in tables.
-    #[arg(long, value_name = "FILE")]
-    pub rules: Option<PathBuf>,
-    /// Sets: who gets 1/2 for a plain draw (black, white or none).
-    #[arg(long, default_value = "black", value_name = "SIDE")]
-    pub draw_advantage: String,
+    /// What is analysed and how.
+    #[command(flatten)]
+    pub options: setup::Options,
     /// Print JSON (one object) instead of a table or PGN.
     #[arg(long)]
     pub json: bool,
@@ -127,10 +70,6 @@ pub struct AnalyseArgs {
     pub big_miss: Option<f64>,
 }
 
-fn read_pgn_game(path: &Path, n: usize) -> Result<PgnGame, CliError> {
-    nth_game(open_input(path)?, n, &path.display().to_string()).map_err(CliError::bad_input)
-}
-
 /// Runs `tally analyse`.
 ///
 /// # Errors
@@ -147,90 +86,23 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CliError> {
             super::check_output(flag, path)?;
         }
     }
-    let game_mode = args.pgn.is_some() && args.ply.is_none();
-    let limits = setup::limits(args.depth, args.nodes, args.movetime, game_mode)
-        .map_err(CliError::bad_input)?;
-    let tables = match &args.rules {
-        Some(path) => Tables::from_file(path).map_err(CliError::bad_input)?,
-        None => Tables::default(),
-    };
-    let advantage = DrawAdvantage::parse(&args.draw_advantage).map_err(CliError::bad_input)?;
-    let eval_mode = match &args.eval {
-        Some(text) => EvalMode::parse(text).ok_or_else(|| {
-            CliError::bad_input(format!(
-                "--eval '{}': expected variant, untuned, base or nnue",
-                text.trim()
-            ))
-        })?,
-        None if args.net.is_some() => EvalMode::Nnue,
-        None => EvalMode::Variant,
-    };
-    let net = match &args.net {
-        Some(path) => Some(std::sync::Arc::new(
-            crate::nnue::format::load(path).map_err(CliError::bad_input)?,
-        )),
-        None => None,
-    };
-    let threads = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
-    if threads == 0 || args.hash == 0 {
-        return Err(CliError::bad_input(
-            "--threads and --hash must be at least 1",
-        ));
-    }
-    let pgn = match &args.pgn {
-        Some(path) => Some(read_pgn_game(path, args.game)?),
-        None => None,
-    };
-    let variant = setup::variant_of(
-        args.variant.as_deref(),
-        pgn.as_ref().and_then(|g| g.variant.as_deref()),
-    )
-    .map_err(CliError::bad_input)?;
-    let options = EngineOptions {
-        hash_mb: args.hash,
-        threads,
-        specials: true,
-        chess960: args.chess960
-            || args
-                .fen
-                .as_deref()
-                .is_some_and(crate::rules::fen_needs_chess960),
-        draw_advantage: advantage,
-        eval_mode,
-        net,
-        tables,
-        ..EngineOptions::default()
-    };
-    let mut engine = Engine::with_options(variant, options);
+    let o = &args.options;
+    let setup::Session {
+        mut engine,
+        limits,
+        game,
+    } = o.session().map_err(CliError::bad_input)?;
     if let Some(note) = engine.eval_note() {
         eprintln!("note: {note}");
     }
-    match (pgn, args.ply) {
-        (Some(g), None) => whole_game(args, &mut engine, &g, &limits),
-        (Some(g), Some(k)) => {
-            let (fen, moves) = setup::moves_to_ply(&mut engine, &g.input, k, args.game)
+    match game {
+        Some(g) if o.whole_game() => whole_game(args, &mut engine, &g, &limits),
+        game => {
+            o.set_ranked(&mut engine, game.as_ref())
                 .map_err(CliError::bad_input)?;
-            let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-            set(&mut engine, Some(&fen), &moves)?;
-            position(args, &mut engine, limits)
-        }
-        (None, _) => {
-            let moves: Vec<&str> = args
-                .moves
-                .as_deref()
-                .unwrap_or("")
-                .split_whitespace()
-                .collect();
-            set(&mut engine, args.fen.as_deref(), &moves)?;
             position(args, &mut engine, limits)
         }
     }
-}
-
-fn set(engine: &mut Engine, fen: Option<&str>, moves: &[&str]) -> Result<(), CliError> {
-    setup::set_position(engine, fen, moves).map_err(CliError::bad_input)
 }
 
 /// Shows the depth reached on the progress bar.
@@ -271,7 +143,7 @@ fn whole_game(
         .unwrap_or(2.0 * scorer.points_per_pawn().as_f64());
     let progress = Progress::new(None, !args.quiet && !args.json, "plies");
     let total = score_input(&scorer, &g.input)
-        .map_err(|e| CliError::bad_input(format!("game {}: {e}", args.game)))?
+        .map_err(|e| CliError::bad_input(format!("game {}: {e}", args.options.game)))?
         .plies
         .len();
     let progress = {
@@ -285,31 +157,16 @@ fn whole_game(
         &mut |done, _| progress.set(done as u64),
         &|| true,
     )
-    .map_err(|e| CliError::bad_input(format!("game {}: {e}", args.game)))?;
+    .map_err(|e| CliError::bad_input(format!("game {}: {e}", args.options.game)))?;
     progress.finish();
-    let record = &analysis.record;
-    if record.ignored > 0 {
-        let why = record
-            .ending
-            .map_or_else(String::new, |e| format!(" ({})", e.describe()));
-        eprintln!(
-            "note: game {} ended at ply {}{why}; {} later actions were not analysed",
-            args.game,
-            record.plies.len(),
-            record.ignored
-        );
+    if let Some(note) = analysis.ignored_note(args.options.game) {
+        eprintln!("{note}");
     }
     let names = player_names(g);
     let finish = Finish::of(&analysis.record, g.tag("Termination"));
     let series = Series::of(&analysis, big, analysis.record.ending.is_some());
     if let Some(svg) = &args.svg {
-        let title = format!(
-            "{}: {} - {} ({}), cumulative points",
-            engine.variant(),
-            names[0],
-            names[1],
-            limits_text(limits)
-        );
+        let title = file_title(engine.variant(), &names, limits);
         let labels = Labels {
             names: [&names[0], &names[1]],
             title: &title,

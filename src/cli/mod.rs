@@ -20,6 +20,7 @@ mod tune;
 
 use std::io::BufRead;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::{Parser, Subcommand};
 
@@ -166,4 +167,18 @@ pub(crate) fn worker_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, C
 /// a [`CliError`] with exit code 2.
 pub(crate) fn open_input(path: &Path) -> Result<Box<dyn BufRead + Send>, CliError> {
     crate::files::open_input(path).map_err(CliError::bad_input)
+}
+
+/// Set by Ctrl-C ([`stop_on_ctrl_c`]).
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// The flag a run that stops cleanly (match, datagen, spsa) watches: set
+/// by Ctrl-C; a second Ctrl-C exits at once (exit code 130).
+pub(crate) fn stop_on_ctrl_c() -> &'static AtomicBool {
+    let _ = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
+    &STOP
 }

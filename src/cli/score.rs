@@ -22,11 +22,11 @@ use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 
 use clap::Args;
-use rayon::prelude::*;
 
 use super::{CliError, open_input};
-use crate::pgn::batch::{Format, Numbered, Scorers, StreamScorer, failure_line, render};
-use crate::referee::{GameInput, parse_result, score_input};
+use crate::pgn::batch::{
+    Format, Numbered, Scorers, StreamScorer, failure_line, render, render_batch, score_given,
+};
 use crate::rules::Variant;
 use crate::scoring::{DrawAdvantage, Tables};
 use crate::text::printable;
@@ -159,24 +159,17 @@ fn score_moves(
     scorers: &Scorers,
     format: Format,
 ) -> Result<i32, CliError> {
-    let mut input = GameInput::from_text(args.fen.as_deref(), args.moves.as_deref().unwrap_or(""));
-    input.chess960 = args.chess960;
-    input.result = args
-        .result
-        .as_deref()
-        .map(parse_result)
-        .transpose()
-        .map_err(CliError::bad_input)?
-        .flatten();
     let scorer = scorers
         .get(variant)
         .ok_or_else(|| CliError::bad_input(format!("no scorer for {variant}")))?;
-    let record = score_input(scorer, &input)
-        .and_then(|r| r.check_range().map(|()| r))
-        .map_err(|e| match e.ply {
-            Some(_) => CliError::bad_input(format!("--moves: {e}")),
-            None => CliError::bad_input(e),
-        })?;
+    let record = score_given(
+        scorer,
+        args.fen.as_deref(),
+        args.moves.as_deref().unwrap_or(""),
+        args.result.as_deref(),
+        args.chess960,
+    )
+    .map_err(CliError::bad_input)?;
     let mut text = String::new();
     render(&mut text, format, 1, "", None, &record);
     if record.ignored > 0 {
@@ -200,18 +193,7 @@ fn write_games(
     prefix: &str,
     pool: &rayon::ThreadPool,
 ) -> usize {
-    let texts: Vec<String> = pool.install(|| {
-        games
-            .par_iter()
-            .map(|(number, scored)| {
-                let mut text = String::new();
-                if let Ok((pgn, record)) = scored {
-                    render(&mut text, format, *number, prefix, Some(pgn), record);
-                }
-                text
-            })
-            .collect()
-    });
+    let texts = render_batch(games, format, prefix, pool);
     let mut failed = 0;
     for ((number, scored), text) in games.iter().zip(&texts) {
         if let Err(e) = scored {

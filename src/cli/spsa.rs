@@ -8,7 +8,6 @@
 //! again resume it.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Args;
 
@@ -19,9 +18,6 @@ use crate::tune::spsa::batch::{
     Arena, RunSpec, chosen, play_batch, read_state, resume, setup_text, table, tunable_options,
     uci_output, write_state,
 };
-
-/// Set by Ctrl-C.
-static STOP: AtomicBool = AtomicBool::new(false);
 
 /// Arguments of `tally spsa`.
 #[derive(Debug, Args)]
@@ -126,11 +122,7 @@ pub fn run(a: &SpsaArgs) -> Result<i32, CliError> {
         r_end: a.r_end,
     };
     let mut state = resume(existing, &a.state, &spec).map_err(bad)?;
-    let _ = ctrlc::set_handler(|| {
-        if STOP.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-    });
+    let stop = super::stop_on_ctrl_c();
     let arena = Arena {
         engine: &a.engine,
         variant,
@@ -141,7 +133,7 @@ pub fn run(a: &SpsaArgs) -> Result<i32, CliError> {
     let batch = a.batch.unwrap_or(2 * a.concurrency as u64);
     let mut batches = 0u64;
     while !state.finished() && a.batches.is_none_or(|n| batches < n) {
-        let Some(result) = play_batch(&arena, &mut state, batch, &STOP).map_err(bad)? else {
+        let Some(result) = play_batch(&arena, &mut state, batch, stop).map_err(bad)? else {
             eprintln!(
                 "interrupted: the batch in play is dropped; {} pairs are saved in {}",
                 state.done,

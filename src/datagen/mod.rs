@@ -326,6 +326,68 @@ pub struct Outcome {
     pub interrupted: bool,
 }
 
+impl Target {
+    /// The length of this shard's part of the run under `config` and its
+    /// unit (`games` or `positions`): the progress bar's.
+    pub fn of_shard(self, config: &Config) -> (u64, &'static str) {
+        match self {
+            Target::Games(g) => (config.shard_games(g), "games"),
+            Target::Positions(p) => (
+                p.div_ceil(config.shard.map_or(1, |s| u64::from(s.count))),
+                "positions",
+            ),
+        }
+    }
+
+    /// Where the run stands in its unit, and the line shown beside it:
+    /// the other count and `rate` positions per second.
+    pub fn progress(self, games: u64, positions: u64, rate: f64) -> (u64, String) {
+        match self {
+            Target::Games(_) => (
+                games,
+                format!("{positions} positions, {rate:.0} positions/s"),
+            ),
+            Target::Positions(_) => (positions, format!("{games} games, {rate:.0} positions/s")),
+        }
+    }
+}
+
+impl Outcome {
+    /// The notes of the run for standard error: a torn game cut off, games
+    /// skipped.
+    pub fn notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        if self.torn_bytes > 0 {
+            notes.push(format!(
+                "note: cut off a torn last game ({} bytes) before resuming",
+                self.torn_bytes
+            ));
+        }
+        if self.skipped > 0 {
+            notes.push(format!(
+                "note: {} games skipped (no opening passed the check in {} tries)",
+                self.skipped,
+                play::MAX_ATTEMPTS
+            ));
+        }
+        notes
+    }
+
+    /// The run's one-line report: the file, what it holds, and the
+    /// `new_positions` written in `secs` seconds on `threads` threads.
+    pub fn report(&self, path: &Path, new_positions: u64, secs: f64, threads: usize) -> String {
+        format!(
+            "{}: {} games, {} positions ({} new positions, {:.0} positions/s on {} threads)",
+            path.display(),
+            self.games,
+            self.positions,
+            new_positions,
+            new_positions as f64 / secs,
+            threads
+        )
+    }
+}
+
 /// Hears about the run's progress (a progress bar).
 pub trait Observer: Sync {
     /// The run starts with `games` games and `positions` positions in the

@@ -4,7 +4,7 @@
 //! (`tally train`) both read through here.
 
 use std::io::BufReader;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::format::{
     DataGame, FLAG_DECIDED, FLAG_FORCED, FLAG_IN_CHECK, FLAG_SPECIAL, FLAG_START, FLAG_TACTICAL,
@@ -128,4 +128,44 @@ pub fn each_game_of(
             Err(e) => return Ok(FileEnd::Damaged(format!("{}: {e}", path.display()))),
         }
     }
+}
+
+/// How reading several data files went ([`each_game_of_files`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FilesEnd {
+    /// Whether some file was damaged or cut short.
+    pub damaged: bool,
+    /// Whether the reader stopped (it had what it wanted).
+    pub stopped: bool,
+}
+
+/// [`each_game_of`] over `files` in order until `f` stops: `settings` is
+/// told each file's path and settings line, `damaged` where a file is
+/// damaged (its games before the damage were read, and the next file is
+/// read on).
+///
+/// # Errors
+///
+/// The first file that cannot be opened or has no valid header.
+pub fn each_game_of_files(
+    files: &[PathBuf],
+    mut settings: impl FnMut(&Path, &str),
+    mut damaged: impl FnMut(&str),
+    mut f: impl FnMut(&DataGame) -> std::ops::ControlFlow<()>,
+) -> Result<FilesEnd, String> {
+    let mut end = FilesEnd::default();
+    for path in files {
+        match each_game_of(path, |s| settings(path, s), &mut f)? {
+            FileEnd::Whole => {}
+            FileEnd::Stopped => {
+                end.stopped = true;
+                break;
+            }
+            FileEnd::Damaged(e) => {
+                damaged(&e);
+                end.damaged = true;
+            }
+        }
+    }
+    Ok(end)
 }

@@ -1,9 +1,10 @@
-//! A datagen run from the words of its command line: [`config`] checks
+//! A datagen run from the words of its command line: [`Options`] are the
+//! arguments of `tally datagen` (clap parses them here), [`config`] checks
 //! them and builds the [`Config`] and the [`Target`], choosing the opening
 //! check and the adjudication from what is given over the variant's
-//! defaults. `tally datagen` gives the words and prints.
+//! defaults. `tally datagen` runs it and prints.
 
-use std::path::Path;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::{Config, DEFAULT_DRAW, DEFAULT_WIN, DrawRule, Target, Verify, WinRule, load_openings};
@@ -11,58 +12,96 @@ use crate::matches::resolve_shard;
 use crate::rules::{BoardKind, Variant};
 use crate::scoring::{DrawAdvantage, Tables};
 
-/// The settings of a datagen run as the command line words them (see
-/// `tally datagen --help` for each).
-#[derive(Clone, Copy, Debug)]
-pub struct Options<'a> {
-    /// The variant id.
-    pub variant: &'a str,
-    /// Games in the whole run.
+/// The settings of a datagen run as the command line words them: the
+/// arguments of `tally datagen` (whose `--help` these comments are), but
+/// the progress bar's.
+#[derive(Clone, Debug, clap::Args)]
+pub struct Options {
+    /// Variant id: chess, extinction, stylish, wacky, sets, dynamic,
+    /// tiebraker.
+    #[arg(long, short = 'v', default_value = "chess")]
+    pub variant: String,
+    /// The data file; a `{shard}` in the name becomes K-of-N. An existing
+    /// file of the same settings is resumed.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Games in the whole run (all shards).
+    #[arg(long, short = 'n', conflicts_with = "positions")]
     pub games: Option<u64>,
-    /// Positions in the whole run.
+    /// Positions in the whole run, split evenly between the shards.
+    #[arg(long)]
     pub positions: Option<u64>,
     /// Nodes per move.
+    #[arg(long, default_value_t = super::DEFAULT_NODES)]
     pub nodes: u64,
-    /// The net to play with.
-    pub net: Option<&'a Path>,
-    /// Random plies before the searches start.
+    /// Play with this net (from `tally train`; EvalMode nnue) instead of
+    /// the built-in evaluation: the data of the net's next generation. A
+    /// net of the variant's board (the scoring variants: a chess net).
+    #[arg(long, value_name = "FILE")]
+    pub net: Option<PathBuf>,
+    /// Random plies (chess moves) before the searches start.
+    #[arg(long, default_value_t = super::DEFAULT_RANDOM_PLIES, value_name = "N")]
     pub random_plies: u32,
-    /// An EPD file of start positions.
-    pub openings: Option<&'a Path>,
-    /// The seed.
-    pub seed: u64,
-    /// Chess960: without openings, games start from the 960 start
-    /// positions (drawn by the seed).
+    /// Start positions (EPD), one drawn at random per game; default: the
+    /// standard position.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Chess960: without --openings, each game starts from one of the 960
+    /// start positions (drawn by the seed); castling as Chess960 castles.
+    #[arg(long)]
     pub chess960: bool,
-    /// Games at once (default: one per core).
+    /// The seed: the same seed and settings give the same file.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Games played at once (default: one per core).
+    #[arg(long)]
     pub threads: Option<usize>,
     /// Hash table per game, in MiB.
+    #[arg(long, default_value_t = 4, value_name = "MB")]
     pub hash: usize,
-    /// Nodes of the opening check (default: `nodes`).
+    /// Nodes of the opening check's search (default: --nodes).
+    #[arg(long, value_name = "N")]
     pub verify_nodes: Option<u64>,
-    /// The opening check's bound, in internal units.
+    /// Drop an opening whose check scores beyond this, in internal units
+    /// (100 a pawn); default 300 where wins are decided on the board (all
+    /// but stylish and wacky, where giving it turns the check on).
+    #[arg(long, value_name = "UNITS")]
     pub max_opening_score: Option<i32>,
     /// No opening check.
+    #[arg(long, conflicts_with = "max_opening_score")]
     pub no_verify: bool,
-    /// Win adjudication threshold.
+    /// Win adjudication threshold, in internal units (default 900).
+    #[arg(long, value_name = "UNITS")]
     pub win_score: Option<i32>,
-    /// Win adjudication plies (0: off).
+    /// Consecutive plies beyond --win-score that adjudicate a win (default
+    /// 6; 0 turns win adjudication off).
+    #[arg(long, value_name = "N")]
     pub win_plies: Option<u32>,
-    /// Draw adjudication threshold.
+    /// Draw adjudication threshold, in internal units (default 20).
+    #[arg(long, value_name = "UNITS")]
     pub draw_score: Option<i32>,
-    /// Draw adjudication plies (0: off).
+    /// Consecutive plies within --draw-score that adjudicate a draw
+    /// (default 12; 0 turns draw adjudication off).
+    #[arg(long, value_name = "N")]
     pub draw_plies: Option<u32>,
-    /// The first ply draw adjudication may count.
+    /// The first ply at which draw adjudication may count (default 80).
+    #[arg(long, value_name = "PLY")]
     pub draw_after: Option<u32>,
-    /// No adjudication at all.
+    /// No adjudication: every game ends by the rules.
+    #[arg(long)]
     pub no_adjudication: bool,
-    /// A TOML rules file.
-    pub rules: Option<&'a Path>,
-    /// Sets: who gets 1/2 for a plain draw.
-    pub draw_advantage: &'a str,
-    /// `K/N`.
-    pub shard: Option<&'a str>,
-    /// The shard count when the index comes from the environment.
+    /// A TOML rules file overriding any point value of the built-in tables.
+    #[arg(long, value_name = "FILE")]
+    pub rules: Option<PathBuf>,
+    /// Sets: who gets 1/2 for a plain draw (black, white or none).
+    #[arg(long, default_value = "black", value_name = "SIDE")]
+    pub draw_advantage: String,
+    /// Play only shard K of N (game i when i % N == K-1).
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// The shard count when the shard index comes from the environment
+    /// (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX).
+    #[arg(long, value_name = "N")]
     pub shards: Option<u32>,
 }
 
@@ -72,8 +111,8 @@ pub struct Options<'a> {
 ///
 /// A one-line message for the first bad setting.
 pub fn config(a: &Options) -> Result<(Config, Target), String> {
-    let variant = Variant::from_id(a.variant).map_err(|e| e.to_string())?;
-    let tables = match a.rules {
+    let variant = Variant::from_id(&a.variant).map_err(|e| e.to_string())?;
+    let tables = match &a.rules {
         Some(path) => Tables::from_file(path).map_err(|e| e.to_string())?,
         None => Tables::default(),
     };
@@ -83,7 +122,7 @@ pub fn config(a: &Options) -> Result<(Config, Target), String> {
     }
     c.nodes = a.nodes;
     c.random_plies = a.random_plies;
-    if let Some(path) = a.openings {
+    if let Some(path) = &a.openings {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         c.openings =
@@ -129,11 +168,11 @@ pub fn config(a: &Options) -> Result<(Config, Target), String> {
     } else {
         None
     };
-    c.draw_advantage = DrawAdvantage::parse(a.draw_advantage)?;
-    c.shard = resolve_shard(a.shard, a.shards)?;
+    c.draw_advantage = DrawAdvantage::parse(&a.draw_advantage)?;
+    c.shard = resolve_shard(a.shard.as_deref(), a.shards)?;
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     c.threads = a.threads.unwrap_or(cores).max(1);
-    if let Some(path) = a.net {
+    if let Some(path) = &a.net {
         let net = crate::nnue::format::load(path)?;
         let board = BoardKind::of(variant);
         if net.board() != board {

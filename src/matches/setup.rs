@@ -1,12 +1,13 @@
-//! A match run from the words of its command line: [`config`] checks them
-//! and builds the [`MatchConfig`]; [`RunFiles`] are the results file
+//! A match run from the words of its command line: [`Options`] are the
+//! arguments of `tally match` (clap parses them here), [`config`] checks
+//! them and builds the [`MatchConfig`]; [`RunFiles`] are the results file
 //! (resumed when it holds the same experiment) and the PGN file every
-//! finished game is appended to. `tally match` gives the words and
-//! prints; the checks and the files are here.
+//! finished game is appended to. `tally match` runs it and prints; the
+//! checks and the files are here.
 
 use std::fs::File;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -17,48 +18,105 @@ use super::{
 use crate::rules::Variant;
 use crate::scoring::{DrawAdvantage, Tables};
 
-/// The settings of a match run as the command line words them (see
-/// `tally match --help` for each).
-#[derive(Clone, Copy, Debug)]
-pub struct Options<'a> {
-    /// The variant id.
-    pub variant: &'a str,
-    /// The player specs (two are needed).
-    pub players: &'a [String],
-    /// The time control `BASE[+INC]`.
-    pub tc: Option<&'a str>,
-    /// Fixed depth per move.
-    pub depth: Option<i32>,
-    /// Fixed nodes per move.
-    pub nodes: Option<u64>,
-    /// Fixed time per move, in milliseconds.
-    pub movetime: Option<u64>,
-    /// An EPD or PGN file of openings (default: the shipped ones, or the
-    /// 960 start positions under `chess960`).
-    pub openings: Option<&'a Path>,
-    /// Chess960 castling (on by itself for openings that need it).
+/// The settings of a match run as the command line words them: the
+/// arguments of `tally match` (whose `--help` these comments are). `json`
+/// and `quiet` say how the command prints and are not read here; the
+/// results and PGN files are opened by [`RunFiles::open`].
+#[derive(Clone, Debug, clap::Args)]
+pub struct Options {
+    /// Variant id: chess, extinction, stylish, wacky, sets, dynamic,
+    /// tiebraker.
+    #[arg(long, short = 'v', default_value = "chess")]
+    pub variant: String,
+    /// Chess960: without --openings the openings are the 960 start
+    /// positions in the order --seed shuffles them (1920 games unless
+    /// --games says); every engine gets UCI_Chess960 and castling goes as
+    /// king takes rook. On by itself for openings with Chess960 castling
+    /// rights.
+    #[arg(long)]
     pub chess960: bool,
     /// The seed of the Chess960 openings' order.
+    #[arg(long, default_value_t = 1, requires = "chess960")]
     pub seed: u64,
-    /// Games in the whole match.
+    /// A player, twice: key=value words. Tally: name=, eval=variant|untuned|base|nnue,
+    /// hash=, threads=, specials=on|off, depth=, nodes=, movetime=,
+    /// option.NAME=VALUE. An external UCI engine: cmd=PROGRAM (arg=...
+    /// repeatable), name=, option.NAME=VALUE (sent as setoption), threads=,
+    /// hash=, depth=, nodes=, movetime=. Quote values with spaces.
+    #[arg(long = "player", short = 'p', value_name = "SPEC")]
+    pub players: Vec<String>,
+    /// Time control BASE[+INC] in seconds per side, like 10+0.1.
+    #[arg(long, value_name = "TC")]
+    pub tc: Option<String>,
+    /// Fixed search depth per move.
+    #[arg(long)]
+    pub depth: Option<i32>,
+    /// Fixed nodes per move.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Fixed time per move, in milliseconds.
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// Openings: an EPD file (one position a line) or a PGN file (the
+    /// position after each game's moves); default: the shipped
+    /// positions/openings.epd (40 openings), for extinction
+    /// positions/openings-extinction.epd (110 openings balanced under its
+    /// rules).
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Games in the whole match (all shards); default: every opening twice,
+    /// colours reversed.
+    #[arg(long, short = 'n')]
     pub games: Option<usize>,
-    /// Games at once (default: cores / threads per game).
+    /// Games played at once (default: cores / threads per game).
+    #[arg(long, short = 'c')]
     pub concurrency: Option<usize>,
-    /// Whether more threads than cores are allowed.
+    /// Allow more search threads in all than cores.
+    #[arg(long)]
     pub oversubscribe: bool,
-    /// A TOML rules file.
-    pub rules: Option<&'a Path>,
-    /// Sets: who gets 1/2 for a plain draw.
-    pub draw_advantage: &'a str,
-    /// The SPRT spec.
-    pub sprt: Option<&'a str>,
-    /// `K/N`.
-    pub shard: Option<&'a str>,
-    /// The shard count when the index comes from the environment.
+    /// Append every finished game as PGN (awards as comments) to FILE; a
+    /// `{shard}` in the name becomes K-of-N.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// Results file (JSON Lines): every finished game is appended; an
+    /// existing file of the same experiment is resumed (a cut-short last
+    /// line is removed first); one run at a time may use a file (it is
+    /// locked); a `{shard}` in the name becomes K-of-N.
+    #[arg(long, value_name = "FILE")]
+    pub results: Option<PathBuf>,
+    /// Stop early on a sequential probability ratio test over the game
+    /// pairs (pentanomial): elo0=E0,elo1=E1[,alpha=0.05,beta=0.05,
+    /// model=logistic|normalized,min_pairs=100] (the bounds' Elo scale,
+    /// logistic by default; no decision before min_pairs game pairs).
+    #[arg(long, value_name = "SPEC")]
+    pub sprt: Option<String>,
+    /// Play only shard K of N: the game pairs j (games 2j and 2j+1, one
+    /// opening) with j % N == K-1.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// The shard count when the shard index comes from the environment
+    /// (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX).
+    #[arg(long, value_name = "N")]
     pub shards: Option<u32>,
-    /// Lateness allowed after the clock ran out, in milliseconds.
+    /// Print the summary as JSON (no progress bar).
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    /// A TOML rules file overriding any point value of the built-in tables.
+    #[arg(long, value_name = "FILE")]
+    pub rules: Option<PathBuf>,
+    /// Sets: who gets 1/2 for a plain draw (black, white or none).
+    #[arg(long, default_value = "black", value_name = "SIDE")]
+    pub draw_advantage: String,
+    /// How late a move may arrive after its clock ran out, in milliseconds.
+    #[arg(long, default_value_t = 50, value_name = "MS")]
     pub time_margin: u64,
-    /// Seconds past its time before an engine counts as hung.
+    /// Seconds past its time an engine may stay silent before it counts as
+    /// hung (the whole wait with fixed depth or nodes); also its time to
+    /// start, at least 10 s.
+    #[arg(long, default_value_t = 30.0, value_name = "SECS")]
     pub hang_timeout: f64,
 }
 
@@ -68,7 +126,7 @@ pub struct Options<'a> {
 ///
 /// A one-line message for the first bad setting.
 pub fn config(a: &Options) -> Result<MatchConfig, String> {
-    let variant = Variant::from_id(a.variant).map_err(|e| e.to_string())?;
+    let variant = Variant::from_id(&a.variant).map_err(|e| e.to_string())?;
     if a.players.len() != 2 {
         return Err(format!(
             "give exactly two --player (got {})",
@@ -80,7 +138,7 @@ pub fn config(a: &Options) -> Result<MatchConfig, String> {
         PlayerSpec::parse(&a.players[1])?,
     ];
     let mut control = Control::default();
-    if let Some(tc) = a.tc {
+    if let Some(tc) = &a.tc {
         let (b, i) = Control::parse_tc(tc)?;
         control.base = Some(b);
         control.inc = i;
@@ -93,7 +151,7 @@ pub fn config(a: &Options) -> Result<MatchConfig, String> {
     control.depth = a.depth;
     control.nodes = a.nodes;
     control.movetime = a.movetime.map(Duration::from_millis);
-    let openings = match a.openings {
+    let openings = match a.openings.as_deref() {
         None if a.chess960 => openings::chess960(a.seed),
         path => openings::load(path, variant)?,
     };
@@ -102,13 +160,17 @@ pub fn config(a: &Options) -> Result<MatchConfig, String> {
     if let Some(n) = a.games {
         config.games = n;
     }
-    config.tables = match a.rules {
+    config.tables = match &a.rules {
         Some(path) => Tables::from_file(path).map_err(|e| e.to_string())?,
         None => Tables::default(),
     };
-    config.draw_advantage = DrawAdvantage::parse(a.draw_advantage)?;
-    config.sprt = a.sprt.map(str::parse::<SprtConfig>).transpose()?;
-    config.shard = resolve_shard(a.shard, a.shards)?;
+    config.draw_advantage = DrawAdvantage::parse(&a.draw_advantage)?;
+    config.sprt = a
+        .sprt
+        .as_deref()
+        .map(str::parse::<SprtConfig>)
+        .transpose()?;
+    config.shard = resolve_shard(a.shard.as_deref(), a.shards)?;
     config.time_margin = Duration::from_millis(a.time_margin);
     if !(a.hang_timeout.is_finite() && a.hang_timeout > 0.0 && a.hang_timeout < 1e6) {
         return Err("--hang-timeout must be a positive number of seconds".to_owned());

@@ -4,8 +4,9 @@
 //! back numbered in input order, scored ([`ScoreRecord`]) or with why it
 //! could not be. A game longer than [`super::MAX_GAME_BYTES`] is such a
 //! game: it is skipped without being kept, so no input makes memory grow.
-//! What is printed of each game is the caller's; [`render`] and
-//! [`failure_line`] are the words `tally score` prints them in.
+//! What is printed of each game is the caller's; [`render`] (a batch at
+//! once: [`render_batch`]) and [`failure_line`] are the words `tally
+//! score` prints them in, and [`score_given`] scores its `--moves` game.
 
 use std::io::{self, BufRead};
 use std::sync::mpsc::sync_channel;
@@ -13,7 +14,9 @@ use std::sync::mpsc::sync_channel;
 use rayon::prelude::*;
 
 use super::{GameSplitter, GameTooLong, PgnGame, read_games};
-use crate::referee::{ScoreError, ScoreRecord, score_input_until};
+use crate::referee::{
+    GameInput, ScoreError, ScoreRecord, parse_result, score_input, score_input_until,
+};
 use crate::rules::{EndingKind, Variant};
 use crate::scoring::{DrawAdvantage, Scorer, Tables};
 use crate::text::printable;
@@ -257,4 +260,53 @@ pub fn failure_line(prefix: &str, number: usize, e: &ScoreError) -> String {
     let sep = if e.ply.is_some() { "," } else { ":" };
     let e = e.to_string();
     format!("{prefix}game {number}{sep} {}", printable(&e))
+}
+
+/// Each game of a batch rendered as [`render`] does, in parallel on
+/// `pool`, in the batch's order; a game that could not be scored is an
+/// empty text (its [`failure_line`] is the caller's to tell).
+pub fn render_batch(
+    games: &[Numbered],
+    format: Format,
+    prefix: &str,
+    pool: &rayon::ThreadPool,
+) -> Vec<String> {
+    pool.install(|| {
+        games
+            .par_iter()
+            .map(|(number, scored)| {
+                let mut text = String::new();
+                if let Ok((pgn, record)) = scored {
+                    render(&mut text, format, *number, prefix, Some(pgn), record);
+                }
+                text
+            })
+            .collect()
+    })
+}
+
+/// Scores the one game of `tally score --moves`: `moves` from `fen` (the
+/// standard position without one), its recorded `result` if given, under
+/// `scorer`, its totals checked.
+///
+/// # Errors
+///
+/// A bad result, the first action that cannot be played (`--moves: ply K
+/// (move): why`), or a game that cannot be scored.
+pub fn score_given(
+    scorer: &Scorer,
+    fen: Option<&str>,
+    moves: &str,
+    result: Option<&str>,
+    chess960: bool,
+) -> Result<ScoreRecord, String> {
+    let mut input = GameInput::from_text(fen, moves);
+    input.chess960 = chess960;
+    input.result = result.map(parse_result).transpose()?.flatten();
+    score_input(scorer, &input)
+        .and_then(|r| r.check_range().map(|()| r))
+        .map_err(|e| match e.ply {
+            Some(_) => format!("--moves: {e}"),
+            None => e.to_string(),
+        })
 }

@@ -9,7 +9,8 @@
 //! integer inference against the float pass ([`compare`]). The data
 //! ([`data`]) and the checkpoints ([`checkpoint`]) have their own modules,
 //! as do how a run starts ([`start`]), a whole run of `tally train` with
-//! its epochs and report ([`run`]) and the margin head ([`head`]).
+//! its epochs and report ([`run`]), the margin head ([`head`]) and the
+//! options of the command ([`options`]).
 //! What does not: the net format and the integer inference
 //! ([`crate::nnue`]), the command line (`cli::train`).
 //!
@@ -35,6 +36,7 @@
 pub mod checkpoint;
 pub mod data;
 pub mod head;
+pub mod options;
 pub mod run;
 pub mod start;
 

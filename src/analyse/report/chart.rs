@@ -19,7 +19,9 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::analyse::Finish;
-use crate::analyse::{GameAnalysis, fmt_points};
+use crate::analyse::{GameAnalysis, fmt_points, limits_text};
+use crate::rules::Variant;
+use crate::search::Limits;
 
 /// The most misses the chart marks: the largest ones at or above the
 /// big-miss threshold.
@@ -167,6 +169,17 @@ pub fn draw_drawn(
     // reaches the drawing (plotters escapes only the markup).
     let svg = crate::text::for_markup(&svg).into_owned();
     Ok(Drawn { svg, xs, rows })
+}
+
+/// The caption of the chart file of a game of `variant` between `names`
+/// (White first) analysed under `limits`.
+pub fn file_title(variant: Variant, names: &[String; 2], limits: &Limits) -> String {
+    format!(
+        "{variant}: {} - {} ({}), cumulative points",
+        names[0],
+        names[1],
+        limits_text(limits)
+    )
 }
 
 /// Draws the chart of `analysis` into the file `path` ([`FILE_SIZE`]).

@@ -48,6 +48,12 @@ use super::{ResultMargins, Units};
 use crate::rules::{Extra, Variant};
 use crate::scoring::{DrawAdvantage, Memo, Tables};
 
+/// The weight-name prefixes of the side-ending variants (sets, dynamic,
+/// tiebraker): the result model, the drift to the draw near the move-count
+/// rule and the perpetual-check chances
+/// ([`VariantEval::weight_prefixes`]).
+pub const SIDE_ENDING_PREFIXES: [&str; 3] = ["wdl_", "move_rule_drift", "perpetual_"];
+
 /// What one variant's evaluation adds to the base evaluation: the margins
 /// of its board results and its estimate of the points still to come.
 pub trait VariantEval: fmt::Debug + Send + Sync {

@@ -22,7 +22,7 @@ pub struct Eval;
 
 impl VariantEval for Eval {
     fn weight_prefixes(&self) -> &'static [&'static str] {
-        &["wdl_", "move_rule_drift", "perpetual_"]
+        &super::SIDE_ENDING_PREFIXES
     }
 
     fn tuned_weights(&self) -> &'static VariantWeights {
