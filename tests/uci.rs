@@ -1419,7 +1419,7 @@ fn strength_options_declared() {
     let out = script("uci\n");
     for decl in [
         "option name UCI_LimitStrength type check default false",
-        "option name UCI_Elo type spin default 1500 min 1000 max 1800",
+        "option name UCI_Elo type spin default 1500 min 1000 max 2850",
         "option name Skill Level type spin default 20 min 0 max 20",
     ] {
         assert!(out.iter().any(|l| l == decl), "{decl}: {out:#?}");
@@ -1471,6 +1471,23 @@ fn weakened_search_keeps_to_its_caps_and_shows_multipv_lines_asked() {
     c.send("setoption name UCI_LimitStrength value true");
     let go = c.go("depth 3");
     assert!(go.iter().any(|l| field(l, "depth") == Some("2")), "{go:#?}");
+    // From 2400 on a limit is full strength: the same search, node for
+    // node, as without it.
+    let nodes = |go: &[String]| {
+        go.iter()
+            .rev()
+            .find_map(|l| field(l, "nodes").map(str::to_owned))
+    };
+    c.send("setoption name UCI_Elo value 2850");
+    c.send("ucinewgame");
+    let limited = c.go("depth 5");
+    c.send("setoption name UCI_LimitStrength value false");
+    c.send("setoption name Skill Level value 20");
+    c.send("ucinewgame");
+    let full = c.go("depth 5");
+    assert!(nodes(&full).is_some(), "{full:#?}");
+    assert_eq!(nodes(&limited), nodes(&full), "{limited:#?}");
+    assert_eq!(limited.last(), full.last());
     let errs: Vec<String> = c
         .sync()
         .into_iter()

@@ -26,17 +26,23 @@ use crate::eval::Units;
 
 /// The weakest `UCI_Elo`.
 pub const MIN_ELO: i32 = 1000;
-/// The strongest `UCI_Elo` (still limited).
-pub const MAX_ELO: i32 = 1800;
+/// The strongest `UCI_Elo`.
+pub const MAX_ELO: i32 = 2850;
+/// From this `UCI_Elo` on, Tally plays at full strength (the last row of
+/// [`ANCHORS`], which the Elos below it approach): at 10+0.1 full strength
+/// is about as strong as Stockfish 15.1 at this `UCI_Elo`, so a limit above
+/// it cannot be played.
+pub const FULL_STRENGTH_ELO: i32 = 2400;
 /// The `UCI_Elo` default.
 pub const DEFAULT_ELO: i32 = 1500;
 /// The `Skill Level` of full strength (its default and its top).
 pub const FULL_LEVEL: i32 = 20;
 /// `UCI_Elo` per `Skill Level` step: level `s` below 20 plays as
-/// `MIN_ELO + s * ELO_PER_LEVEL`.
-pub const ELO_PER_LEVEL: i32 = (MAX_ELO - MIN_ELO) / FULL_LEVEL;
-// Every level below full strength is a limited Elo below the top.
-const _: () = assert!(MIN_ELO + (FULL_LEVEL - 1) * ELO_PER_LEVEL < MAX_ELO);
+/// `MIN_ELO + s * ELO_PER_LEVEL`, so the levels span the limited range.
+pub const ELO_PER_LEVEL: i32 = (FULL_STRENGTH_ELO - MIN_ELO) / FULL_LEVEL;
+// Every level below full strength is a limited Elo below full strength.
+const _: () = assert!(MIN_ELO + (FULL_LEVEL - 1) * ELO_PER_LEVEL < FULL_STRENGTH_ELO);
+const _: () = assert!(FULL_STRENGTH_ELO <= MAX_ELO);
 
 /// Candidate lines searched and chosen from.
 pub const CANDIDATES: usize = 4;
@@ -76,9 +82,10 @@ impl Strength {
         }
     }
 
-    /// The weakened play, `None` at full strength.
+    /// The weakened play, `None` at full strength (also a `UCI_Elo` of
+    /// [`FULL_STRENGTH_ELO`] or more).
     pub fn skill(self) -> Option<Skill> {
-        self.elo().map(Skill::at)
+        self.elo().filter(|&e| e < FULL_STRENGTH_ELO).map(Skill::at)
     }
 }
 
@@ -121,7 +128,24 @@ pub const ANCHORS: &[Anchor] = &[
         temperature: 41,
         max_loss: 155,
     },
+    Anchor {
+        elo: 2200,
+        depth: 18,
+        nodes: 500_000,
+        temperature: 7,
+        max_loss: 50,
+    },
+    // Full strength (FULL_STRENGTH_ELO): only the Elos below it, on the way
+    // to it, play by this row.
+    Anchor {
+        elo: 2400,
+        depth: 30,
+        nodes: 2_000_000,
+        temperature: 3,
+        max_loss: 25,
+    },
 ];
+const _: () = assert!(ANCHORS[ANCHORS.len() - 1].elo == FULL_STRENGTH_ELO);
 
 /// Weakened play at one Elo: the search's limits and the choice.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -139,9 +163,11 @@ pub struct Skill {
 }
 
 impl Skill {
-    /// The play at `elo` (clamped to [`MIN_ELO`]..=[`MAX_ELO`]).
+    /// The play at `elo` (clamped to the anchors' range, [`MIN_ELO`] to
+    /// the last anchor's).
     pub fn at(elo: i32) -> Skill {
-        let elo = elo.clamp(MIN_ELO, MAX_ELO);
+        let top = ANCHORS[ANCHORS.len() - 1].elo;
+        let elo = elo.clamp(MIN_ELO, top);
         let upper = ANCHORS
             .iter()
             .position(|a| a.elo >= elo)
@@ -319,6 +345,18 @@ mod tests {
             level: 0,
         };
         assert_eq!(both.elo(), Some(1700));
+        // From FULL_STRENGTH_ELO on a limit is full strength; below it,
+        // every level and Elo is weakened.
+        let at = |elo| Strength {
+            limit: true,
+            elo,
+            level: FULL_LEVEL,
+        };
+        assert_eq!(at(FULL_STRENGTH_ELO).skill(), None);
+        assert_eq!(at(MAX_ELO).skill(), None);
+        assert_eq!(at(99_999).elo(), Some(MAX_ELO));
+        assert!(at(FULL_STRENGTH_ELO - 1).skill().is_some());
+        assert!(level19.skill().is_some());
     }
 
     #[test]
@@ -328,10 +366,10 @@ mod tests {
             assert!(w[0].depth <= w[1].depth && w[0].nodes <= w[1].nodes);
             assert!(w[0].temperature >= w[1].temperature && w[0].max_loss >= w[1].max_loss);
         }
-        assert_eq!(
-            (ANCHORS[0].elo, ANCHORS[ANCHORS.len() - 1].elo),
-            (MIN_ELO, MAX_ELO)
-        );
+        let top = ANCHORS[ANCHORS.len() - 1].elo;
+        assert_eq!(ANCHORS[0].elo, MIN_ELO);
+        // The limited range reaches full strength.
+        assert!(top == FULL_STRENGTH_ELO && FULL_STRENGTH_ELO <= MAX_ELO);
         for a in ANCHORS {
             let s = Skill::at(a.elo);
             assert_eq!(
@@ -352,7 +390,7 @@ mod tests {
         );
         assert!((mid.temperature - half(a.temperature, b.temperature)).abs() < 1e-9);
         assert_eq!(Skill::at(0), Skill::at(MIN_ELO));
-        assert_eq!(Skill::at(9999), Skill::at(MAX_ELO));
+        assert_eq!(Skill::at(9999), Skill::at(top));
     }
 
     #[test]
@@ -379,7 +417,7 @@ mod tests {
         );
         assert!(weak[1] > 500, "{weak:?}");
         assert_eq!(weak[3], 0);
-        let strong = histogram(&Skill::at(MAX_ELO), &ls, 2000);
+        let strong = histogram(&Skill::at(FULL_STRENGTH_ELO - 1), &ls, 2000);
         assert!(strong[0] > 1200, "{strong:?}");
         assert!(strong[1] < weak[1] && strong[2] < weak[2] / 2, "{strong:?}");
         assert_eq!(strong[3], 0);

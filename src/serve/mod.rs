@@ -194,7 +194,8 @@ fn router(app: Arc<App>) -> Router {
 }
 
 /// The page, its variant choices filled in from [`Variant::ALL`] (the one
-/// list of them; stylish chosen) where `<!-- variants -->` stands.
+/// list of them; stylish chosen) where `<!-- variants -->` stands, and the
+/// strength's bounds from the search's where `MIN_ELO` and `MAX_ELO` stand.
 static PAGE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     let options: String = Variant::ALL
         .iter()
@@ -207,7 +208,16 @@ static PAGE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
             format!("<option value=\"{0}\"{chosen}>{0}</option>", v.id())
         })
         .collect();
-    INDEX_HTML.replace("<!-- variants -->", &options)
+    INDEX_HTML
+        .replace("<!-- variants -->", &options)
+        .replace(
+            "\"MIN_ELO\"",
+            &format!("\"{}\"", crate::search::skill::MIN_ELO),
+        )
+        .replace(
+            "\"MAX_ELO\"",
+            &format!("\"{}\"", crate::search::skill::MAX_ELO),
+        )
 });
 
 async fn index() -> Response {
@@ -618,6 +628,13 @@ fn clock_watch(slot: &Arc<Slot>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_page_offers_the_search_s_elo_range() {
+        use crate::search::skill::{MAX_ELO, MIN_ELO};
+        assert!(PAGE.contains(&format!("min=\"{MIN_ELO}\" max=\"{MAX_ELO}\"")));
+        assert!(!PAGE.contains("MIN_ELO") && !PAGE.contains("MAX_ELO"));
+    }
 
     #[test]
     fn only_own_authorities_are_accepted() {

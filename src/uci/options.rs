@@ -489,7 +489,7 @@ mod tests {
         );
         assert!(
             lines.contains(
-                &"option name UCI_Elo type spin default 1500 min 1000 max 1800".to_owned()
+                &"option name UCI_Elo type spin default 1500 min 1000 max 2850".to_owned()
             )
         );
         assert!(
