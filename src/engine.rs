@@ -24,7 +24,9 @@ use crate::rules::{
 };
 use crate::scoring::{DrawAdvantage, EndContext, Memo, Points, Scorer, Tables};
 use crate::search::skill::{self, Shown};
-use crate::search::{self, Limits, Reporter, SearchJob, SearchResult, Shared, Skill, Strength, Tt};
+use crate::search::{
+    self, Limits, Memory, Reporter, SearchJob, SearchResult, Shared, Skill, Strength, Tt,
+};
 use crate::with_game;
 
 /// Engine settings (the UCI options, in typed form).
@@ -131,6 +133,8 @@ pub struct Engine {
     options: EngineOptions,
     game: AnyGame,
     tt: Arc<Tt>,
+    /// What the search threads learnt in earlier searches of this game.
+    memory: Arc<Memory>,
     pool: Arc<rayon::ThreadPool>,
     running: Option<Running>,
     /// Games started ([`Engine::new_game`]): with the position, the seed
@@ -173,6 +177,7 @@ impl Engine {
             variant,
             game: AnyGame::start_in(variant, options.specials, options.chess960),
             tt: Arc::new(Tt::new(options.hash_mb)),
+            memory: Arc::new(Memory::new(options.threads.max(1))),
             pool: build_pool(options.threads),
             running: None,
             games: 0,
@@ -196,7 +201,14 @@ impl Engine {
         self.stop_and_wait();
         self.variant = variant;
         self.game = AnyGame::start_in(variant, self.options.specials, self.options.chess960);
+        self.forget();
+    }
+
+    /// Forgets what earlier searches learnt: the hash table and the
+    /// threads' tables.
+    fn forget(&self) {
         self.tt.clear();
+        self.memory.clear();
     }
 
     /// Resizes the hash table (cleared).
@@ -238,10 +250,11 @@ impl Engine {
         self.options.hash_mb = mb;
     }
 
-    /// Empties the hash table.
+    /// Empties the hash table and forgets what the search threads learnt
+    /// (`Clear Hash`, a new game).
     pub fn clear_hash(&mut self) {
         self.stop_and_wait();
-        self.tt.clear();
+        self.forget();
     }
 
     /// Sets the number of search threads.
@@ -251,6 +264,7 @@ impl Engine {
         if threads != self.options.threads {
             self.options.threads = threads;
             self.pool = build_pool(threads);
+            self.memory = Arc::new(Memory::new(threads));
         }
     }
 
@@ -646,7 +660,8 @@ impl Engine {
     ) -> Result<(), RulesError> {
         self.stop_and_wait();
         let threads = self.options.threads;
-        let shared = Arc::new(Shared::new(self.tt.clone(), threads));
+        let shared =
+            Arc::new(Shared::new(self.tt.clone(), threads).with_memory(self.memory.clone()));
         if limits.ponder {
             shared
                 .pondering
@@ -696,7 +711,8 @@ impl Engine {
     ) -> Result<SearchResult, RulesError> {
         self.stop_and_wait();
         let threads = self.options.threads;
-        let shared = Shared::with_stop_flag(self.tt.clone(), threads, stop);
+        let shared =
+            Shared::with_stop_flag(self.tt.clone(), threads, stop).with_memory(self.memory.clone());
         let pool = self.pool.clone();
         with_game!(&self.game, |g| {
             let (job, choice) = self.job(g, limits)?;
@@ -1072,6 +1088,31 @@ mod tests {
         assert_eq!(e.hashfull(), 0);
         let mut fresh = small(Variant::Stylish);
         assert_eq!(search_some(&mut e), search_some(&mut fresh));
+    }
+
+    /// Nodes to depth 7 from a middlegame position.
+    fn nodes_to_depth(e: &mut Engine) -> u64 {
+        e.set_position(
+            Some("r1bq1rk1/pp2bppp/2n1pn2/2pp4/2PP4/2N1PN2/PP2BPPP/R1BQ1RK1 w - - 0 8"),
+            &[],
+        )
+        .unwrap();
+        e.search(Limits::depth(7), &Silent).unwrap().nodes
+    }
+
+    #[test]
+    fn learnt_tables_carry_over_and_a_new_game_forgets_them() {
+        let mut e = small(Variant::Chess);
+        let first = nodes_to_depth(&mut e);
+        // Without the hash table, the second search differs only by what
+        // the threads' tables kept from the first.
+        e.tt.clear();
+        let second = nodes_to_depth(&mut e);
+        assert_ne!(first, second);
+        e.new_game();
+        assert_eq!(nodes_to_depth(&mut e), first);
+        e.set_variant(Variant::Chess);
+        assert_eq!(nodes_to_depth(&mut e), first);
     }
 
     #[test]

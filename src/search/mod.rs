@@ -19,6 +19,7 @@
 
 mod history;
 mod limits;
+mod memory;
 mod params;
 mod picker;
 mod prefetch;
@@ -35,6 +36,7 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 pub use limits::{Budget, Clock, Limits};
+pub use memory::Memory;
 #[cfg(feature = "spsa")]
 pub use params::live;
 pub use params::{Tunable, tunables};
@@ -244,6 +246,8 @@ pub struct Shared {
     wake: (Mutex<()>, Condvar),
     /// The helpers' turns on the cores.
     turns: Turns,
+    /// The tables the threads learnt in earlier searches, lent to this one.
+    memory: Arc<Memory>,
 }
 
 impl Shared {
@@ -259,7 +263,15 @@ impl Shared {
             clock_from: AtomicU64::new(0),
             wake: (Mutex::new(()), Condvar::new()),
             turns: Turns::for_this_machine(),
+            memory: Arc::new(Memory::default()),
         }
+    }
+
+    /// This search borrows the tables kept in `memory` and gives them back
+    /// at its end (without it, each search starts from empty tables).
+    #[must_use]
+    pub fn with_memory(self, memory: Arc<Memory>) -> Shared {
+        Shared { memory, ..self }
     }
 
     /// Shared state that also stops when `stop`, a flag of the caller's,
@@ -447,8 +459,10 @@ where
                 let _end = (id == 0).then(|| StopOnDrop(shared));
                 // Only the main thread keeps time.
                 let budget = (id == 0).then_some(budget);
-                let mut w = worker::Worker::new(job, shared, id, reporter, budget);
+                let learnt = shared.memory.take(id);
+                let mut w = worker::Worker::new(job, shared, id, reporter, budget, learnt);
                 *slot = Some(w.iterate());
+                shared.memory.put(id, w.into_learnt());
             });
         }
         limits::watch(shared, hard);

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use super::history::{Context, Correction, History, Threats, piece_to};
 use super::limits::Budget;
+use super::memory::Learnt;
 use super::params::*;
 use super::picker::Picker;
 use super::see::{exchange_ok, see_ge, see_value, takes_last};
@@ -100,6 +101,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         id: usize,
         reporter: &'a dyn Reporter,
         budget: Option<Budget>,
+        learnt: Learnt,
     ) -> Self {
         let root_state = job.evaluator.root_state(&job.root);
         let stack = (0..MAX_PLY + 2)
@@ -137,8 +139,8 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             stack,
             line_keys: job.history.clone(),
             pv: vec![Vec::new(); MAX_PLY + 2],
-            ordering: History::default(),
-            correction: Correction::default(),
+            ordering: learnt.ordering,
+            correction: learnt.correction,
             lmr: lmr_table(),
             nodes: 0,
             seldepth: 0,
@@ -149,6 +151,14 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             quiet_margin: job.units.from_points(job.scorer.quiet_award_bound()),
             root_depth: 1,
             memo_key: job.scorer.memo_in_key(),
+        }
+    }
+
+    /// The tables this thread learnt, for its next search.
+    pub(super) fn into_learnt(self) -> Learnt {
+        Learnt {
+            ordering: self.ordering,
+            correction: self.correction,
         }
     }
 
@@ -1329,6 +1339,7 @@ mod tests {
             0,
             &Silent,
             Some(crate::search::budget_of(&job)),
+            Learnt::default(),
         );
         let v = w.search::<false>(1, -501, -500, 0);
         assert!(v >= -500, "{v}");
@@ -1380,6 +1391,7 @@ mod tests {
             0,
             &Silent,
             Some(crate::search::budget_of(&job)),
+            Learnt::default(),
         );
         let (first, second) = (job.root_actions[0], job.root_actions[1]);
         w.make(0, first);
@@ -1411,6 +1423,7 @@ mod tests {
             0,
             &Silent,
             Some(crate::search::budget_of(&job)),
+            Learnt::default(),
         );
         w.stack[0].excluded = Some(capture);
         let without = w.search::<true>(3, -INFINITE, INFINITE, 0);
