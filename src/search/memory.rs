@@ -18,7 +18,7 @@ pub struct Learnt {
     pub correction: Correction,
 }
 
-/// The engine's memory between searches: each search thread's [`Learnt`]
+/// The engine's memory between searches: each search thread's `Learnt`
 /// tables, by thread number, lent to a search and given back at its end,
 /// so that what a search learns helps the next move's. A new game (or a
 /// new variant) forgets it ([`Memory::clear`]).
