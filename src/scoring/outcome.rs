@@ -2,7 +2,7 @@
 //! ([`VariantScoring::outcome_award`](super::variants::VariantScoring::outcome_award)) says, with what every variant shares:
 //! the event that names each ending, and a loss on time named as such.
 
-use super::variants::View;
+use super::variants::{End, View};
 use super::{Award, EndContext, Event, Memo, Scorer};
 use crate::rules::{Ending, RepetitionKind};
 
@@ -33,14 +33,14 @@ pub(super) fn outcome_award(
     ending: &Ending,
     ctx: &EndContext,
 ) -> Award {
-    let mut award = scorer.scoring().outcome_award(
-        scorer.tables(),
-        memo,
-        end,
+    let end = End {
         ending,
+        node: end,
+        memo,
         ctx,
-        scorer.draw_advantage(),
-    );
+        draw: scorer.draw_advantage(),
+    };
+    let mut award = scorer.scoring().outcome_award(scorer.tables(), &end);
     // A loss on time pays as a resignation (whatever the variant's table
     // makes of one) and is named for what it was.
     if ctx.time_forfeit

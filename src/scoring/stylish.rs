@@ -35,8 +35,8 @@ use shakmaty::{Bitboard, Board, Color, Move, Role, Square, attacks};
 
 use super::dump::{Key, key};
 use super::tables::{exact, largest};
-use super::variants::{VariantScoring, View};
-use super::{Award, DrawAdvantage, EndContext, Event, Memo, Points, Tables};
+use super::variants::{End, VariantScoring, View};
+use super::{Award, Event, Memo, Points, Tables};
 use crate::rules::{Action, Ending};
 
 const fn p(n: i64) -> Points {
@@ -624,16 +624,8 @@ impl VariantScoring for Scoring {
         Some(Event::Promotion)
     }
 
-    fn outcome_award(
-        &self,
-        t: &Tables,
-        memo: &Memo,
-        end: View,
-        ending: &Ending,
-        _ctx: &EndContext,
-        _draw: DrawAdvantage,
-    ) -> Award {
-        outcome_award(&t.stylish, memo, end, ending)
+    fn outcome_award(&self, t: &Tables, end: &End) -> Award {
+        outcome_award(&t.stylish, end.memo, end.node, end.ending)
     }
 
     fn action_bound(&self, t: &Tables) -> Points {

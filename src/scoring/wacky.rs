@@ -41,8 +41,8 @@ use shakmaty::{Color, Move, Role};
 
 use super::dump::{Key, key};
 use super::tables::{factor, largest, moves_limit, pairs};
-use super::variants::{VariantScoring, View};
-use super::{Award, DrawAdvantage, EndContext, Event, Memo, Points, Tables};
+use super::variants::{End, VariantScoring, View};
+use super::{Award, EndContext, Event, Memo, Points, Tables};
 use crate::rules::{Action, Ending};
 
 const fn p(n: i64) -> Points {
@@ -637,16 +637,8 @@ impl VariantScoring for Scoring {
         Some(Event::Check)
     }
 
-    fn outcome_award(
-        &self,
-        t: &Tables,
-        memo: &Memo,
-        end: View,
-        ending: &Ending,
-        ctx: &EndContext,
-        _draw: DrawAdvantage,
-    ) -> Award {
-        outcome_award(&t.wacky, memo, end, ending, ctx)
+    fn outcome_award(&self, t: &Tables, end: &End) -> Award {
+        outcome_award(&t.wacky, end.memo, end.node, end.ending, end.ctx)
     }
 
     fn action_bound(&self, t: &Tables) -> Points {

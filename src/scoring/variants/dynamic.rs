@@ -5,12 +5,12 @@
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
-use super::{VariantScoring, View, gap, outranks, to};
+use super::{End, VariantScoring, gap, outranks, to};
 use crate::rules::{Ending, RepetitionKind};
 use crate::scoring::dump::{Key, key};
 use crate::scoring::outcome::ending_event;
 use crate::scoring::tables::{Split, exact, largest_margin, split};
-use crate::scoring::{Award, DrawAdvantage, EndContext, Event, Memo, Points, Tables};
+use crate::scoring::{Award, Event, Points, Tables};
 
 /// The dynamic scoring.
 #[derive(Clone, Copy, Debug)]
@@ -117,16 +117,8 @@ impl Table {
 }
 
 impl VariantScoring for Scoring {
-    fn outcome_award(
-        &self,
-        t: &Tables,
-        _memo: &Memo,
-        _end: View,
-        ending: &Ending,
-        _ctx: &EndContext,
-        _draw: DrawAdvantage,
-    ) -> Award {
-        award(&t.dynamic, ending, ending_event(ending))
+    fn outcome_award(&self, t: &Tables, end: &End) -> Award {
+        award(&t.dynamic, end.ending, ending_event(end.ending))
     }
 
     fn end_bound(&self, t: &Tables) -> Points {

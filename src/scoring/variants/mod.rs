@@ -35,6 +35,23 @@ use super::tables::Split;
 use super::{Award, DrawAdvantage, EndContext, Event, Memo, Points, Tables};
 use crate::rules::{Action, Ending, Extra, Node, Pos, Variant};
 
+/// What an outcome award reads: the ending, the node it was reached in,
+/// the memo after the last action, the game's context and who a plain draw
+/// favours (sets).
+#[derive(Clone, Copy)]
+pub struct End<'a> {
+    /// How the game ended.
+    pub ending: &'a Ending,
+    /// The node it ended in.
+    pub node: View<'a>,
+    /// The memo after the last action.
+    pub memo: &'a Memo,
+    /// The clocks and whether a resignation was a loss on time.
+    pub ctx: &'a EndContext,
+    /// Who a plain draw favours.
+    pub draw: DrawAdvantage,
+}
+
 /// What an award reads of a node, whatever the position type of its
 /// rules.
 #[derive(Clone, Copy, Debug)]
@@ -114,17 +131,8 @@ pub trait VariantScoring: fmt::Debug + Send + Sync {
         None
     }
 
-    /// The award of `ending` reached in `end`, `memo` the memo after the
-    /// last action, `draw` who a plain draw favours (sets).
-    fn outcome_award(
-        &self,
-        t: &Tables,
-        memo: &Memo,
-        end: View,
-        ending: &Ending,
-        ctx: &EndContext,
-        draw: DrawAdvantage,
-    ) -> Award;
+    /// The award of the ending `end` describes.
+    fn outcome_award(&self, t: &Tables, end: &End) -> Award;
 
     /// The largest magnitude of the margin one action earns by itself
     /// (saturating). Zero by default.

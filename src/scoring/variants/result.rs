@@ -4,11 +4,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{VariantScoring, View, to};
-use crate::rules::Ending;
+use super::{End, VariantScoring, to};
 use crate::scoring::dump::{Key, key};
 use crate::scoring::outcome::ending_event;
-use crate::scoring::{Award, DrawAdvantage, EndContext, Memo, Points, Tables};
+use crate::scoring::{Award, Points, Tables};
 
 /// A variant scored by the board result: which table it reads and what
 /// its section says it holds.
@@ -77,15 +76,8 @@ impl Table {
 impl VariantScoring for Scoring {
     /// The win to the winner and the loss to the loser, the draw to each
     /// player.
-    fn outcome_award(
-        &self,
-        t: &Tables,
-        _memo: &Memo,
-        _end: View,
-        ending: &Ending,
-        _ctx: &EndContext,
-        _draw: DrawAdvantage,
-    ) -> Award {
+    fn outcome_award(&self, t: &Tables, end: &End) -> Award {
+        let ending = end.ending;
         let t = (self.table)(t);
         match ending.winner() {
             Some(w) => to(w, [t.win, t.loss], ending_event(ending)),

@@ -3,12 +3,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{VariantScoring, View, outranks, to};
+use super::{End, VariantScoring, outranks, to};
 use crate::rules::{Ending, RepetitionKind};
 use crate::scoring::dump::{Key, key};
 use crate::scoring::outcome::ending_event;
 use crate::scoring::tables::largest;
-use crate::scoring::{Award, DrawAdvantage, EndContext, Event, Memo, Points, Tables};
+use crate::scoring::{Award, Event, Points, Tables};
 
 /// The sets scoring.
 #[derive(Clone, Copy, Debug)]
@@ -97,15 +97,8 @@ impl Table {
 }
 
 impl VariantScoring for Scoring {
-    fn outcome_award(
-        &self,
-        t: &Tables,
-        _memo: &Memo,
-        _end: View,
-        ending: &Ending,
-        _ctx: &EndContext,
-        draw: DrawAdvantage,
-    ) -> Award {
+    fn outcome_award(&self, t: &Tables, end: &End) -> Award {
+        let (ending, draw) = (end.ending, end.draw);
         let t = &t.sets;
         let z = Points::ZERO;
         let ev = ending_event(ending);

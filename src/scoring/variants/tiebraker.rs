@@ -7,12 +7,12 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
 use super::dynamic::{self, band};
-use super::{VariantScoring, View, gap, outranks, to};
+use super::{End, VariantScoring, gap, outranks, to};
 use crate::rules::{Disk, Ending, RepetitionKind};
 use crate::scoring::dump::{Key, key};
 use crate::scoring::outcome::ending_event;
 use crate::scoring::tables::{Split, exact, largest_margin, split};
-use crate::scoring::{Award, DrawAdvantage, EndContext, Memo, Points, Tables};
+use crate::scoring::{Award, Points, Tables};
 
 /// The tiebraker scoring.
 #[derive(Clone, Copy, Debug)]
@@ -181,22 +181,14 @@ impl VariantScoring for Scoring {
     /// The split of the disk's phase in `end`; a resignation counts as a
     /// mate by the opponent in that phase, its award still named a
     /// resignation.
-    fn outcome_award(
-        &self,
-        t: &Tables,
-        _memo: &Memo,
-        end: View,
-        ending: &Ending,
-        _ctx: &EndContext,
-        _draw: DrawAdvantage,
-    ) -> Award {
+    fn outcome_award(&self, t: &Tables, end: &End) -> Award {
         let (tb, d) = (&t.tiebraker, &t.dynamic);
-        let ev = ending_event(ending);
-        let ending = match *ending {
+        let ev = ending_event(end.ending);
+        let ending = match *end.ending {
             Ending::Resignation { winner } => Ending::Checkmate { winner },
             other => other,
         };
-        match end.extra.disk {
+        match end.node.extra.disk {
             Disk::None | Disk::Offered { .. } => dynamic::award(d, &ending, ev),
             Disk::Swapped { plies, .. } if plies <= Disk::SWAP_WINDOW => {
                 dynamic::award(d, &ending, ev)
