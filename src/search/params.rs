@@ -37,6 +37,9 @@ pub const ASPIRATION_GROWTH_DIV: i32 = 2;
 pub const ASPIRATION_GROWTH_ADD: i32 = 10;
 /// Past this half-width the window opens fully.
 pub const ASPIRATION_MAX: i32 = 2000;
+/// After each fail-high the root is searched a ply shallower, down to this
+/// many plies below the iteration's depth (back to it after a fail-low).
+pub const ASPIRATION_FAIL_HIGH_MAX: i32 = 3;
 
 // Threads (Lazy SMP).
 
@@ -135,6 +138,12 @@ pub const SE_DEPTH: i32 = 7;
 pub const SE_TT_DEPTH: i32 = 3;
 /// See [`SE_DEPTH`].
 pub const SE_MARGIN: i32 = 2;
+/// An action that stays this far below the singular bound as well is
+/// extended two plies (not in PV nodes), at most `SE_DOUBLES_MAX` times on
+/// a line.
+pub const SE_DOUBLE_MARGIN: i32 = 15;
+/// See [`SE_DOUBLE_MARGIN`].
+pub const SE_DOUBLES_MAX: i32 = 6;
 
 /// Check and singular extensions apply while the ply is below this many
 /// times the iteration's depth, so extended sequences cannot run away.

@@ -49,6 +49,8 @@ struct Frame<P, T> {
     /// The squares the opponent attacks, for the history; set once the
     /// node's actions are searched (the root's when the worker starts).
     threats: Threats,
+    /// Double singular extensions on the line to this node.
+    doubles: i32,
 }
 
 /// Late-move reduction by depth and move number.
@@ -115,6 +117,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 killers: [None; 2],
                 excluded: None,
                 threats: Threats::of(job.root.pos.board(), !job.root.pos.turn()),
+                doubles: 0,
             })
             .collect();
         let root_moves = job
@@ -350,17 +353,22 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             } else {
                 (-INFINITE, INFINITE)
             };
+        // After a fail-high the root is searched shallower: the move
+        // that beat the window is usually confirmed there, and sooner.
+        let mut fails_high = 0;
         loop {
-            let v = self.search_root(depth, alpha, beta, pv_idx);
+            let v = self.search_root((depth - fails_high).max(1), alpha, beta, pv_idx);
             if self.stopped {
                 return;
             }
             if v <= alpha {
+                fails_high = 0;
                 beta = (alpha + beta) / 2;
                 alpha = (v - delta).max(-INFINITE);
                 self.root_moves[pv_idx].bound = Some(Bound::Upper);
                 self.report_bound(depth, pv_idx);
             } else if v >= beta {
+                fails_high = (fails_high + 1).min(ASPIRATION_FAIL_HIGH_MAX);
                 beta = (v + delta).min(INFINITE);
                 self.root_moves[pv_idx].bound = Some(Bound::Lower);
                 self.report_bound(depth, pv_idx);
@@ -414,13 +422,13 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             let ext = i32::from(child.check);
             let new_depth = depth - 1 + ext;
             let v = if i == pv_idx {
-                m - self.search::<true>(new_depth, m - beta, m - alpha, 1)
+                m - self.search::<true>(new_depth, m - beta, m - alpha, 1, false)
             } else {
-                let mut v = m - self.search::<false>(new_depth, m - alpha - 1, m - alpha, 1);
+                let mut v = m - self.search::<false>(new_depth, m - alpha - 1, m - alpha, 1, true);
                 // A root move that beats alpha is searched again with the
                 // full window, so its value and line are exact.
                 if v > alpha && !self.stopped {
-                    v = m - self.search::<true>(new_depth, m - beta, m - alpha, 1);
+                    v = m - self.search::<true>(new_depth, m - beta, m - alpha, 1, false);
                 }
                 v
             };
@@ -466,6 +474,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             .child_state(&from.node, &from.state, &to.node, &mut to.state);
         to.action = Some(action);
         to.piece_to = piece_to(from.node.pos.turn(), action);
+        to.doubles = from.doubles;
         let m = if self.awards {
             let (award, memo) = self
                 .job
@@ -565,7 +574,14 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
     /// and if a reduced search still fails high, so does the node. Returns
     /// the node's value then. The further the static `eval` is above
     /// `beta`, the more the null move's search is reduced.
-    fn null_move(&mut self, depth: i32, beta: i32, eval: i32, ply: usize) -> Option<i32> {
+    fn null_move(
+        &mut self,
+        depth: i32,
+        beta: i32,
+        eval: i32,
+        ply: usize,
+        cut: bool,
+    ) -> Option<i32> {
         let frame = &self.stack[ply];
         let node = &frame.node;
         let non_pawn = node.pos.us() & !node.pos.board().pawns() & !node.pos.board().kings();
@@ -576,10 +592,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let r = NULL_BASE
             + depth / NULL_DIV
             + ((eval - beta) / tuned!(NULL_EVAL_DIV)).min(NULL_EVAL_MAX);
-        let memo = frame.memo;
+        let (memo, doubles) = (frame.memo, frame.doubles);
         let next = &mut self.stack[ply + 1];
         next.node = null;
         next.memo = memo;
+        next.doubles = doubles;
         next.action = None;
         next.piece_to = None;
         self.line_keys.push(HistoryEntry {
@@ -595,7 +612,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             &child[0].node,
             &mut child[0].state,
         );
-        let v = -self.search::<false>(depth - r, -beta, -beta + 1, ply + 1);
+        let v = -self.search::<false>(depth - r, -beta, -beta + 1, ply + 1, !cut);
         self.line_keys.pop();
         if self.stopped {
             return Some(0);
@@ -684,13 +701,16 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         }
     }
 
-    /// Principal variation search.
+    /// Principal variation search. `cut`: the node is expected to fail
+    /// high (a late move's reply, a null move's, and alternately down the
+    /// first moves from there); never in a PV node.
     fn search<const PV: bool>(
         &mut self,
         depth: i32,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
+        cut: bool,
     ) -> i32 {
         if depth <= 0 || ply >= MAX_PLY {
             return self.quiescence(alpha, beta, ply, 0);
@@ -838,7 +858,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             if depth >= NULL_MIN_DEPTH
                 && !threat
                 && eval >= beta
-                && let Some(v) = self.null_move(depth, beta, eval, ply)
+                && let Some(v) = self.null_move(depth, beta, eval, ply, cut)
             {
                 return v;
             }
@@ -952,26 +972,38 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             // enough to be a lower bound, is the only one that comes near
             // its value, it is searched a ply deeper; when another action
             // also beats beta, the node is cut (multi-cut); when only the
-            // table's value beats beta, the action is searched a ply less.
+            // table's value beats beta, or at a cut node, the action is
+            // searched a ply less. Far below, outside PV nodes, it is
+            // extended twice, a bounded number of times on a line.
             let mut singular = 0;
             if singular_test && action.code() == tt_action {
                 let s_beta = tt_value - SE_MARGIN * depth;
                 self.stack[ply].excluded = Some(action);
-                let v = self.search::<false>((depth - 1) / 2, s_beta - 1, s_beta, ply);
+                let v = self.search::<false>((depth - 1) / 2, s_beta - 1, s_beta, ply, cut);
                 self.stack[ply].excluded = None;
                 if self.stopped {
                     return 0;
                 }
                 if v < s_beta {
-                    singular = 1;
+                    singular = if !PV
+                        && v < s_beta - SE_DOUBLE_MARGIN
+                        && self.stack[ply].doubles < SE_DOUBLES_MAX
+                    {
+                        2
+                    } else {
+                        1
+                    };
                 } else if s_beta >= beta {
                     return s_beta;
-                } else if tt_value >= beta {
+                } else if tt_value >= beta || cut {
                     singular = -1;
                 }
             }
 
             let m = self.make(ply, action);
+            if singular == 2 {
+                self.stack[ply + 1].doubles += 1;
+            }
             let gives_check = {
                 let n = &self.stack[ply + 1].node;
                 n.check || (P::KINGS_CAPTURABLE && n.pos.threatened())
@@ -989,7 +1021,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             let new_depth = depth - 1 + ext;
             let mut v;
             if searched == 0 {
-                v = m - self.search::<PV>(new_depth, m - beta, m - alpha, ply + 1);
+                v = m - self.search::<PV>(new_depth, m - beta, m - alpha, ply + 1, !PV && !cut);
             } else {
                 // Late-move reductions: for quiet moves by the table and
                 // the history; for captures that lose material by
@@ -997,6 +1029,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 let late = depth >= LMR_DEPTH && searched >= LMR_MOVES && !in_check && !gives_check;
                 let r = if late && quiet {
                     self.reduction::<PV>(ply, depth, searched, is_killer, improving, action)
+                        + i32::from(cut)
                 } else if late
                     && !self.awards
                     && let Action::Move(mv) = action
@@ -1009,12 +1042,25 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 }
                 .min(new_depth - 1)
                 .max(0);
-                v = m - self.search::<false>(new_depth - r, m - alpha - 1, m - alpha, ply + 1);
+                let child_cut = r > 0 || !cut;
+                v = m - self.search::<false>(
+                    new_depth - r,
+                    m - alpha - 1,
+                    m - alpha,
+                    ply + 1,
+                    child_cut,
+                );
                 if v > alpha && r > 0 && !self.stopped {
-                    v = m - self.search::<false>(new_depth, m - alpha - 1, m - alpha, ply + 1);
+                    v = m - self.search::<false>(
+                        new_depth,
+                        m - alpha - 1,
+                        m - alpha,
+                        ply + 1,
+                        !cut,
+                    );
                 }
                 if PV && v > alpha && v < beta && !self.stopped {
-                    v = m - self.search::<true>(new_depth, m - beta, m - alpha, ply + 1);
+                    v = m - self.search::<true>(new_depth, m - beta, m - alpha, ply + 1, false);
                 }
             }
             self.unmake();
@@ -1341,7 +1387,7 @@ mod tests {
             Some(crate::search::budget_of(&job)),
             Learnt::default(),
         );
-        let v = w.search::<false>(1, -501, -500, 0);
+        let v = w.search::<false>(1, -501, -500, 0, false);
         assert!(v >= -500, "{v}");
         assert_eq!(w.nodes, 1);
     }
@@ -1400,7 +1446,7 @@ mod tests {
         w.make(0, second);
         assert_eq!(w.stack[1].killers, [Some(first), None]);
         w.stack[3].killers = [Some(second), Some(first)];
-        w.search::<false>(1, -INFINITE, INFINITE, 1);
+        w.search::<false>(1, -INFINITE, INFINITE, 1, false);
         assert_eq!(w.stack[3].killers, [None; 2]);
         w.unmake();
     }
@@ -1426,10 +1472,10 @@ mod tests {
             Learnt::default(),
         );
         w.stack[0].excluded = Some(capture);
-        let without = w.search::<true>(3, -INFINITE, INFINITE, 0);
+        let without = w.search::<true>(3, -INFINITE, INFINITE, 0, false);
         assert!(shared.tt.probe(w.key(0)).is_none());
         w.stack[0].excluded = None;
-        let with = w.search::<true>(3, -INFINITE, INFINITE, 0);
+        let with = w.search::<true>(3, -INFINITE, INFINITE, 0, false);
         assert!(without < -200, "{without}");
         assert!(with > 200, "{with}");
         assert_eq!(
