@@ -121,6 +121,7 @@ impl Tt {
         entries
             .try_reserve_exact(len)
             .map_err(|_| format!("cannot allocate {mb} MiB for the hash table"))?;
+        super::prefetch::advise_huge_pages(&entries);
         // Slices of 16 MiB: writing them is what takes the time.
         const SLICE: usize = 1 << 20;
         while entries.len() < len {
