@@ -66,7 +66,7 @@ pub use accumulator::Accumulator;
 pub use format::NetError;
 
 /// Neurons of the hidden layer per perspective (a multiple of
-/// [`LANES`]). A net file of fewer neurons is read with the rest at zero,
+/// [`DOT_CHUNK`]). A net file of fewer neurons is read with the rest at zero,
 /// which computes the same function (see [`Network::hidden`]).
 pub const HIDDEN: usize = 128;
 /// Input features per perspective: 2 sides × 6 piece types × 64 squares.
@@ -87,15 +87,13 @@ pub const MAX_OUTPUT_WEIGHT: i16 = 127;
 pub const MAX_HEADS: usize = 8;
 /// The most output buckets a net may have.
 pub const MAX_BUCKETS: usize = 8;
-/// The `i32` lanes of the output sum.
-pub const LANES: usize = 16;
+/// The neurons whose output terms one `i32` sum holds.
+pub const DOT_CHUNK: usize = 128;
 
-const _: () = assert!(HIDDEN.is_multiple_of(LANES) && HIDDEN > 0);
-// Each lane sums 2 · HIDDEN / LANES terms of at most QA² · 127: that must
-// fit an i32 (it does up to HIDDEN = 1024).
+const _: () = assert!(HIDDEN.is_multiple_of(DOT_CHUNK) && HIDDEN > 0);
+// A sum of DOT_CHUNK terms of at most QA² · 127 must fit an i32.
 const _: () = assert!(
-    (2 * HIDDEN / LANES) as i64 * (QA as i64) * (QA as i64) * (MAX_OUTPUT_WEIGHT as i64)
-        <= i32::MAX as i64
+    DOT_CHUNK as i64 * (QA as i64) * (QA as i64) * (MAX_OUTPUT_WEIGHT as i64) <= i32::MAX as i64
 );
 
 /// The feature of `piece` on `sq` for the perspective of `persp`: its
@@ -360,18 +358,29 @@ impl Network {
         let head = if head < self.head_count() { head } else { 0 };
         let b = bucket(board.occupied().count(), self.buckets);
         let h = &self.heads[head * self.buckets + b];
-        let mut lanes = [0i32; LANES];
+        // `x · w` fits an i16 (x <= QA = 255, |w| <= MAX_OUTPUT_WEIGHT =
+        // 127, which the loader enforces), so each term is an i16 product
+        // times x: a dot product of i16 vectors, which the compiler makes
+        // of multiply-add-pairs instructions (x86's SSE2 has no 32-bit
+        // multiply to do x · x · w). Sums of DOT_CHUNK terms fit an i32.
+        let mut sum = 0i64;
         for (side, weights) in [stm, !stm].into_iter().zip(&h.weights) {
             let a = acc.side(side);
-            for chunk in 0..HIDDEN / LANES {
-                for (l, lane) in lanes.iter_mut().enumerate() {
-                    let i = chunk * LANES + l;
-                    let x = i32::from(a[i]).clamp(0, QA);
-                    *lane += x * x * i32::from(weights[i]);
-                }
+            for (a, w) in a
+                .chunks_exact(DOT_CHUNK)
+                .zip(weights.chunks_exact(DOT_CHUNK))
+            {
+                let part: i32 = a
+                    .iter()
+                    .zip(w)
+                    .map(|(&a, &w)| {
+                        let x = a.clamp(0, QA as i16);
+                        i32::from(x.wrapping_mul(w)) * i32::from(x)
+                    })
+                    .sum();
+                sum += i64::from(part);
             }
         }
-        let sum: i64 = lanes.iter().map(|&l| i64::from(l)).sum();
         let raw = sum / i64::from(QA) + i64::from(h.bias);
         let v = raw * i64::from(OUTPUT_SCALE) / i64::from(QA * QB);
         v.clamp(-(1 << 20), 1 << 20) as i32

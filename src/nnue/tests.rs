@@ -225,6 +225,25 @@ fn the_output_is_the_quantised_formula() {
             assert_eq!(i64::from(net.output_head(&acc, &board, stm, head)), want);
         }
     }
+    // Every neuron at the activation's top and every output weight at its
+    // largest: the sum (2 · 128 · 255² · 127) is beyond an i32, its
+    // chunks are not.
+    let top = Network::new(
+        BoardKind::Standard,
+        vec![[0; HIDDEN]; FEATURES],
+        [300; HIDDEN],
+        vec![Head {
+            weights: [[MAX_OUTPUT_WEIGHT; HIDDEN]; 2],
+            bias: 0,
+        }],
+    )
+    .unwrap();
+    let acc = Accumulator::refresh(&top, &board);
+    let sum = 2 * HIDDEN as i64 * 255 * 255 * 127;
+    assert_eq!(
+        i64::from(top.output(&acc, &board, Color::White)),
+        sum / 255 * 400 / (255 * 64)
+    );
     // A net of biases only: the output bias alone, scaled.
     let zero = Network::new(
         BoardKind::Standard,
