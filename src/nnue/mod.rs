@@ -35,11 +35,11 @@
 //! weights and biases times [`QA`] (255) in `i16`, so an accumulator holds
 //! `QA` times the float sum; the output weights times [`QB`] (64) in `i16`,
 //! the output bias times `QA · QB` in `i32`. The output sums
-//! `clamp(acc, 0, QA)² · w` in `i32` lanes, divides by `QA`, adds the bias
+//! `clamp(acc, 0, QA)² · w` in `i32` sums of [`DOT_CHUNK`] neurons, divides by `QA`, adds the bias
 //! and scales by `OUTPUT_SCALE / (QA · QB)`. The loader refuses weights
 //! beyond [`MAX_FEATURE_WEIGHT`] and [`MAX_OUTPUT_WEIGHT`] (the trainer clips
 //! to them), which bounds every sum: an accumulator of even 64 pieces stays
-//! inside `i16`, and no output lane can overflow. The loops are plain
+//! inside `i16`, and no output sum can overflow. The loops are plain
 //! indexed loops over fixed-size arrays, which the compiler vectorises; no
 //! `unsafe`.
 //!
@@ -362,7 +362,7 @@ impl Network {
         // 127, which the loader enforces), so each term is an i16 product
         // times x: a dot product of i16 vectors, which the compiler makes
         // of multiply-add-pairs instructions (x86's SSE2 has no 32-bit
-        // multiply to do x · x · w). Sums of DOT_CHUNK terms fit an i32.
+        // multiply to do x · x · w).
         let mut sum = 0i64;
         for (side, weights) in [stm, !stm].into_iter().zip(&h.weights) {
             let a = acc.side(side);
