@@ -543,12 +543,11 @@ impl Pos for Extinction {
 
     /// Pawn moves filtered, then only the pieces' captures: no quiet piece
     /// move is generated. Same order as `legal_moves` filtered.
-    fn noisy_moves(&self) -> MoveList {
-        let mut out = MoveList::new();
-        self.push_pawn_moves(&mut out);
+    fn fill_noisy_moves(&self, out: &mut MoveList) {
+        out.clear();
+        self.push_pawn_moves(out);
         out.retain(|m| m.is_capture() || m.is_promotion());
-        self.push_piece_moves(&mut out, self.board.by_color(!self.turn));
-        out
+        self.push_piece_moves(out, self.board.by_color(!self.turn));
     }
 
     #[inline]

@@ -230,7 +230,9 @@ impl<P: Pos> Rules<P> {
     pub fn noisy_actions(&self, node: &Node<P>, out: &mut ActionList) {
         let frozen =
             self.variant.has_disk() && node.extra.disk.disk_holder() == Some(node.pos.turn());
-        for &m in &node.pos.noisy_moves() {
+        let mut moves = MoveList::new();
+        node.pos.fill_noisy_moves(&mut moves);
+        for &m in &moves {
             if !(frozen && m.role() == shakmaty::Role::King) {
                 let _ = out.try_push(Action::Move(m));
             }
@@ -381,13 +383,33 @@ impl<P: Pos> Rules<P> {
         }
     }
 
+    /// [`Rules::play`] written into `child` (whatever it held before): the
+    /// search's form, since a node returned by value is built aside and
+    /// then copied into its place.
+    #[inline]
+    pub fn play_into(&self, node: &Node<P>, action: Action, child: &mut Node<P>) {
+        match action {
+            Action::Move(m) => self.play_move_into(node, m, child),
+            special => *child = self.play_special(node, special),
+        }
+    }
+
     /// Plays a legal chess move.
     #[inline]
     pub fn play_move(&self, node: &Node<P>, m: Move) -> Node<P> {
+        let mut child = node.clone();
+        self.play_move_into(node, m, &mut child);
+        child
+    }
+
+    /// [`Rules::play_move`] written into `child`.
+    #[inline]
+    fn play_move_into(&self, node: &Node<P>, m: Move, child: &mut Node<P>) {
         let mover = node.pos.turn();
-        let mut pos = node.pos.clone();
-        pos.play_move(m);
-        let (mut key, key_ep) = update_position_key(node.key, &node.pos, node.key_ep, m, &pos);
+        child.pos.clone_from(&node.pos);
+        child.pos.play_move(m);
+        let (mut key, key_ep) =
+            update_position_key(node.key, &node.pos, node.key_ep, m, &child.pos);
         let mut extra = node.extra;
         if self.variant.has_disk() {
             let disk = extra.disk.after_move(mover);
@@ -395,15 +417,12 @@ impl<P: Pos> Rules<P> {
             extra.disk = disk;
         }
         if self.variant.has_claim() {
-            extra.bare = self.bare_after(node, m, &pos);
+            extra.bare = self.bare_after(node, m, &child.pos);
         }
-        Node {
-            check: pos.in_check(),
-            pos,
-            extra,
-            key,
-            key_ep,
-        }
+        child.check = child.pos.in_check();
+        child.extra = extra;
+        child.key = key;
+        child.key_ep = key_ep;
     }
 
     /// Plays a legal action without maintaining what only the search and

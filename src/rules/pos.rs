@@ -72,7 +72,17 @@ pub trait Pos: Position + FromSetup + Clone + Debug + Send + Sync + 'static {
     /// `capture_moves` filters the same way).
     #[inline]
     fn noisy_moves(&self) -> MoveList {
-        legal_noisy_moves(self)
+        let mut moves = MoveList::new();
+        self.fill_noisy_moves(&mut moves);
+        moves
+    }
+
+    /// [`Pos::noisy_moves`] written into `moves` (cleared first): the
+    /// search's form, since a move list returned by value is copied whole
+    /// (more than a kilobyte) where the compiler cannot build it in place.
+    #[inline]
+    fn fill_noisy_moves(&self, moves: &mut MoveList) {
+        *moves = legal_noisy_moves(self);
     }
 
     /// Plays a move known to be legal, in place.
@@ -229,19 +239,22 @@ impl Pos for Chess {
     /// knights', bishops', rooks', queens' and king's captures (by origin,
     /// then target); then the moves of pinned pieces that leave their line
     /// are dropped. In check, every legal move filtered, as the default.
-    fn noisy_moves(&self) -> MoveList {
+    fn fill_noisy_moves(&self, moves: &mut MoveList) {
         use shakmaty::attacks;
         let board = self.board();
         let us = self.turn();
         let king = match board.king_of(us) {
             Some(k) if self.checkers().is_empty() => k,
-            _ => return legal_noisy_moves(self),
+            _ => {
+                *moves = legal_noisy_moves(self);
+                return;
+            }
         };
         let ours = board.by_color(us);
         let them = board.by_color(!us);
         let occupied = board.occupied();
         let pawns = board.pawns() & ours;
-        let mut moves = MoveList::new();
+        moves.clear();
         let promote = |moves: &mut MoveList, from, to, capture| {
             for p in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
                 moves.push(Move::Normal {
@@ -277,7 +290,7 @@ impl Pos for Chess {
             }
             for to in targets & Bitboard::BACKRANKS {
                 promote(
-                    &mut moves,
+                    moves,
                     to.offset(-offset).unwrap_or(to),
                     to,
                     board.role_at(to),
@@ -285,7 +298,7 @@ impl Pos for Chess {
             }
         }
         for to in pawns.shift(push) & !occupied & Bitboard::BACKRANKS {
-            promote(&mut moves, to.offset(-push).unwrap_or(to), to, None);
+            promote(moves, to.offset(-push).unwrap_or(to), to, None);
         }
         for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
             for from in board.by_role(role) & ours {
@@ -335,7 +348,6 @@ impl Pos for Chess {
                 _ => true,
             });
         }
-        moves
     }
 
     /// Direct and discovered checks from attack tables, without playing

@@ -152,9 +152,10 @@ struct Entry {
     stage: Stage,
 }
 
-/// Hands out the actions of one node, best first (see the module header).
-pub(super) struct Picker<'a> {
-    actions: &'a mut ActionList,
+/// A picker's per-action arrays, owned by the caller's frame so that a
+/// [`Picker`] is a few words: returned by value, a picker holding them
+/// was copied whole (about 4 KiB) at every node.
+pub(super) struct PickBuf {
     /// One entry per action, at the same index.
     entries: ArrayVec<Entry, MAX_ACTIONS>,
     /// The current stage's pick keys, at the same index: an action's score
@@ -162,6 +163,24 @@ pub(super) struct Picker<'a> {
     /// otherwise (set when the stage begins; scores and stages change only
     /// between stages), so a pick is a plain maximum over one array.
     keys: ArrayVec<i32, MAX_ACTIONS>,
+}
+
+impl PickBuf {
+    /// Empty arrays (nothing is written until a picker fills them).
+    #[inline]
+    pub fn new() -> PickBuf {
+        PickBuf {
+            entries: ArrayVec::new(),
+            keys: ArrayVec::new(),
+        }
+    }
+}
+
+/// Hands out the actions of one node, best first (see the module header).
+pub(super) struct Picker<'a> {
+    actions: &'a mut ActionList,
+    /// The entries and pick keys of `actions`.
+    buf: &'a mut PickBuf,
     /// Whether `keys` holds the stage `order[at]`.
     keys_ready: bool,
     /// Actions not yet handed out, by stage.
@@ -176,11 +195,17 @@ pub(super) struct Picker<'a> {
 
 impl<'a> Picker<'a> {
     #[inline]
-    fn empty(actions: &'a mut ActionList, order: &'static [Stage], ties: Ties) -> Picker<'a> {
+    fn empty(
+        actions: &'a mut ActionList,
+        buf: &'a mut PickBuf,
+        order: &'static [Stage],
+        ties: Ties,
+    ) -> Picker<'a> {
+        buf.entries.clear();
+        buf.keys.clear();
         Picker {
             actions,
-            entries: ArrayVec::new(),
-            keys: ArrayVec::new(),
+            buf,
             keys_ready: false,
             counts: [0; STAGES],
             order,
@@ -192,8 +217,8 @@ impl<'a> Picker<'a> {
 
     #[inline]
     fn push(&mut self, stage: Stage, score: i32) {
-        self.entries.push(Entry { score, stage });
-        self.keys.push(NOT_IN_STAGE);
+        self.buf.entries.push(Entry { score, stage });
+        self.buf.keys.push(NOT_IN_STAGE);
         self.counts[stage as usize] += 1;
     }
 
@@ -203,10 +228,11 @@ impl<'a> Picker<'a> {
     #[inline]
     pub fn new(
         actions: &'a mut ActionList,
+        buf: &'a mut PickBuf,
         table: u16,
         killers: [Option<Action>; 2],
     ) -> Picker<'a> {
-        let mut picker = Picker::empty(actions, MAIN, Ties::Swap);
+        let mut picker = Picker::empty(actions, buf, MAIN, Ties::Swap);
         for i in 0..picker.actions.len() {
             let a = picker.actions[i];
             let (stage, score) = if table != 0 && a.code() == table {
@@ -245,8 +271,12 @@ impl<'a> Picker<'a> {
     /// promotions, and with `all_moves` every other move too. Special
     /// actions are never searched there.
     #[inline]
-    pub fn quiescence(actions: &'a mut ActionList, all_moves: bool) -> Picker<'a> {
-        let mut picker = Picker::empty(actions, QUIESCENCE, Ties::Stable);
+    pub fn quiescence(
+        actions: &'a mut ActionList,
+        buf: &'a mut PickBuf,
+        all_moves: bool,
+    ) -> Picker<'a> {
+        let mut picker = Picker::empty(actions, buf, QUIESCENCE, Ties::Stable);
         for i in 0..picker.actions.len() {
             let (stage, score) = match picker.actions[i] {
                 Action::Move(m)
@@ -304,9 +334,9 @@ impl<'a> Picker<'a> {
     #[inline]
     fn load_keys(&mut self, stage: Stage) {
         let n = self.next;
-        for (j, (k, e)) in self.keys[n..]
+        for (j, (k, e)) in self.buf.keys[n..]
             .iter_mut()
-            .zip(&self.entries[n..])
+            .zip(&self.buf.entries[n..])
             .enumerate()
         {
             *k = if e.stage == stage {
@@ -323,7 +353,7 @@ impl<'a> Picker<'a> {
     /// whose low bits are its place.
     #[inline]
     fn best(&self) -> Option<usize> {
-        let top = self.keys[self.next..]
+        let top = self.buf.keys[self.next..]
             .iter()
             .fold(NOT_IN_STAGE, |m, &k| m.max(k));
         (top != NOT_IN_STAGE).then(|| key_place(top))
@@ -336,20 +366,20 @@ impl<'a> Picker<'a> {
         match self.ties {
             Ties::Swap => {
                 self.actions.swap(n, i);
-                self.entries.swap(n, i);
-                self.keys.swap(n, i);
-                self.keys[i] = moved_key(self.keys[i], i);
+                self.buf.entries.swap(n, i);
+                self.buf.keys.swap(n, i);
+                self.buf.keys[i] = moved_key(self.buf.keys[i], i);
             }
             Ties::Stable => {
                 self.actions[n..=i].rotate_right(1);
-                self.entries[n..=i].rotate_right(1);
-                self.keys[n..=i].rotate_right(1);
+                self.buf.entries[n..=i].rotate_right(1);
+                self.buf.keys[n..=i].rotate_right(1);
                 for j in n + 1..=i {
-                    self.keys[j] = moved_key(self.keys[j], j);
+                    self.buf.keys[j] = moved_key(self.buf.keys[j], j);
                 }
             }
         }
-        self.counts[self.entries[n].stage as usize] -= 1;
+        self.counts[self.buf.entries[n].stage as usize] -= 1;
         self.next += 1;
         self.actions[n]
     }
@@ -358,9 +388,9 @@ impl<'a> Picker<'a> {
     /// and by whether they take an attacked piece to safety.
     fn score_quiets(&mut self, history: &History, ctx: &Context) {
         for j in self.next..self.actions.len() {
-            if self.entries[j].stage == Stage::Quiets {
+            if self.buf.entries[j].stage == Stage::Quiets {
                 let a = self.actions[j];
-                self.entries[j].score = history.quiet(ctx, a) + escape_bonus(&ctx.threats, a);
+                self.buf.entries[j].score = history.quiet(ctx, a) + escape_bonus(&ctx.threats, a);
             }
         }
     }
@@ -368,11 +398,13 @@ impl<'a> Picker<'a> {
     /// Adds the capture history to the captures' MVV-LVA.
     fn score_captures(&mut self, history: &History, ctx: &Context) {
         for j in self.next..self.actions.len() {
-            if matches!(self.entries[j].stage, Stage::GoodNoisy | Stage::BadCaptures)
-                && let Action::Move(m) = self.actions[j]
+            if matches!(
+                self.buf.entries[j].stage,
+                Stage::GoodNoisy | Stage::BadCaptures
+            ) && let Action::Move(m) = self.actions[j]
                 && m.is_capture()
             {
-                self.entries[j].score += history.capture(ctx.turn, m) / CAPTURE_HISTORY_DIV;
+                self.buf.entries[j].score += history.capture(ctx.turn, m) / CAPTURE_HISTORY_DIV;
             }
         }
     }
@@ -380,12 +412,12 @@ impl<'a> Picker<'a> {
     /// Moves the captures that lose by exchange to the bad captures.
     fn split_captures<P: Pos>(&mut self, board: &Board, turn: Color) {
         for j in self.next..self.actions.len() {
-            if self.entries[j].stage == Stage::GoodNoisy
+            if self.buf.entries[j].stage == Stage::GoodNoisy
                 && let Action::Move(m) = self.actions[j]
                 && m.is_capture()
                 && !exchange_ok::<P>(board, turn, m, 0)
             {
-                self.entries[j].stage = Stage::BadCaptures;
+                self.buf.entries[j].stage = Stage::BadCaptures;
                 self.counts[Stage::GoodNoisy as usize] -= 1;
                 self.counts[Stage::BadCaptures as usize] += 1;
             }
@@ -574,7 +606,8 @@ mod tests {
             };
             let expected = reference_main::<P>(&actions, table, killers, &history, board, &ctx);
             let mut list = actions.clone();
-            let picker = Picker::new(&mut list, table, killers);
+            let mut buf = PickBuf::new();
+            let picker = Picker::new(&mut list, &mut buf, table, killers);
             assert_eq!(
                 drain::<P>(picker, board, &ctx, &history),
                 expected,
@@ -584,7 +617,8 @@ mod tests {
             for all_moves in [false, true] {
                 let expected = reference_quiescence(&actions, all_moves);
                 let mut list = actions.clone();
-                let picker = Picker::quiescence(&mut list, all_moves);
+                let mut buf = PickBuf::new();
+                let picker = Picker::quiescence(&mut list, &mut buf, all_moves);
                 assert_eq!(
                     drain::<P>(picker, board, &ctx, &history),
                     expected,
@@ -668,7 +702,8 @@ mod tests {
         let mut history = History::default();
         history.update(&ctx, a1a2, 1000);
         let mut list = actions.clone();
-        let mut picker = Picker::new(&mut list, e1e2.code(), [None; 2]);
+        let mut buf = PickBuf::new();
+        let mut picker = Picker::new(&mut list, &mut buf, e1e2.code(), [None; 2]);
         // The table move comes first; meanwhile the history changes.
         assert_eq!(picker.next::<Chess>(board, &history, &ctx), Some(e1e2));
         let king_move = find("e1d1");
@@ -710,7 +745,8 @@ mod tests {
             .unwrap();
         let mut actions = ActionList::new();
         rules.legal_actions(&node, &mut actions);
-        let mut picker = Picker::quiescence(&mut actions, false);
+        let mut buf = PickBuf::new();
+        let mut picker = Picker::quiescence(&mut actions, &mut buf, false);
         let order: Vec<String> = std::iter::from_fn(|| {
             let ctx = Context {
                 turn: node.pos.turn(),

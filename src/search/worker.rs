@@ -10,7 +10,7 @@ use super::history::{Context, Correction, History, Threats, piece_to};
 use super::limits::Budget;
 use super::memory::Learnt;
 use super::params::*;
-use super::picker::Picker;
+use super::picker::{PickBuf, Picker};
 use super::see::{exchange_ok, see_ge, see_value, takes_last};
 use super::time::{Iteration, TimeManager};
 use super::tt::{Bound, NO_EVAL, TtHit};
@@ -468,7 +468,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let (parent, child) = self.stack.split_at_mut(ply + 1);
         let from = &parent[ply];
         let to = &mut child[0];
-        to.node = rules.play(&from.node, action);
+        rules.play_into(&from.node, action, &mut to.node);
         self.job
             .evaluator
             .child_state(&from.node, &from.state, &to.node, &mut to.state);
@@ -891,7 +891,8 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
 
         let turn = self.stack[ply].node.pos.turn();
         let killers = self.stack[ply].killers;
-        let mut picker = Picker::new(&mut actions, tt_action, killers);
+        let mut buf = PickBuf::new();
+        let mut picker = Picker::new(&mut actions, &mut buf, tt_action, killers);
         self.set_threats(ply);
         let ctx = self.context(ply);
 
@@ -1222,7 +1223,8 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         // check is the usual way out of a forced capture (deeper they make
         // the compulsory tree explode).
         let all_moves = in_check || (forced && qply == 0);
-        let mut picker = Picker::quiescence(&mut actions, all_moves);
+        let mut buf = PickBuf::new();
+        let mut picker = Picker::quiescence(&mut actions, &mut buf, all_moves);
         let ctx = Context {
             turn,
             // Quiet moves are ordered only where all moves are searched.
