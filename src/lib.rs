@@ -42,6 +42,7 @@ pub mod rules;
 pub mod scoring;
 pub mod search;
 pub mod serve;
+mod simd;
 pub mod text;
 pub mod train;
 pub mod tune;

@@ -15,6 +15,7 @@ use arrayvec::ArrayVec;
 use shakmaty::{Board, Color, Piece, Role, Square};
 
 use super::{HIDDEN, Network, feature};
+use crate::simd::multiversion;
 
 /// The most features added (or removed) that [`Accumulator::update`]
 /// applies as changes; beyond, it refreshes.
@@ -141,8 +142,21 @@ impl Accumulator {
     /// removed.
     #[inline]
     pub fn update(&mut self, net: &Network, parent: &Accumulator, before: &Board, after: &Board) {
+        update(self, net, parent, before, after);
+    }
+}
+
+multiversion! {
+    /// [`Accumulator::update`].
+    fn update(
+        child: &mut Accumulator,
+        net: &Network,
+        parent: &Accumulator,
+        before: &Board,
+        after: &Board,
+    ) {
         let Some((added, removed)) = delta(before, after) else {
-            *self = Accumulator::refresh(net, after);
+            *child = Accumulator::refresh(net, after);
             return;
         };
         let rows = |persp: Color, (piece, sq): (Piece, Square)| {
@@ -150,7 +164,7 @@ impl Accumulator {
         };
         for persp in Color::ALL {
             let i = persp as usize;
-            let (acc, base) = (&mut self.v[i], &parent.v[i]);
+            let (acc, base) = (&mut child.v[i], &parent.v[i]);
             match (added.first(), removed.first()) {
                 (Some(&a), Some(&r)) => {
                     add_sub(acc, base, rows(persp, a), rows(persp, r));

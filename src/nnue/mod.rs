@@ -96,6 +96,30 @@ const _: () = assert!(
     DOT_CHUNK as i64 * (QA as i64) * (QA as i64) * (MAX_OUTPUT_WEIGHT as i64) <= i32::MAX as i64
 );
 
+crate::simd::multiversion! {
+    /// `Σ clamp(a, 0, QA)² · w` over one perspective's neurons: `x · w`
+    /// fits an i16 (x <= QA = 255, |w| <= MAX_OUTPUT_WEIGHT = 127, which
+    /// the loader enforces), so each term is an i16 product times x, a dot
+    /// product of i16 vectors that the compiler makes of multiply and
+    /// multiply-add-pairs instructions (x86 before AVX2 has no 32-bit
+    /// multiply to do x · x · w), summed in i32 by [`DOT_CHUNK`] neurons.
+    fn dot(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i64 {
+        let mut sum = 0i64;
+        for (a, w) in acc.chunks_exact(DOT_CHUNK).zip(weights.chunks_exact(DOT_CHUNK)) {
+            let part: i32 = a
+                .iter()
+                .zip(w)
+                .map(|(&a, &w)| {
+                    let x = a.clamp(0, QA as i16);
+                    i32::from(x.wrapping_mul(w)) * i32::from(x)
+                })
+                .sum();
+            sum += i64::from(part);
+        }
+        sum
+    }
+}
+
 /// The feature of `piece` on `sq` for the perspective of `persp`: its
 /// side (0 ours, 1 theirs), its type and its square, flipped vertically
 /// for Black.
@@ -363,24 +387,7 @@ impl Network {
         // times x: a dot product of i16 vectors, which the compiler makes
         // of multiply-add-pairs instructions (x86's SSE2 has no 32-bit
         // multiply to do x · x · w).
-        let mut sum = 0i64;
-        for (side, weights) in [stm, !stm].into_iter().zip(&h.weights) {
-            let a = acc.side(side);
-            for (a, w) in a
-                .chunks_exact(DOT_CHUNK)
-                .zip(weights.chunks_exact(DOT_CHUNK))
-            {
-                let part: i32 = a
-                    .iter()
-                    .zip(w)
-                    .map(|(&a, &w)| {
-                        let x = a.clamp(0, QA as i16);
-                        i32::from(x.wrapping_mul(w)) * i32::from(x)
-                    })
-                    .sum();
-                sum += i64::from(part);
-            }
-        }
+        let sum = dot(acc.side(stm), &h.weights[0]) + dot(acc.side(!stm), &h.weights[1]);
         let raw = sum / i64::from(QA) + i64::from(h.bias);
         let v = raw * i64::from(OUTPUT_SCALE) / i64::from(QA * QB);
         v.clamp(-(1 << 20), 1 << 20) as i32

@@ -340,6 +340,46 @@ fn incremental_matches_refresh<P: Pos>(
 }
 
 #[test]
+fn the_portable_loops_compute_what_the_avx2_ones_do() {
+    use shakmaty::Position as _;
+    // On a CPU without AVX2 both runs take the portable forms.
+    let fens = [
+        "r3k2r/pPp3pp/8/3pP3/8/8/PpP3PP/R3K2R w KQkq d6 0 1",
+        "r3k2r/1P4p1/8/8/4p3/8/5P2/R3K2R w KQkq - 3 40",
+    ];
+    let outputs = |net: &Network| {
+        let rules = Rules::<Chess>::new(Variant::Chess);
+        let mut r = Rng::new(3);
+        let mut seen = Vec::new();
+        for fen in fens {
+            let mut node: Node<Chess> = rules.from_fen(fen).unwrap();
+            let mut acc = Accumulator::refresh(net, node.pos.board());
+            for _ in 0..60 {
+                let moves = rules.legal_moves(&node);
+                if moves.is_empty() {
+                    break;
+                }
+                let child = rules.play_move(&node, moves[r.below(moves.len())]);
+                let mut next = Accumulator::default();
+                next.update(net, &acc, node.pos.board(), child.pos.board());
+                for head in 0..2 {
+                    let board = child.pos.board();
+                    seen.push(net.output_head(&next, board, child.pos.turn(), head));
+                }
+                seen.push(i32::from(next.side(Color::White)[7]));
+                node = child;
+                acc = next;
+            }
+        }
+        seen
+    };
+    let net = random_net(BoardKind::Standard, 21);
+    let fast = outputs(&net);
+    assert!(fast.len() > 200);
+    assert_eq!(crate::simd::portable(|| outputs(&net)), fast);
+}
+
+#[test]
 fn incremental_updates_equal_a_refresh_in_chess() {
     let fens = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -348,6 +388,9 @@ fn incremental_updates_equal_a_refresh_in_chess() {
         "r3k2r/1P4p1/8/8/4p3/8/5P2/R3K2R w KQkq - 3 40",
     ];
     let k = incremental_matches_refresh::<Chess>(Variant::Chess, &fens, 24, 5);
+    let portable =
+        crate::simd::portable(|| incremental_matches_refresh::<Chess>(Variant::Chess, &fens, 4, 6));
+    assert!(portable.quiet > 0, "{portable:?}");
     assert!(
         k.quiet > 0 && k.capture > 0 && k.promotion > 0 && k.castle > 0 && k.en_passant > 0,
         "{k:?}"
