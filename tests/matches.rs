@@ -513,6 +513,16 @@ fn a_cut_last_line_is_removed_before_new_games_follow_it() {
     let (code, out, err) = tally(&["match", "merge", r.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("4 games"), "{out}");
+    assert!(!out.contains("LLR"), "{out}");
+    // Where an SPRT over the file's games stands, as a running test would
+    // print it.
+    let spec = ["--sprt", "elo0=0,elo1=10"];
+    let (code, out, err) = tally(&[&["match", "merge", r.to_str().unwrap()][..], &spec].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("SPRT elo0=0 elo1=10") && out.contains("LLR"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -750,6 +760,13 @@ fn command_line_errors_are_one_line_and_exit_2() {
             "64",
         ],
         vec!["match", "merge", "/nonexistent.json"],
+        vec![
+            "match",
+            "merge",
+            "/nonexistent.json",
+            "--sprt",
+            "elo0=0,elo=10",
+        ],
         vec!["analyse", "--fen", "not a fen"],
         vec!["analyse", "--moves", "e2e4 e2e4"],
         vec!["analyse", "--depth", "0"],

@@ -33,7 +33,7 @@ use super::progress::Progress;
 use crate::matches::results;
 use crate::matches::setup::{self, RunFiles};
 use crate::matches::summary::{names_of, progress_line, stop_note, summary_table};
-use crate::matches::{GameRecord, Observer, Summary, summarise};
+use crate::matches::{GameRecord, Observer, SprtConfig, Summary, summarise};
 
 /// Arguments of `tally match`.
 #[derive(Debug, Args)]
@@ -71,6 +71,10 @@ pub struct MergeArgs {
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Where an SPRT over these games stands (the state of a running test
+    /// started with `--results`): the same SPEC as `tally match --sprt`.
+    #[arg(long, value_name = "SPEC")]
+    pub sprt: Option<String>,
 }
 
 /// Runs `tally match` (or `tally match merge`); returns the exit code.
@@ -156,6 +160,12 @@ fn play(a: &setup::Options) -> Result<i32, CliError> {
 
 fn merge(m: &MergeArgs) -> Result<i32, CliError> {
     let paths: Vec<&Path> = m.files.iter().map(PathBuf::as_path).collect();
+    let sprt = m
+        .sprt
+        .as_deref()
+        .map(str::parse::<SprtConfig>)
+        .transpose()
+        .map_err(bad)?;
     let merged = results::merge(&paths).map_err(bad)?;
     if let Some(out) = &m.output {
         results::write(out, &merged.header, &merged.games).map_err(bad)?;
@@ -172,7 +182,7 @@ fn merge(m: &MergeArgs) -> Result<i32, CliError> {
     }
     let e = &merged.header.experiment;
     let names = names_of(&merged.games, e);
-    let summary = summarise(&names, &merged.games, None);
+    let summary = summarise(&names, &merged.games, sprt.as_ref());
     if m.json {
         println!("{}", serde_json::to_string(&summary).unwrap_or_default());
     } else {
