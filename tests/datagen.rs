@@ -226,6 +226,41 @@ fn a_seed_gives_the_same_bytes_on_one_thread_or_two() {
     other.seed = 43;
     generate(&other, Target::Games(3), &d);
     assert_ne!(bytes, std::fs::read(&d).unwrap());
+    // A soft node limit (a hard cap ten times it): the same bytes for one
+    // seed on one thread or two, other games than a fixed count.
+    let mut soft = config(Variant::Chess, 1);
+    soft.soft_nodes = Some(150);
+    soft.nodes = 1500;
+    let (e, f) = (temp("seed-soft-1.tdat"), temp("seed-soft-2.tdat"));
+    generate(&soft, Target::Games(3), &e);
+    soft.threads = 2;
+    generate(&soft, Target::Games(3), &f);
+    let soft_bytes = std::fs::read(&e).unwrap();
+    assert_eq!(soft_bytes, std::fs::read(&f).unwrap());
+    assert_ne!(soft_bytes, bytes);
+}
+
+#[test]
+fn a_soft_node_limit_above_the_hard_cap_is_refused() {
+    for (soft, hard, says) in [
+        ("600", "500", "above --nodes 500"),
+        ("0", "500", "at least 1"),
+    ] {
+        let path = temp("soft-refused.tdat");
+        let out = tally()
+            .args(["datagen", "--games", "1", "--quiet", "-o"])
+            .arg(&path)
+            .args(["--soft-nodes", soft, "--nodes", hard])
+            .output()
+            .unwrap();
+        assert!(!path.exists());
+        assert_eq!(out.status.code(), Some(2));
+        let err = stderr(&out);
+        assert!(
+            err.contains(says) && err.trim().lines().count() == 1,
+            "{err}"
+        );
+    }
 }
 
 /// Stops the run once `after` games are in the file.

@@ -80,8 +80,11 @@ pub struct DrawRule {
 pub struct Config {
     /// The variant.
     pub variant: Variant,
-    /// Nodes per move.
+    /// Nodes per move (the hard cap with `soft_nodes`).
     pub nodes: u64,
+    /// No new iteration after this many nodes of a move (`None`: `nodes`
+    /// alone, a fixed count).
+    pub soft_nodes: Option<u64>,
     /// Random plies (chess moves, uniformly) before the searches start.
     pub random_plies: u32,
     /// Start positions (FEN), one drawn at random per game; the standard
@@ -150,6 +153,7 @@ impl Config {
         Config {
             variant,
             nodes: DEFAULT_NODES,
+            soft_nodes: None,
             random_plies: DEFAULT_RANDOM_PLIES,
             openings: Vec::new(),
             chess960: false,
@@ -209,7 +213,7 @@ impl Config {
         let net = crate::eval::net_for(self.variant, self.eval_mode(), self.net.clone())
             .map_or_else(String::new, |n| format!(" net={}", n.name()));
         format!(
-            "variant={} nodes={} random-plies={} openings={openings} verify={verify} \
+            "variant={} nodes={}{soft} random-plies={} openings={openings} verify={verify} \
              win={win} draw={draw} hash={} seed={} tables={tables:016x} draw-advantage={} \
              shard={shard}{net}{chess960}",
             self.variant,
@@ -218,6 +222,9 @@ impl Config {
             self.hash_mb,
             self.seed,
             self.draw_advantage.as_str(),
+            soft = self
+                .soft_nodes
+                .map_or_else(String::new, |n| format!(" soft-nodes={n}")),
             chess960 = if self.uses_chess960() {
                 " castling=chess960"
             } else {

@@ -78,6 +78,7 @@ pub fn play_game(
     let first = engine.game().actions().len();
     let limits = Limits {
         nodes: Some(config.nodes.max(1)),
+        soft_nodes: config.soft_nodes,
         ..Limits::default()
     };
     let mut plies: Vec<Ply> = Vec::new();

@@ -31,9 +31,15 @@ pub struct Options {
     /// Positions in the whole run, split evenly between the shards.
     #[arg(long)]
     pub positions: Option<u64>,
-    /// Nodes per move.
+    /// Nodes per move: with --soft-nodes, the hard cap of a move.
     #[arg(long, default_value_t = super::DEFAULT_NODES)]
     pub nodes: u64,
+    /// No new iteration of a move's search after this many nodes (at
+    /// most --nodes, which stays the hard cap; e.g. --soft-nodes 5000
+    /// --nodes 50000): quiet positions take fewer nodes, sharp ones more.
+    /// Default: a fixed --nodes a move.
+    #[arg(long, value_name = "N")]
+    pub soft_nodes: Option<u64>,
     /// Play with this net (from `tally train`; EvalMode nnue) instead of
     /// the built-in evaluation: the data of the net's next generation. A
     /// net of the variant's board (the scoring variants: a chess net).
@@ -121,6 +127,16 @@ pub fn config(a: &Options) -> Result<(Config, Target), String> {
         return Err("--nodes must be at least 1".to_owned());
     }
     c.nodes = a.nodes;
+    c.soft_nodes = match a.soft_nodes {
+        Some(0) => return Err("--soft-nodes must be at least 1".to_owned()),
+        Some(n) if n > a.nodes => {
+            return Err(format!(
+                "--soft-nodes {n} is above --nodes {} (the hard cap); raise --nodes",
+                a.nodes
+            ));
+        }
+        n => n,
+    };
     c.random_plies = a.random_plies;
     if let Some(path) = &a.openings {
         let text = std::fs::read_to_string(path)

@@ -21,6 +21,11 @@ pub struct Limits {
     pub depth: Option<i32>,
     /// Maximum nodes (all threads together).
     pub nodes: Option<u64>,
+    /// No new iteration once this many nodes were searched (all threads
+    /// together); `nodes` stays the hard cap. A soft limit spends the
+    /// nodes where a position needs them: an iteration that started is
+    /// finished (up to `nodes`), the next one is not begun.
+    pub soft_nodes: Option<u64>,
     /// Exact time for this move.
     pub movetime: Option<Duration>,
     /// Search until stopped.

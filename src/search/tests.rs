@@ -78,6 +78,35 @@ fn the_clock_holds_while_the_main_thread_is_kept_from_it() {
 }
 
 #[test]
+fn a_soft_node_limit_ends_the_search_between_iterations() {
+    let run = |limits: Limits| {
+        let shared = Arc::new(Shared::new(Arc::new(Tt::new(1)), 1));
+        search_with_watchdog(job(limits), shared, 1, Arc::new(Silent))
+    };
+    let soft = run(Limits {
+        soft_nodes: Some(20_000),
+        nodes: Some(10_000_000),
+        ..Limits::default()
+    });
+    assert!(
+        soft.nodes >= 20_000 && soft.nodes < 10_000_000,
+        "{}",
+        soft.nodes
+    );
+    // It stopped after a whole iteration: a search to that depth is the
+    // same search, node for node.
+    let fixed = run(Limits::depth(soft.depth));
+    assert_eq!((fixed.nodes, fixed.best), (soft.nodes, soft.best));
+    // The hard cap still holds within an iteration.
+    let capped = run(Limits {
+        soft_nodes: Some(20_000),
+        nodes: Some(20_000),
+        ..Limits::default()
+    });
+    assert!(capped.nodes <= 20_000 + 64, "{}", capped.nodes);
+}
+
+#[test]
 fn a_stopped_search_looks_at_one_node_and_still_answers() {
     let shared = Arc::new(Shared::new(Arc::new(Tt::new(1)), 4));
     shared.stop();

@@ -75,7 +75,9 @@ impl TimeManager {
         if limits.infinite || shared.pondering.load(Ordering::Relaxed) {
             return false;
         }
-        if limits.nodes.is_some_and(|n| shared.nodes() >= n) {
+        if limits.nodes.is_some_and(|n| shared.nodes() >= n)
+            || limits.soft_nodes.is_some_and(|n| shared.nodes() >= n)
+        {
             return true;
         }
         // A single legal action: no need to think on a clock.
