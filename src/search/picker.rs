@@ -22,7 +22,8 @@
 //! move is searched), other moves last when every move is searched.
 //!
 //! Scores and stages live in fixed arrays beside the caller's action list:
-//! nothing is allocated per node. Quiet moves' history is read when their
+//! nothing is allocated per node. The table's action is found and handed
+//! out before the others get their stages, which a cut-off by it spares. Quiet moves' history is read when their
 //! stage begins, so it includes what the searches of the earlier actions
 //! learnt.
 //!
@@ -191,6 +192,14 @@ pub(super) struct Picker<'a> {
     /// The first action not yet handed out.
     next: usize,
     ties: Ties,
+    /// Whether every action has its entry: the main search's are made
+    /// after the table's action was handed out, which often ends the node
+    /// alone.
+    classified: bool,
+    /// Whether the table's action was found (it is at place 0).
+    table_first: bool,
+    /// The node's killers, for the entries.
+    killers: [Option<Action>; 2],
 }
 
 impl<'a> Picker<'a> {
@@ -212,6 +221,9 @@ impl<'a> Picker<'a> {
             at: 0,
             next: 0,
             ties,
+            classified: false,
+            table_first: false,
+            killers: [None; 2],
         }
     }
 
@@ -223,8 +235,10 @@ impl<'a> Picker<'a> {
     }
 
     /// A picker for a main-search node over its legal `actions`, with the
-    /// table's action code (0 for none) and the node's killers. Quiet
-    /// moves are scored when their stage begins (see [`Picker::next`]).
+    /// table's action code (0 for none) and the node's killers. The table's
+    /// action is handed out first; the others get their stages only when
+    /// it did not end the node, and quiet moves are scored when their stage
+    /// begins (see [`Picker::next`]).
     #[inline]
     pub fn new(
         actions: &'a mut ActionList,
@@ -233,9 +247,25 @@ impl<'a> Picker<'a> {
         killers: [Option<Action>; 2],
     ) -> Picker<'a> {
         let mut picker = Picker::empty(actions, buf, MAIN, Ties::Swap);
-        for i in 0..picker.actions.len() {
-            let a = picker.actions[i];
-            let (stage, score) = if table != 0 && a.code() == table {
+        picker.killers = killers;
+        if table != 0
+            && let Some(i) = picker.actions.iter().position(|a| a.code() == table)
+        {
+            // Where picking it would put it (it is the only one of its
+            // stage): the first place, swapped with the action there.
+            picker.actions.swap(0, i);
+            picker.table_first = true;
+        }
+        picker
+    }
+
+    /// Gives every action its stage and score: the table's action (at
+    /// place 0, already handed out) its own stage, the others theirs.
+    fn classify(&mut self) {
+        let killers = self.killers;
+        for i in 0..self.actions.len() {
+            let a = self.actions[i];
+            let (stage, score) = if i == 0 && self.table_first {
                 (Stage::Table, 0)
             } else {
                 match a {
@@ -261,9 +291,12 @@ impl<'a> Picker<'a> {
                     }
                 }
             };
-            picker.push(stage, score);
+            self.push(stage, score);
         }
-        picker
+        if self.table_first {
+            self.counts[Stage::Table as usize] -= 1;
+        }
+        self.classified = true;
     }
 
     /// A picker for a quiescence node over `actions` (its captures and
@@ -277,6 +310,7 @@ impl<'a> Picker<'a> {
         all_moves: bool,
     ) -> Picker<'a> {
         let mut picker = Picker::empty(actions, buf, QUIESCENCE, Ties::Stable);
+        picker.classified = true;
         for i in 0..picker.actions.len() {
             let (stage, score) = match picker.actions[i] {
                 Action::Move(m)
@@ -306,6 +340,13 @@ impl<'a> Picker<'a> {
         history: &History,
         ctx: &Context,
     ) -> Option<Action> {
+        if !self.classified {
+            if self.table_first && self.next == 0 {
+                self.next = 1;
+                return Some(self.actions[0]);
+            }
+            self.classify();
+        }
         loop {
             let stage = *self.order.get(self.at)?;
             if self.counts[stage as usize] > 0 {
