@@ -200,6 +200,8 @@ pub(super) struct Picker<'a> {
     table_first: bool,
     /// The node's killers, for the entries.
     killers: [Option<Action>; 2],
+    /// The stage of the action handed out last.
+    last: Stage,
 }
 
 impl<'a> Picker<'a> {
@@ -224,6 +226,7 @@ impl<'a> Picker<'a> {
             classified: false,
             table_first: false,
             killers: [None; 2],
+            last: Stage::Skip,
         }
     }
 
@@ -343,6 +346,7 @@ impl<'a> Picker<'a> {
         if !self.classified {
             if self.table_first && self.next == 0 {
                 self.next = 1;
+                self.last = Stage::Table;
                 return Some(self.actions[0]);
             }
             self.classify();
@@ -368,6 +372,18 @@ impl<'a> Picker<'a> {
                 Some(Stage::Quiets) => self.score_quiets(history, ctx),
                 _ => {}
             }
+        }
+    }
+
+    /// Whether the action handed out last is one of the node's killers:
+    /// known by its stage, except for the table's action, which may be
+    /// one too.
+    #[inline]
+    pub fn last_is_killer(&self, action: Action) -> bool {
+        match self.last {
+            Stage::Killers => true,
+            Stage::Table => self.killers.contains(&Some(action)),
+            _ => false,
         }
     }
 
@@ -420,7 +436,8 @@ impl<'a> Picker<'a> {
                 }
             }
         }
-        self.counts[self.buf.entries[n].stage as usize] -= 1;
+        self.last = self.buf.entries[n].stage;
+        self.counts[self.last as usize] -= 1;
         self.next += 1;
         self.actions[n]
     }
@@ -751,6 +768,39 @@ mod tests {
         history.update(&ctx, king_move, 4000);
         assert_eq!(picker.next::<Chess>(board, &history, &ctx), Some(king_move));
         assert_eq!(picker.next::<Chess>(board, &history, &ctx), Some(a1a2));
+    }
+
+    #[test]
+    fn the_picker_knows_which_actions_are_killers() {
+        let rules = Rules::<Chess>::new(Variant::Chess);
+        let node = rules.from_fen("4k3/8/8/8/3p4/8/8/R3K3 w - - 0 1").unwrap();
+        let (board, turn) = (node.pos.board(), node.pos.turn());
+        let mut actions = ActionList::new();
+        rules.legal_actions(&node, &mut actions);
+        let find = |uci: &str| *actions.iter().find(|a| a.to_string() == uci).unwrap();
+        let (a1a4, e1d2) = (find("a1a4"), find("e1d2"));
+        let ctx = Context {
+            turn,
+            threats: Threats::NONE,
+            prev: [None; 2],
+        };
+        let history = History::default();
+        // One killer is also the table's action.
+        for table in [0, a1a4.code(), e1d2.code()] {
+            let mut list = actions.clone();
+            let mut buf = PickBuf::new();
+            let mut picker = Picker::new(&mut list, &mut buf, table, [Some(a1a4), Some(e1d2)]);
+            let mut killers = Vec::new();
+            while let Some(a) = picker.next::<Chess>(board, &history, &ctx) {
+                if picker.last_is_killer(a) {
+                    killers.push(a);
+                }
+            }
+            killers.sort_by_key(|a| a.code());
+            let mut want = vec![a1a4, e1d2];
+            want.sort_by_key(|a| a.code());
+            assert_eq!(killers, want, "table {table}");
+        }
     }
 
     #[test]

@@ -914,7 +914,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 continue;
             }
             let quiet = is_quiet(action);
-            let is_killer = killers.contains(&Some(action));
+            let is_killer = picker.last_is_killer(action);
 
             // Captures that lose material by exchange, at shallow depth.
             if !PV
