@@ -743,20 +743,27 @@ mod tests {
         );
     }
 
-    #[test]
-    fn quiet_moves_are_scored_by_the_history_when_their_stage_begins() {
+    /// A rook and king against a king and pawn, white to move: the node,
+    /// its legal actions and a context without threats or previous moves.
+    fn rook_and_king() -> (Node<Chess>, ActionList, Context) {
         let rules = Rules::<Chess>::new(Variant::Chess);
         let node = rules.from_fen("4k3/8/8/8/3p4/8/8/R3K3 w - - 0 1").unwrap();
-        let (board, turn) = (node.pos.board(), node.pos.turn());
         let mut actions = ActionList::new();
         rules.legal_actions(&node, &mut actions);
-        let find = |uci: &str| *actions.iter().find(|a| a.to_string() == uci).unwrap();
-        let (a1a2, e1e2) = (find("a1a2"), find("e1e2"));
         let ctx = Context {
-            turn,
+            turn: node.pos.turn(),
             threats: Threats::NONE,
             prev: [None; 2],
         };
+        (node, actions, ctx)
+    }
+
+    #[test]
+    fn quiet_moves_are_scored_by_the_history_when_their_stage_begins() {
+        let (node, actions, ctx) = rook_and_king();
+        let board = node.pos.board();
+        let find = |uci: &str| *actions.iter().find(|a| a.to_string() == uci).unwrap();
+        let (a1a2, e1e2) = (find("a1a2"), find("e1e2"));
         let mut history = History::default();
         history.update(&ctx, a1a2, 1000);
         let mut list = actions.clone();
@@ -772,18 +779,10 @@ mod tests {
 
     #[test]
     fn the_picker_knows_which_actions_are_killers() {
-        let rules = Rules::<Chess>::new(Variant::Chess);
-        let node = rules.from_fen("4k3/8/8/8/3p4/8/8/R3K3 w - - 0 1").unwrap();
-        let (board, turn) = (node.pos.board(), node.pos.turn());
-        let mut actions = ActionList::new();
-        rules.legal_actions(&node, &mut actions);
+        let (node, actions, ctx) = rook_and_king();
+        let board = node.pos.board();
         let find = |uci: &str| *actions.iter().find(|a| a.to_string() == uci).unwrap();
         let (a1a4, e1d2) = (find("a1a4"), find("e1d2"));
-        let ctx = Context {
-            turn,
-            threats: Threats::NONE,
-            prev: [None; 2],
-        };
         let history = History::default();
         // One killer is also the table's action.
         for table in [0, a1a4.code(), e1d2.code()] {
