@@ -20,7 +20,7 @@ use shakmaty::{Bitboard, Board, Color, Move, Role, attacks};
 
 use super::params::{
     CORRECTION_BITS, CORRECTION_GRAIN, CORRECTION_MAX, CORRECTION_MIX, CORRECTION_MIX_DIV,
-    CORRECTION_WEIGHT_MAX, CORRECTION_WEIGHTS, HISTORY_MAX,
+    CORRECTION_TABLES, CORRECTION_WEIGHT_MAX, CORRECTION_WEIGHTS, HISTORY_MAX,
 };
 use crate::rules::{Action, pawn_captures};
 
@@ -219,23 +219,24 @@ impl History {
 }
 
 /// Correction history: how far searches found the static evaluation off,
-/// by side to move and pawn structure, to correct later evaluations of
-/// positions with the same pawns.
+/// by side to move and a part of the position (the pawn structure, each
+/// side's pieces, both sides' minor or major pieces), to correct later
+/// evaluations of positions that share that part.
 #[derive(Clone)]
 pub struct Correction {
-    /// By side to move and pawn structure; averages in
-    /// 1/[`CORRECTION_GRAIN`] of an internal unit.
-    pawns: Vec<i32>,
-    /// By side to move and the placement of one side's pieces other than
-    /// pawns (white's, then black's), likewise.
-    pieces: [Vec<i32>; 2],
+    /// One table per [`Slots`] entry, by side to move and a hash of its
+    /// part; averages in 1/[`CORRECTION_GRAIN`] of an internal unit.
+    tables: [Vec<i32>; CORRECTION_TABLES],
 }
+
+/// A node's entry in each correction table: the pawn table, white's and
+/// black's piece tables, the minor-piece and major-piece tables.
+pub type Slots = [usize; CORRECTION_TABLES];
 
 impl Default for Correction {
     fn default() -> Correction {
         Correction {
-            pawns: vec![0; 2 << CORRECTION_BITS],
-            pieces: [vec![0; 2 << CORRECTION_BITS], vec![0; 2 << CORRECTION_BITS]],
+            tables: std::array::from_fn(|_| vec![0; 2 << CORRECTION_BITS]),
         }
     }
 }
@@ -257,33 +258,37 @@ impl Correction {
         ((turn as usize) << CORRECTION_BITS) | (h >> (64 - CORRECTION_BITS)) as usize
     }
 
-    /// The indices of the pawn table and of both sides' piece tables for
-    /// `turn` to move on `board` (a node's, to read and later update).
+    /// The entries of every table for `turn` to move on `board` (a node's,
+    /// to read and later update). The minor and major tables hash both
+    /// sides' pieces of those roles with the kings.
     #[inline]
-    pub fn indices(turn: Color, board: &Board) -> [usize; 3] {
+    pub fn indices(turn: Color, board: &Board) -> Slots {
+        let hash = |set: Bitboard, i: usize| u64::from(set).wrapping_mul(MIX[i]);
         let pawns = board.pawns();
-        let white = u64::from(pawns & board.white());
-        let black = u64::from(pawns & board.black());
-        let pawn = white.wrapping_mul(MIX[0]) ^ black.wrapping_mul(MIX[1]);
-        let side = |c: Color| {
-            let ours = board.by_color(c);
-            [
-                Role::Knight,
-                Role::Bishop,
-                Role::Rook,
-                Role::Queen,
-                Role::King,
-            ]
-            .iter()
-            .enumerate()
-            .fold(0u64, |h, (i, &r)| {
-                h ^ u64::from(board.by_role(r) & ours).wrapping_mul(MIX[i + 1])
+        let pawn = hash(pawns & board.white(), 0) ^ hash(pawns & board.black(), 1);
+        let roles = |ours: Bitboard, roles: &[Role]| {
+            roles.iter().fold(0u64, |h, &r| {
+                h ^ hash(
+                    board.by_role(r) & ours,
+                    1 + r as usize - Role::Knight as usize,
+                )
             })
         };
+        const PIECES: [Role; 5] = [
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+            Role::King,
+        ];
+        let both =
+            |rs: &[Role]| roles(board.white(), rs) ^ roles(board.black(), rs).rotate_left(32);
         [
             Self::slot(turn, pawn),
-            Self::slot(turn, side(Color::White)),
-            Self::slot(turn, side(Color::Black)),
+            Self::slot(turn, roles(board.white(), &PIECES)),
+            Self::slot(turn, roles(board.black(), &PIECES)),
+            Self::slot(turn, both(&[Role::Knight, Role::Bishop, Role::King])),
+            Self::slot(turn, both(&[Role::Rook, Role::Queen, Role::King])),
         ]
     }
 
@@ -291,20 +296,21 @@ impl Correction {
     /// [`Correction::indices`] are given, in internal units: the tables'
     /// averages weighed by [`CORRECTION_MIX`].
     #[inline]
-    pub fn get(&self, [p, w, b]: [usize; 3]) -> i32 {
-        let sum = CORRECTION_MIX[0] * self.pawns[p]
-            + CORRECTION_MIX[1] * (self.pieces[0][w] + self.pieces[1][b]);
+    pub fn get(&self, slots: Slots) -> i32 {
+        let sum: i32 = (0..CORRECTION_TABLES)
+            .map(|t| CORRECTION_MIX[t] * self.tables[t][slots[t]])
+            .sum();
         sum / (CORRECTION_GRAIN * CORRECTION_MIX_DIV)
     }
 
     /// Moves every table's average at the given indices towards `diff`
     /// (search value less static evaluation), more for deeper searches.
     #[inline]
-    pub fn update(&mut self, [p, w, b]: [usize; 3], diff: i32, depth: i32) {
+    pub fn update(&mut self, slots: Slots, diff: i32, depth: i32) {
         let weight = (depth + 1).clamp(1, CORRECTION_WEIGHT_MAX);
         let target = diff.clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_GRAIN;
-        let [white, black] = &mut self.pieces;
-        for v in [&mut self.pawns[p], &mut white[w], &mut black[b]] {
+        for (table, &i) in self.tables.iter_mut().zip(&slots) {
+            let v = &mut table[i];
             *v = (*v * (CORRECTION_WEIGHTS - weight) + target * weight) / CORRECTION_WEIGHTS;
         }
     }
@@ -339,35 +345,45 @@ mod tests {
         for _ in 0..2_000 {
             c.update(Correction::indices(Color::White, &learnt), 120, 20);
         }
-        // Each of the three tables has learnt about 120 for this position;
-        // the mix weighs the pawn table's and the sum of the piece tables'.
-        let mix = |pawn: i32, pieces: i32| {
-            (CORRECTION_MIX[0] * pawn + CORRECTION_MIX[1] * pieces) / CORRECTION_MIX_DIV
+        // Each table has learnt about 120 for this position; `mix` weighs
+        // what the pawn, white, black, minor and major tables hold.
+        let mix = |learnt: [i32; CORRECTION_TABLES]| {
+            (0..CORRECTION_TABLES)
+                .map(|t| CORRECTION_MIX[t] * learnt[t])
+                .sum::<i32>()
+                / CORRECTION_MIX_DIV
         };
         let near = |got: i32, want: i32| (got - want).abs() <= 2;
         assert!(near(
             c.get(Correction::indices(Color::White, &learnt)),
-            mix(120, 240)
+            mix([120; 5])
         ));
         // The other side to move reads other entries.
         assert_eq!(c.get(Correction::indices(Color::Black, &learnt)), 0);
-        // White's knight elsewhere: the pawn and black piece tables agree.
+        // White's knight elsewhere: the pawn, black piece and major tables
+        // agree.
         let white_moved = board("r3k3/pp3ppp/2n5/8/8/8/PP1N1PPP/R3K3 w - - 0 1");
         assert!(near(
             c.get(Correction::indices(Color::White, &white_moved)),
-            mix(120, 120)
+            mix([120, 0, 120, 0, 120])
         ));
-        // Both sides' knights elsewhere: the pawn table alone.
+        // Both sides' knights elsewhere: the pawn and major tables.
         let both_moved = board("r3k3/pp1n1ppp/8/8/8/8/PP1N1PPP/R3K3 w - - 0 1");
         assert!(near(
             c.get(Correction::indices(Color::White, &both_moved)),
-            mix(120, 0)
+            mix([120, 0, 0, 0, 120])
         ));
-        // Other pawns, the same pieces: the piece tables alone.
+        // A rook elsewhere: the pawn, black piece and minor tables.
+        let rook_moved = board("r3k3/pp3ppp/2n5/8/8/2N5/PP3PPP/1R2K3 w - - 0 1");
+        assert!(near(
+            c.get(Correction::indices(Color::White, &rook_moved)),
+            mix([120, 0, 120, 120, 0])
+        ));
+        // Other pawns, the same pieces: every table but the pawns'.
         let pawn_moved = board("r3k3/pp3ppp/2n5/8/8/2N4P/PP3PP1/R3K3 w - - 0 1");
         assert!(near(
             c.get(Correction::indices(Color::White, &pawn_moved)),
-            mix(0, 240)
+            mix([0, 120, 120, 120, 120])
         ));
     }
 

@@ -77,7 +77,7 @@ mod tests {
     use super::*;
     use shakmaty::{Board, Color};
 
-    fn slots() -> [usize; 3] {
+    fn slots() -> crate::search::history::Slots {
         Correction::indices(Color::White, &Board::default())
     }
 

@@ -180,12 +180,14 @@ pub const CORRECTION_MAX: i32 = 400;
 pub const CORRECTION_WEIGHT_MAX: i32 = 16;
 /// See [`CORRECTION_WEIGHT_MAX`].
 pub const CORRECTION_WEIGHTS: i32 = 256;
-/// The correction added to a static evaluation: the pawn table's average
-/// times `CORRECTION_MIX[0]`, plus the two piece tables' (one per side)
-/// times `CORRECTION_MIX[1]` each, over [`CORRECTION_MIX_DIV`].
-pub const CORRECTION_MIX: [i32; 2] = [2, 1];
+/// The number of correction tables: pawns, white's pieces, black's
+/// pieces, minor pieces, major pieces (`history::Slots`).
+pub const CORRECTION_TABLES: usize = 5;
+/// The correction added to a static evaluation: each table's average
+/// times its weight here, summed, over [`CORRECTION_MIX_DIV`].
+pub const CORRECTION_MIX: [i32; CORRECTION_TABLES] = [2, 1, 1, 1, 1];
 /// See [`CORRECTION_MIX`].
-pub const CORRECTION_MIX_DIV: i32 = 3;
+pub const CORRECTION_MIX_DIV: i32 = 4;
 /// History values stay within this bound.
 pub const HISTORY_MAX: i32 = 16_384;
 /// A cut-off rewards its quiet move (and punishes the quiet moves tried
@@ -400,7 +402,7 @@ mod tests {
         assert!(ASPIRATION_GROWTH_DIV > 0 && NULL_DIV > 0 && LMR_HISTORY_DIV > 0);
         assert!(LMP_NOT_IMPROVING_DIV > 0 && NULL_EVAL_DIV > 0 && CAPTURE_HISTORY_DIV > 0);
         assert!(CORRECTION_GRAIN > 0 && CORRECTION_WEIGHT_MAX < CORRECTION_WEIGHTS);
-        assert!(CORRECTION_MIX_DIV > 0 && CORRECTION_MIX[0] >= 0 && CORRECTION_MIX[1] >= 0);
+        assert!(CORRECTION_MIX_DIV > 0 && CORRECTION_MIX.iter().all(|&w| w >= 0));
         assert!(SMP_SKIP_CYCLE > 0 && CHECK_EVERY > 0 && MVV_LVA_ATTACKER_DIV > 0);
         assert!(LMR_DIVISOR > 0.0);
         // Exchange values rise with the role; the victim decides MVV-LVA,
