@@ -1018,9 +1018,10 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 i32::from(
                     self.stack[ply + 1].node.check
                         && (ply as i32) < CHECK_EXTENSION_PLIES * self.root_depth
-                        && action
-                            .as_move()
-                            .is_none_or(|mv| see_ge(self.stack[ply].node.pos.board(), turn, mv, 0)),
+                        && (self.awards
+                            || action.as_move().is_none_or(|mv| {
+                                see_ge(self.stack[ply].node.pos.board(), turn, mv, 0)
+                            })),
                 )
             };
             let new_depth = depth - 1 + ext;
