@@ -445,10 +445,11 @@ impl<'a> Picker<'a> {
     /// Scores the quiet moves not yet handed out by the history in `ctx`,
     /// and by whether they take an attacked piece to safety.
     fn score_quiets(&mut self, history: &History, ctx: &Context) {
+        let scorer = history.quiet_scorer(ctx);
         for j in self.next..self.actions.len() {
             if self.buf.entries[j].stage == Stage::Quiets {
                 let a = self.actions[j];
-                self.buf.entries[j].score = history.quiet(ctx, a) + escape_bonus(&ctx.threats, a);
+                self.buf.entries[j].score = scorer.score(a) + escape_bonus(&ctx.threats, a);
             }
         }
     }

@@ -51,6 +51,9 @@ struct Frame<P, T> {
     threats: Threats,
     /// Double singular extensions on the line to this node.
     doubles: i32,
+    /// The node's entries in the correction tables, found (and asked into
+    /// the cache) when the node is made.
+    slots: Slots,
 }
 
 /// Late-move reduction by depth and move number.
@@ -118,6 +121,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 excluded: None,
                 threats: Threats::of(job.root.pos.board(), !job.root.pos.turn()),
                 doubles: 0,
+                slots: Correction::indices(job.root.pos.turn(), job.root.pos.board()),
             })
             .collect();
         let root_moves = job
@@ -469,6 +473,13 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let from = &parent[ply];
         let to = &mut child[0];
         rules.play_into(&from.node, action, &mut to.node);
+        if !self.memo_key {
+            // The key is the board's alone: ask for the table's bucket now,
+            // so that memory answers while the net's accumulator is updated.
+            self.shared.tt.prefetch(to.node.search_key());
+        }
+        to.slots = Correction::indices(to.node.pos.turn(), to.node.pos.board());
+        self.correction.prefetch(to.slots);
         self.job
             .evaluator
             .child_state(&from.node, &from.state, &to.node, &mut to.state);
@@ -490,7 +501,9 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         };
         self.line_keys
             .push(HistoryEntry::of(&to.node, Some(action)));
-        self.shared.tt.prefetch(self.key(ply + 1));
+        if self.memo_key {
+            self.shared.tt.prefetch(self.key(ply + 1));
+        }
         m
     }
 
@@ -558,8 +571,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
     /// searches learnt of its side to move and pawn structure.
     #[inline]
     fn corrected(&self, ply: usize, raw: i32) -> i32 {
-        let pos = &self.stack[ply].node.pos;
-        self.correct(Correction::indices(pos.turn(), pos.board()), raw)
+        self.correct(self.stack[ply].slots, raw)
     }
 
     /// `raw` corrected by the correction tables' entries at `slots`.
@@ -595,6 +607,8 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let (memo, doubles) = (frame.memo, frame.doubles);
         let next = &mut self.stack[ply + 1];
         next.node = null;
+        next.slots = Correction::indices(next.node.pos.turn(), next.node.pos.board());
+        self.correction.prefetch(next.slots);
         next.memo = memo;
         next.doubles = doubles;
         next.action = None;
@@ -808,8 +822,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         };
         // The correction tables' entries of this node: read now, updated
         // once it is searched.
-        let pos = &self.stack[ply].node.pos;
-        let slots = Correction::indices(pos.turn(), pos.board());
+        let slots = self.stack[ply].slots;
         let eval = if in_check {
             -INFINITE
         } else {
