@@ -100,6 +100,18 @@ pub trait Pos: Position + FromSetup + Clone + Debug + Send + Sync + 'static {
         after.in_check()
     }
 
+    /// What [`Pos::gives_check_by`] needs to know of this position, found
+    /// once for the many moves a search node asks about.
+    fn check_squares(&self) -> CheckSquares {
+        CheckSquares::NONE
+    }
+
+    /// [`Pos::gives_check`], with this position's [`Pos::check_squares`].
+    fn gives_check_by(&self, squares: &CheckSquares, m: Move) -> bool {
+        let _ = squares;
+        self.gives_check(m)
+    }
+
     /// Parses a FEN into a validated position, strictly (games use
     /// [`Pos::from_fen_noting`]).
     ///
@@ -350,6 +362,29 @@ impl Pos for Chess {
         }
     }
 
+    fn check_squares(&self) -> CheckSquares {
+        CheckSquares::of(self.board(), self.turn())
+    }
+
+    /// A plain move by the check squares (a direct check lands on one, a
+    /// discovered one moves a blocker off its line); promotions, castling
+    /// and en passant as [`Pos::gives_check`] finds them.
+    #[inline]
+    fn gives_check_by(&self, squares: &CheckSquares, m: Move) -> bool {
+        if let Move::Normal {
+            role,
+            from,
+            to,
+            promotion: None,
+            ..
+        } = m
+            && let Some(checks) = squares.plain_move_checks(role, from, to)
+        {
+            return checks;
+        }
+        Pos::gives_check(self, m)
+    }
+
     /// Direct and discovered checks from attack tables, without playing
     /// the move.
     fn gives_check(&self, m: Move) -> bool {
@@ -403,6 +438,74 @@ impl Pos for Chess {
         let bishops = (board.bishops() | board.queens()) & ours & !movers;
         (shakmaty::attacks::rook_attacks(king, after) & rooks).any()
             || (shakmaty::attacks::bishop_attacks(king, after) & bishops).any()
+    }
+}
+
+/// The squares from which each of the side to move's roles would check the
+/// opponent's king, and the pieces of the side to move whose leaving a
+/// line uncovers a check ([`Pos::check_squares`]).
+#[derive(Clone, Copy, Debug)]
+pub struct CheckSquares {
+    /// The opponent's king (`None`: no check can be given).
+    king: Option<Square>,
+    /// By role (pawn .. king): where a piece of that role checks.
+    by_role: [Bitboard; 6],
+    /// Our pieces alone between one of our sliders and the king.
+    blockers: Bitboard,
+}
+
+impl CheckSquares {
+    /// No king to check.
+    pub const NONE: CheckSquares = CheckSquares {
+        king: None,
+        by_role: [Bitboard::EMPTY; 6],
+        blockers: Bitboard::EMPTY,
+    };
+
+    /// The check squares of `board` for `us` to move.
+    fn of(board: &shakmaty::Board, us: Color) -> CheckSquares {
+        use shakmaty::attacks;
+        let Some(king) = board.king_of(!us) else {
+            return CheckSquares::NONE;
+        };
+        let occupied = board.occupied();
+        let ours = board.by_color(us);
+        let diagonal = attacks::bishop_attacks(king, occupied);
+        let straight = attacks::rook_attacks(king, occupied);
+        let snipers = (attacks::bishop_attacks(king, Bitboard::EMPTY)
+            & (board.bishops() | board.queens())
+            | attacks::rook_attacks(king, Bitboard::EMPTY) & (board.rooks() | board.queens()))
+            & ours;
+        let mut blockers = Bitboard::EMPTY;
+        for sniper in snipers {
+            let between = attacks::between(king, sniper) & occupied;
+            if between.count() == 1 {
+                blockers |= between & ours;
+            }
+        }
+        CheckSquares {
+            king: Some(king),
+            by_role: [
+                attacks::pawn_attacks(!us, king),
+                attacks::knight_attacks(king),
+                diagonal,
+                straight,
+                diagonal | straight,
+                Bitboard::EMPTY,
+            ],
+            blockers,
+        }
+    }
+
+    /// Whether a plain move (no promotion, castling or en passant) of
+    /// `role` from `from` to `to` gives check; `None` for a king of none.
+    #[inline]
+    fn plain_move_checks(&self, role: Role, from: Square, to: Square) -> Option<bool> {
+        let king = self.king?;
+        Some(
+            self.by_role[role as usize - 1].contains(to)
+                || (self.blockers.contains(from) && !shakmaty::attacks::aligned(from, to, king)),
+        )
     }
 }
 
@@ -534,6 +637,10 @@ mod tests {
             "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
             "5k2/8/8/8/8/8/8/4K2R w K - 0 1",
             "8/8/8/2k5/3Pp3/8/8/4K2B b - d3 0 1",
+            // Discovered checks: the knight on the rook's file, the pawn
+            // on the bishop's diagonal; the black rook pins nothing.
+            "4k3/8/2P5/1B2N3/8/8/8/r3R1K1 w - - 0 1",
+            "6k1/5p2/8/3Q4/8/1q6/5P2/2R1K3 b - - 0 1",
         ];
         for fen in fens {
             let pos = chess(fen);
@@ -546,6 +653,12 @@ mod tests {
                         Pos::gives_check(&p, m),
                         after.is_check(),
                         "{} {m:?}",
+                        p.fen()
+                    );
+                    assert_eq!(
+                        p.gives_check_by(&p.check_squares(), m),
+                        after.is_check(),
+                        "{} {m:?} by check squares",
                         p.fen()
                     );
                     if d > 1 {

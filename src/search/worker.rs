@@ -17,7 +17,9 @@ use super::tt::{Bound, NO_EVAL, TtHit};
 use super::value::{self, INFINITE, decided, from_tt, is_decided, to_tt};
 use super::{PvLine, Reporter, Scoring, SearchJob, Shared, Stats, ThreadResult};
 use crate::eval::Evaluate;
-use crate::rules::{Action, ActionList, Disk, Ending, HistoryEntry, Node, Pos, code_parts};
+use crate::rules::{
+    Action, ActionList, CheckSquares, Disk, Ending, HistoryEntry, Node, Pos, code_parts,
+};
 use crate::scoring::{Memo, margin};
 use shakmaty::{Move, Role};
 
@@ -54,6 +56,13 @@ struct Frame<P, T> {
     /// The node's entries in the correction tables, found (and asked into
     /// the cache) when the node is made.
     slots: Slots,
+}
+
+/// Whether `m` gives check in `pos`, by its check squares, found the
+/// first time they are asked for.
+#[inline]
+fn gives_check_by<P: Pos>(pos: &P, squares: &mut Option<CheckSquares>, m: Move) -> bool {
+    pos.gives_check_by(squares.get_or_insert_with(|| pos.check_squares()), m)
 }
 
 /// Late-move reduction by depth and move number.
@@ -915,6 +924,8 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let mut searched = 0usize;
         let mut quiets_tried = ActionList::new();
         let mut captures_tried = ActionList::new();
+        // Found when pruning first asks whether a quiet move checks.
+        let mut check_squares: Option<CheckSquares> = None;
         while let Some(action) =
             picker.next::<P>(self.stack[ply].node.pos.board(), &self.ordering, &ctx)
         {
@@ -962,7 +973,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                         <= alpha;
                 if (late || futile)
                     && let Action::Move(m) = action
-                    && !self.stack[ply].node.pos.gives_check(m)
+                    && !gives_check_by(&self.stack[ply].node.pos, &mut check_squares, m)
                 {
                     continue;
                 }
@@ -976,7 +987,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                         m,
                         -tuned!(SEE_QUIET_MARGIN) * depth * depth,
                     )
-                    && !self.stack[ply].node.pos.gives_check(m)
+                    && !gives_check_by(&self.stack[ply].node.pos, &mut check_squares, m)
                 {
                     continue;
                 }
