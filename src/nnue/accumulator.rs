@@ -65,6 +65,23 @@ fn add_sub(
     }
 }
 
+/// `acc = parent + add - sub - sub2`, one pass (a capture).
+#[inline]
+fn add_sub_sub(
+    acc: &mut [i16; HIDDEN],
+    parent: &[i16; HIDDEN],
+    add: &[i16; HIDDEN],
+    sub: &[i16; HIDDEN],
+    sub2: &[i16; HIDDEN],
+) {
+    for i in 0..HIDDEN {
+        acc[i] = parent[i]
+            .wrapping_add(add[i])
+            .wrapping_sub(sub[i])
+            .wrapping_sub(sub2[i]);
+    }
+}
+
 /// The pieces a move changed between two boards: `(added, removed)`, or
 /// `None` when more than [`MAX_DELTA`] of either changed.
 pub type Delta = (
@@ -72,24 +89,23 @@ pub type Delta = (
     ArrayVec<(Piece, Square), MAX_DELTA>,
 );
 
-/// The pieces that differ between `before` and `after`.
+/// The pieces that differ between `before` and `after`, square by square
+/// (a square differs where a role's or white's set does).
 #[inline]
 pub fn delta(before: &Board, after: &Board) -> Option<Delta> {
     let mut added = ArrayVec::new();
     let mut removed = ArrayVec::new();
-    for color in Color::ALL {
-        for role in Role::ALL {
-            let piece = Piece { color, role };
-            let (b, a) = (before.by_piece(piece), after.by_piece(piece));
-            if b == a {
-                continue;
-            }
-            for sq in a & !b {
-                added.try_push((piece, sq)).ok()?;
-            }
-            for sq in b & !a {
-                removed.try_push((piece, sq)).ok()?;
-            }
+    let changed = Role::ALL
+        .iter()
+        .fold(before.white() ^ after.white(), |c, &role| {
+            c | (before.by_role(role) ^ after.by_role(role))
+        });
+    for sq in changed {
+        if let Some(piece) = before.piece_at(sq) {
+            removed.try_push((piece, sq)).ok()?;
+        }
+        if let Some(piece) = after.piece_at(sq) {
+            added.try_push((piece, sq)).ok()?;
         }
     }
     Some((added, removed))
@@ -165,8 +181,11 @@ multiversion! {
         for persp in Color::ALL {
             let i = persp as usize;
             let (acc, base) = (&mut child.v[i], &parent.v[i]);
-            match (added.first(), removed.first()) {
-                (Some(&a), Some(&r)) => {
+            match (added.as_slice(), removed.as_slice()) {
+                (&[a], &[r, r2]) => {
+                    add_sub_sub(acc, base, rows(persp, a), rows(persp, r), rows(persp, r2));
+                }
+                (&[a, ..], &[r, ..]) => {
                     add_sub(acc, base, rows(persp, a), rows(persp, r));
                     for &a in &added[1..] {
                         add_row(acc, rows(persp, a));
