@@ -7,9 +7,10 @@
 //! piece, castling moves two pieces, en passant removes a pawn off the
 //! destination square, and extinction's king captures are captures like
 //! any other. [`Accumulator::update`] finds them all the same way, by
-//! comparing the two boards piece by piece (twelve bitboard comparisons),
-//! so no move kind can be forgotten; it refreshes when more than
-//! [`MAX_DELTA`] features change (no move does).
+//! comparing the two boards (the squares where a role's or white's set
+//! differs, then the piece on each before and after), so no move kind can
+//! be forgotten; it refreshes when more than [`MAX_DELTA`] features change
+//! (no move does).
 
 use arrayvec::ArrayVec;
 use shakmaty::{Board, Color, Piece, Role, Square};
