@@ -58,16 +58,24 @@ struct Entry {
 
 const BUCKET: usize = 4;
 
+/// Four entries on one cache line: aligned to it, so that a probe reads
+/// one line (the one [`Tt::prefetch`] asks for), not parts of two.
+#[derive(Default)]
+#[repr(C, align(64))]
+struct Bucket([Entry; BUCKET]);
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
+
 /// The table.
 pub struct Tt {
-    entries: Vec<Entry>,
+    buckets: Vec<Bucket>,
     mask: usize,
     generation: AtomicU8,
 }
 
 impl std::fmt::Debug for Tt {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Tt({} entries)", self.entries.len())
+        write!(f, "Tt({} entries)", self.buckets.len() * BUCKET)
     }
 }
 
@@ -89,7 +97,7 @@ impl Tt {
     /// A table of about `mb` mebibytes (at least one bucket); a tiny table
     /// if that much memory cannot be had.
     pub fn new(mb: usize) -> Tt {
-        Tt::try_new(mb).unwrap_or_else(|_| Tt::with_len(4 * BUCKET))
+        Tt::try_new(mb).unwrap_or_else(|_| Tt::with_buckets(4))
     }
 
     /// A table of about `mb` mebibytes.
@@ -110,54 +118,58 @@ impl Tt {
     /// before the table was ready.
     pub fn try_new_until(mb: usize, stop: &AtomicBool) -> Result<Tt, String> {
         let bytes = mb.clamp(1, 1 << 30).saturating_mul(1 << 20);
-        let n = (bytes / std::mem::size_of::<Entry>() / BUCKET).max(1);
-        let buckets = if n.is_power_of_two() {
+        let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let len = if n.is_power_of_two() {
             n
         } else {
             n.next_power_of_two() / 2
         };
-        let len = buckets * BUCKET;
-        let mut entries: Vec<Entry> = Vec::new();
-        entries
+        let mut buckets: Vec<Bucket> = Vec::new();
+        buckets
             .try_reserve_exact(len)
             .map_err(|_| format!("cannot allocate {mb} MiB for the hash table"))?;
-        super::prefetch::advise_huge_pages(&entries);
+        super::prefetch::advise_huge_pages(&buckets);
         // Slices of 16 MiB: writing them is what takes the time.
-        const SLICE: usize = 1 << 20;
-        while entries.len() < len {
+        const SLICE: usize = 1 << 18;
+        while buckets.len() < len {
             if stop.load(Ordering::Relaxed) {
                 return Err(format!(
                     "stopped while allocating {mb} MiB for the hash table"
                 ));
             }
-            let n = (len - entries.len()).min(SLICE);
-            entries.resize_with(entries.len() + n, Entry::default);
+            let n = (len - buckets.len()).min(SLICE);
+            buckets.resize_with(buckets.len() + n, Bucket::default);
         }
         Ok(Tt {
-            entries,
-            mask: buckets - 1,
+            buckets,
+            mask: len - 1,
             generation: AtomicU8::new(0),
         })
     }
 
-    fn with_len(len: usize) -> Tt {
-        let mut entries = Vec::with_capacity(len);
-        entries.resize_with(len, Entry::default);
+    fn with_buckets(len: usize) -> Tt {
+        let mut buckets = Vec::with_capacity(len);
+        buckets.resize_with(len, Bucket::default);
         Tt {
-            entries,
-            mask: len / BUCKET - 1,
+            buckets,
+            mask: len - 1,
             generation: AtomicU8::new(0),
         }
     }
 
+    /// Every entry, bucket by bucket.
+    fn entries(&self) -> impl Iterator<Item = &Entry> {
+        self.buckets.iter().flat_map(|b| &b.0)
+    }
+
     /// Size in mebibytes.
     pub fn size_mb(&self) -> usize {
-        (self.entries.len() * std::mem::size_of::<Entry>()) >> 20
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
     }
 
     /// Empties the table.
     pub fn clear(&self) {
-        for e in &self.entries {
+        for e in self.entries() {
             e.key_xor_data.store(0, Ordering::Relaxed);
             e.data.store(0, Ordering::Relaxed);
         }
@@ -169,23 +181,23 @@ impl Tt {
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// The bucket of `key`.
     #[inline]
-    fn bucket(&self, key: u64) -> usize {
-        ((key as usize) & self.mask) * BUCKET
+    fn bucket(&self, key: u64) -> &Bucket {
+        &self.buckets[(key as usize) & self.mask]
     }
 
     /// Asks the processor to fetch `key`'s bucket into its caches, so
     /// that a probe soon after finds it there (a hint: nothing is read).
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        super::prefetch::prefetch(&self.entries[self.bucket(key)]);
+        super::prefetch::prefetch(self.bucket(key));
     }
 
     /// Looks up `key`.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtHit> {
-        let b = self.bucket(key);
-        for e in &self.entries[b..b + BUCKET] {
+        for e in &self.bucket(key).0 {
             let data = e.data.load(Ordering::Relaxed);
             let k = e.key_xor_data.load(Ordering::Relaxed) ^ data;
             if data != 0 && (k & KEY_MASK) == (key & KEY_MASK) {
@@ -212,11 +224,10 @@ impl Tt {
     #[inline]
     pub fn store(&self, key: u64, action: u16, value: i32, eval: i32, depth: i32, bound: Bound) {
         let generation = self.generation.load(Ordering::Relaxed) & 63;
-        let b = self.bucket(key);
-        let mut victim = b;
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.0[0];
         let mut worst = i32::MAX;
-        for i in b..b + BUCKET {
-            let e = &self.entries[i];
+        for e in &bucket.0 {
             let data = e.data.load(Ordering::Relaxed);
             let k = e.key_xor_data.load(Ordering::Relaxed) ^ data;
             if data == 0 || (k & KEY_MASK) == (key & KEY_MASK) {
@@ -233,46 +244,26 @@ impl Tt {
                         return;
                     }
                 }
-                self.write(i, key, action, value, eval, depth, bound, generation);
+                write(e, key, action, value, eval, depth, bound, generation);
                 return;
             }
             let age = i32::from(generation.wrapping_sub(((data >> 58) & 63) as u8) & 63);
             let score = i32::from((data >> 48) as u8 as i8) - TT_AGE_WEIGHT * age;
             if score < worst {
                 worst = score;
-                victim = i;
+                victim = e;
             }
         }
-        self.write(victim, key, action, value, eval, depth, bound, generation);
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    fn write(
-        &self,
-        i: usize,
-        key: u64,
-        action: u16,
-        value: i32,
-        eval: i32,
-        depth: i32,
-        bound: Bound,
-        generation: u8,
-    ) {
-        let data = pack(action, value, depth, bound, generation);
-        let ev = u64::from(eval.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16 as u16);
-        let e = &self.entries[i];
-        e.key_xor_data
-            .store(((key & KEY_MASK) | ev) ^ data, Ordering::Relaxed);
-        e.data.store(data, Ordering::Relaxed);
+        write(victim, key, action, value, eval, depth, bound, generation);
     }
 
     /// Per-mille of entries used by the current search (sampled).
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed) & 63;
-        let n = self.entries.len().min(1000);
-        let used = self.entries[..n]
-            .iter()
+        let n = (self.buckets.len() * BUCKET).min(1000);
+        let used = self
+            .entries()
+            .take(n)
             .filter(|e| {
                 let d = e.data.load(Ordering::Relaxed);
                 d != 0 && ((d >> 58) & 63) as u8 == generation
@@ -280,6 +271,26 @@ impl Tt {
             .count();
         (used * 1000 / n.max(1)) as u32
     }
+}
+
+/// Writes a result into entry `e`.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn write(
+    e: &Entry,
+    key: u64,
+    action: u16,
+    value: i32,
+    eval: i32,
+    depth: i32,
+    bound: Bound,
+    generation: u8,
+) {
+    let data = pack(action, value, depth, bound, generation);
+    let ev = u64::from(eval.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16 as u16);
+    e.key_xor_data
+        .store(((key & KEY_MASK) | ev) ^ data, Ordering::Relaxed);
+    e.data.store(data, Ordering::Relaxed);
 }
 
 #[cfg(test)]
