@@ -28,11 +28,21 @@ fn temp(name: &str) -> String {
     dir.join(name).display().to_string()
 }
 
-/// Runs `tally analyse --pgn GAME --depth 2 --quiet` with `extra`
-/// arguments and checks that it succeeds.
+/// Runs `tally analyse --pgn GAME --depth 2 --threads 1 --quiet` with
+/// `extra` arguments and checks that it succeeds. One thread: the tests
+/// compare the values of two runs, which several threads need not repeat.
 fn analyse(name: &str, extra: &[&str]) -> String {
     let pgn = game(name);
-    let mut args = vec!["analyse", "--pgn", &pgn, "--depth", "2", "--quiet"];
+    let mut args = vec![
+        "analyse",
+        "--pgn",
+        &pgn,
+        "--depth",
+        "2",
+        "--threads",
+        "1",
+        "--quiet",
+    ];
     args.extend_from_slice(extra);
     let o = tally(&args);
     assert_eq!(

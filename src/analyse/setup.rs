@@ -60,8 +60,8 @@ pub struct Options {
     /// Search nodes per position.
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// Search threads (default: one per core; 1 with --depth or --nodes
-    /// alone gives the same answer every time).
+    /// Search threads (default: one per core). With --depth or --nodes
+    /// alone, --threads 1 gives the same answer every time.
     #[arg(long)]
     pub threads: Option<usize>,
     /// Hash table size in MiB.
