@@ -107,6 +107,16 @@ pub fn update_position_key<P: Pos>(
     (k, after_ep)
 }
 
+/// The key of a null move's position (the other side to move, nothing
+/// else changed but the en-passant square), from the key of the position
+/// before, `key`, and the en-passant squares the two keys hold.
+#[inline]
+pub fn null_move_key(key: u64, before_ep: Option<Square>, after_ep: Option<Square>) -> u64 {
+    let ep =
+        |sq: Option<Square>| sq.map_or(0, |sq| Zobrist64::zobrist_for_en_passant_file(sq.file()).0);
+    key ^ Zobrist64::zobrist_for_white_turn().0 ^ ep(before_ep) ^ ep(after_ep)
+}
+
 /// A fixed pseudo-random value for index `i` (SplitMix64), for the keys
 /// shakmaty has no table for.
 const fn mix(i: u64) -> u64 {

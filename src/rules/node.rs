@@ -8,7 +8,7 @@ use shakmaty::{Bitboard, CastlingMode, Color, EnPassantMode, Move, MoveList, Set
 
 use super::action::{Action, ActionList, ParsedAction};
 use super::extra::{Bare, Disk, Extra};
-use super::key::{disk_key, extra_key, position_key, update_position_key};
+use super::key::{disk_key, extra_key, null_move_key, position_key, update_position_key};
 use super::pos::Pos;
 use super::{Ending, RulesError, Variant};
 
@@ -352,7 +352,7 @@ impl<P: Pos> Rules<P> {
         }
         let key_ep = pos.key_ep_square();
         Some(Node {
-            key: position_key(&pos) ^ disk_key(node.extra.disk),
+            key: null_move_key(node.key, node.key_ep, key_ep),
             check: false,
             pos,
             extra: node.extra,
@@ -679,6 +679,40 @@ mod tests {
             }
         }
         (sure, free)
+    }
+
+    /// Random games of `variant`: at every node out of check, the null
+    /// move's key (made from the node's) is the key from scratch.
+    fn null_keys_hold<P: Pos>(variant: Variant, start: Option<&str>) -> usize {
+        let rules = Rules::<P>::new(variant).with_specials(true);
+        let mut out = ActionList::new();
+        let mut checked = 0;
+        for game in 0..20 {
+            let mut rng = Rng::for_game(11, game);
+            let mut node = start.map_or_else(|| rules.start(), |f| rules.from_fen(f).unwrap());
+            for _ in 0..120 {
+                if let Some(null) = rules.play_null(&node) {
+                    let scratch = position_key(&null.pos) ^ disk_key(null.extra.disk);
+                    assert_eq!(null.key, scratch, "{variant:?}: {}", node.fen());
+                    assert_eq!(null.key_ep, null.pos.key_ep_square());
+                    checked += 1;
+                }
+                if rules.generate(&node, &mut out).is_some() || out.is_empty() {
+                    break;
+                }
+                node = rules.play(&node, out[rng.below(out.len())]);
+            }
+        }
+        checked
+    }
+
+    #[test]
+    fn null_move_keys_equal_keys_from_scratch() {
+        // An en-passant capture on the board at the start.
+        let ep = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3";
+        assert!(null_keys_hold::<Chess>(Variant::Chess, Some(ep)) > 500);
+        assert!(null_keys_hold::<Chess>(Variant::Tiebraker, None) > 500);
+        assert!(null_keys_hold::<Extinction>(Variant::Extinction, None) > 500);
     }
 
     #[test]
