@@ -43,6 +43,9 @@ pub struct Breakdown {
     /// Endgame scale in 64ths: less than 64 where the side ahead cannot
     /// win with what it has (no pawns and at most a minor piece more).
     pub eg_scale: i32,
+    /// The squares each side attacks, by `Color as usize` (what
+    /// extinction's threats read next).
+    pub attacks: [Bitboard; 2],
 }
 
 impl Breakdown {
@@ -160,14 +163,14 @@ pub fn breakdown_with(board: &Board, p: &EvalParams) -> Breakdown {
         eg_scale: eg_scale(board),
         ..Breakdown::default()
     };
-    terms(board, p, &mut b);
+    b.attacks = terms(board, p, &mut b);
     b
 }
 
 /// Sends every term of the base evaluation of `board` under the weights
 /// `p` to `sink` (everything but the tempo, the phase and the endgame
-/// scale).
-pub fn terms<S: Sink>(board: &Board, p: &EvalParams, sink: &mut S) {
+/// scale); returns the squares each side attacks, by `Color as usize`.
+pub fn terms<S: Sink>(board: &Board, p: &EvalParams, sink: &mut S) -> [Bitboard; 2] {
     let occupied = board.occupied();
     // Indexed by `Color as usize` (shakmaty: black 0, white 1).
     let pawn_attacks = [
@@ -192,41 +195,55 @@ pub fn terms<S: Sink>(board: &Board, p: &EvalParams, sink: &mut S) {
             .fold(Bitboard::EMPTY, |z, k| {
                 z | attacks::king_attacks(k) | Bitboard::from_square(k)
             });
-        for sq in ours {
-            let Some(role) = board.role_at(sq) else {
+        // By role, so that no square asks which man stands on it.
+        for role in Role::ALL {
+            let men = board.by_role(role) & ours;
+            if men.is_empty() {
                 continue;
-            };
+            }
             let r = role as usize - 1;
-            sink.add(Term::Material, color, ix::MATERIAL + r, p.material[r], 1);
-            let psq = pst_square(color, sq);
             sink.add(
-                Term::Placement,
+                Term::Material,
                 color,
-                ix::PST + 64 * r + psq,
-                p.pst[r][psq],
-                1,
+                ix::MATERIAL + r,
+                p.material[r],
+                men.count() as i32,
             );
-            let att = match role {
-                Role::Knight => attacks::knight_attacks(sq),
-                Role::Bishop => attacks::bishop_attacks(sq, occupied),
-                Role::Rook => attacks::rook_attacks(sq, occupied),
-                Role::Queen => attacks::queen_attacks(sq, occupied),
-                _ => continue,
-            };
-            our_attacks |= att;
-            let reach = (att & !ours & !their_pawn_attacks).count() as i32;
+            for sq in men {
+                let psq = pst_square(color, sq);
+                sink.add(
+                    Term::Placement,
+                    color,
+                    ix::PST + 64 * r + psq,
+                    p.pst[r][psq],
+                    1,
+                );
+            }
+            if matches!(role, Role::Pawn | Role::King) {
+                continue;
+            }
             let m = role as usize - 2;
-            sink.add(
-                Term::Mobility,
-                color,
-                ix::MOBILITY + m,
-                p.mobility[m],
-                reach - MOBILITY_BASE[m],
-            );
-            let hits = (att & their_king_zone).count() as i32;
-            if hits > 0 {
-                attackers += 1;
-                attack_units += hits * KING_ATTACK_WEIGHT[role as usize - 2];
+            for sq in men {
+                let att = match role {
+                    Role::Knight => attacks::knight_attacks(sq),
+                    Role::Bishop => attacks::bishop_attacks(sq, occupied),
+                    Role::Rook => attacks::rook_attacks(sq, occupied),
+                    _ => attacks::queen_attacks(sq, occupied),
+                };
+                our_attacks |= att;
+                let reach = (att & !ours & !their_pawn_attacks).count() as i32;
+                sink.add(
+                    Term::Mobility,
+                    color,
+                    ix::MOBILITY + m,
+                    p.mobility[m],
+                    reach - MOBILITY_BASE[m],
+                );
+                let hits = (att & their_king_zone).count() as i32;
+                if hits > 0 {
+                    attackers += 1;
+                    attack_units += hits * KING_ATTACK_WEIGHT[m];
+                }
             }
         }
         all_attacks[color as usize] = our_attacks;
@@ -284,6 +301,7 @@ pub fn terms<S: Sink>(board: &Board, p: &EvalParams, sink: &mut S) {
             (theirs & all_attacks[color as usize] & !all_attacks[!color as usize]).count() as i32;
         sink.add(Term::Pieces, color, ix::HANGING, p.hanging, hanging);
     }
+    all_attacks
 }
 
 fn pawn_attacks_of(board: &Board, color: Color) -> Bitboard {

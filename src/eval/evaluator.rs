@@ -4,6 +4,8 @@
 
 use std::sync::Arc;
 
+use shakmaty::Bitboard;
+
 use super::params::EvalParams;
 use super::variant_weights::{self, VariantWeights, WeightOverrides};
 use super::variants::{self, VariantEval};
@@ -174,18 +176,20 @@ impl Evaluator {
     pub fn result_margins<P: Pos>(&self, node: &Node<P>, memo: &Memo) -> ResultMargins {
         let cp = self.breakdown(node.pos.board()).cp_for(node.pos.turn());
         let phase = base::phase(node.pos.board());
-        let c = self.ctx(node, memo, (cp, phase), self.weights(), self.model());
+        let c = self.ctx(node, memo, (cp, phase), None, self.weights(), self.model());
         self.own.margins(&c)
     }
 
     /// What the variant evaluation of `node` reads, with the base
-    /// evaluation `(cp, phase)` and the weights given.
+    /// evaluation `(cp, phase)` (and the squares each side attacks, where
+    /// the base evaluation found them) and the weights given.
     #[inline]
     fn ctx<'a, P: Pos>(
         &'a self,
         node: &'a Node<P>,
         memo: &'a Memo,
         (cp, phase): (i32, i32),
+        attacks: Option<[Bitboard; 2]>,
         weights: &'a VariantWeights,
         model: &'a WdlModel,
     ) -> variants::Ctx<'a> {
@@ -198,6 +202,7 @@ impl Evaluator {
             rule_plies: self.variant.move_rule_plies(),
             memo,
             cp,
+            attacks,
             params: self.params,
             phase,
             weights,
@@ -218,7 +223,14 @@ impl Evaluator {
         if self.alone {
             return cp;
         }
-        let c = self.ctx(node, memo, (cp, bd.phase), self.weights(), self.model());
+        let c = self.ctx(
+            node,
+            memo,
+            (cp, bd.phase),
+            None,
+            self.weights(),
+            self.model(),
+        );
         let w = Wdl::from_cp(cp, bd.phase);
         w.expect(self.own.margins(&c)) + curve::progress(cp)
     }
@@ -229,7 +241,16 @@ impl Evaluator {
     pub fn variant_value<P: Pos>(&self, node: &Node<P>, memo: &Memo) -> i32 {
         let bd = self.breakdown(node.pos.board());
         let cp = bd.cp_for(node.pos.turn());
-        self.variant_value_at(node, memo, (cp, bd.phase), self.weights(), self.model())
+        let base = (cp, bd.phase);
+        let c = self.ctx(
+            node,
+            memo,
+            base,
+            Some(bd.attacks),
+            self.weights(),
+            self.model(),
+        );
+        self.own.value(&c)
     }
 
     /// [`Evaluator::variant_value`] of a node whose base evaluation is
@@ -244,7 +265,8 @@ impl Evaluator {
         weights: &VariantWeights,
         model: &WdlModel,
     ) -> i32 {
-        self.own.value(&self.ctx(node, memo, base, weights, model))
+        self.own
+            .value(&self.ctx(node, memo, base, None, weights, model))
     }
 
     /// The evaluation of `node` whose net score is `score`: the score

@@ -59,7 +59,7 @@ impl Trace {
     pub fn of(board: &Board, turn: Color, extinction: bool) -> Trace {
         let p = EvalParams::DEFAULT;
         let mut counts = Counts(vec![0; ix::COUNT]);
-        base::terms(board, p, &mut counts);
+        let attacked = base::terms(board, p, &mut counts);
         let sign = if turn.is_white() { 1 } else { -1 };
         let mut plain = vec![0; ix::COUNT];
         plain[ix::TEMPO] = 1;
@@ -67,7 +67,7 @@ impl Trace {
             let mut add = |i: usize, _: MgEg, n: i32| plain[i] += n;
             extinction::side_terms(board, turn, p, 1, &mut add);
             extinction::side_terms(board, !turn, p, -1, &mut add);
-            extinction::threat_terms(board, turn, p, &mut add);
+            extinction::threat_terms(board, turn, attacked, p, &mut add);
         }
         Trace {
             phase: base::phase(board),
@@ -209,9 +209,12 @@ mod tests {
         for (board, turn) in positions() {
             let t = Trace::of(&board, turn, true);
             let phase = base::phase(&board);
-            let real = base::breakdown_with(&board, p).cp_for(turn)
+            let bd = base::breakdown_with(&board, p);
+            // The base evaluation's attacks are the ones found afresh.
+            assert_eq!(bd.attacks, extinction::attacks_of(&board));
+            let real = bd.cp_for(turn)
                 + extinction::terms(&board, turn, phase, p)
-                + extinction::threats(&board, turn, phase, p);
+                + extinction::threats(&board, turn, bd.attacks, phase, p);
             assert!((t.evaluate(&pairs) - real).abs() <= 2, "{board:?}");
             if t.plain.len() > 1 {
                 with_terms += 1;

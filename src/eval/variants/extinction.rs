@@ -5,7 +5,7 @@
 //! must not be taken, and a fork of two last pieces wins.
 
 use shakmaty::attacks;
-use shakmaty::{Bitboard, Board, Color, Role};
+use shakmaty::{Bitboard, Board, Color, Role, Square};
 
 use super::super::ResultMargins;
 use super::super::mgeg::MgEg;
@@ -78,63 +78,105 @@ pub fn last_pieces(board: &Board, color: Color) -> Bitboard {
     out
 }
 
-/// The moves of `color` that attack two or more of `targets` from a
-/// square the other side does not attack (`guarded`): forks on last
+/// Whether `color` has a move that attacks two or more of `targets` from
+/// a square the other side does not attack (`guarded`): a fork on last
 /// pieces. Pawns count by their single pushes.
-pub fn forks(board: &Board, color: Color, targets: Bitboard, guarded: Bitboard) -> u32 {
+///
+/// Attacks are symmetric, so the squares from which a piece would hit two
+/// targets are found from the targets' side, once per piece (a slider's
+/// own square no longer blocks after it moves), instead of from every
+/// square the piece can reach.
+pub fn has_fork(board: &Board, color: Color, targets: Bitboard, guarded: Bitboard) -> bool {
     if !targets.more_than_one() {
-        return 0;
+        return false;
     }
     let occupied = board.occupied();
     let ours = board.by_color(color);
-    let mut n = 0;
-    for from in ours {
+    let open = !ours & !guarded;
+    let pawns = board.pawns() & ours;
+    let step = if color.is_white() { 8 } else { -8 };
+    for to in pawns.shift(step) & !occupied & !guarded {
+        if (attacks::pawn_attacks(color, to) & targets).more_than_one() {
+            return true;
+        }
+    }
+    let knights = board.knights() & ours;
+    if knights.any() {
+        let forks = hit_twice(targets, attacks::knight_attacks);
+        if knights
+            .into_iter()
+            .any(|from| (attacks::knight_attacks(from) & open & forks).any())
+        {
+            return true;
+        }
+    }
+    let kings = board.kings() & ours;
+    if kings.any() {
+        let forks = hit_twice(targets, attacks::king_attacks);
+        if kings
+            .into_iter()
+            .any(|from| (attacks::king_attacks(from) & open & forks).any())
+        {
+            return true;
+        }
+    }
+    for from in (board.bishops() | board.rooks() | board.queens()) & ours {
         let Some(role) = board.role_at(from) else {
             continue;
         };
+        let piece = role.of(color);
+        let dests = attacks::attacks(from, piece, occupied) & open;
         let occ = occupied & !Bitboard::from(from);
-        let dests = match role {
-            Role::Pawn => {
-                let step = if color.is_white() { 8 } else { -8 };
-                Bitboard::from(from).shift(step) & !occupied
-            }
-            _ => attacks::attacks(from, role.of(color), occupied) & !ours,
-        };
-        for to in dests & !guarded {
-            let hits = match role {
-                Role::Pawn => attacks::pawn_attacks(color, to),
-                _ => attacks::attacks(to, role.of(color), occ),
-            };
-            if (hits & targets).more_than_one() {
-                n += 1;
-            }
+        if (dests & hit_twice(targets, |t| attacks::attacks(t, piece, occ))).any() {
+            return true;
         }
     }
-    n
+    false
+}
+
+/// The squares that `hit` (the attacks from a target's square) reaches
+/// from two or more of `targets`.
+#[inline]
+fn hit_twice(targets: Bitboard, hit: impl Fn(Square) -> Bitboard) -> Bitboard {
+    let (mut once, mut twice) = (Bitboard::EMPTY, Bitboard::EMPTY);
+    for t in targets {
+        let s = hit(t);
+        twice |= once & s;
+        once |= s;
+    }
+    twice
 }
 
 /// The threats on last pieces, in centipawns for `stm`: last pieces the
 /// side to move can take now (the game), its own last pieces under attack
 /// (two at once are hard to save), and forks on last pieces each side has
 /// next.
-pub fn threats(board: &Board, stm: Color, phase: i32, p: &EvalParams) -> i32 {
+pub fn threats(
+    board: &Board,
+    stm: Color,
+    attacked: [Bitboard; 2],
+    phase: i32,
+    p: &EvalParams,
+) -> i32 {
     let mut s = MgEg::default();
-    threat_terms(board, stm, p, &mut |_, w, n| s += w * n);
+    threat_terms(board, stm, attacked, p, &mut |_, w, n| s += w * n);
     s.taper(phase)
 }
 
 /// Sends the threat terms of [`threats`] to `add(flat index, weight,
-/// count)`.
+/// count)`. `attacked`: the squares each side attacks, by `Color as
+/// usize` ([`attacks_of`]).
 pub fn threat_terms(
     board: &Board,
     stm: Color,
+    attacked: [Bitboard; 2],
     p: &EvalParams,
     add: &mut impl FnMut(usize, MgEg, i32),
 ) {
     let our_last = last_pieces(board, stm);
     let their_last = last_pieces(board, !stm);
-    let ours = attacked_by(board, stm);
-    let theirs = attacked_by(board, !stm);
+    let ours = attacked[stm as usize];
+    let theirs = attacked[!stm as usize];
     if (ours & their_last).any() {
         add(ix::EXT_TAKE_LAST, p.ext_take_last, 1);
         return;
@@ -144,21 +186,31 @@ pub fn threat_terms(
         1 => add(ix::EXT_LAST_ATTACKED, p.ext_last_attacked, 1),
         _ => add(ix::EXT_LAST_ATTACKED_TWICE, p.ext_last_attacked_twice, 1),
     }
-    let our_forks = forks(board, stm, their_last, theirs);
-    let their_forks = forks(board, !stm, our_last, ours);
-    if our_forks > 0 {
+    if has_fork(board, stm, their_last, theirs) {
         add(ix::EXT_FORK, p.ext_fork, 1);
     }
-    if their_forks > 0 {
+    if has_fork(board, !stm, our_last, ours) {
         add(ix::EXT_FORK_THREAT, p.ext_fork_threat, -1);
     }
+}
+
+/// The squares each side attacks, by `Color as usize`: what the base
+/// evaluation finds on its way ([`Ctx::attacks`]), found again where it
+/// did not run.
+pub fn attacks_of(board: &Board) -> [Bitboard; 2] {
+    [
+        attacked_by(board, Color::Black),
+        attacked_by(board, Color::White),
+    ]
 }
 
 /// The extinction evaluation: the base centipawns with the type terms and
 /// the threats on last pieces (extinction is scored 1 / 1/2 / 0, so
 /// centipawns are its units).
 pub fn value(c: &Ctx) -> i32 {
-    c.cp + terms(c.board, c.stm, c.phase, c.params) + threats(c.board, c.stm, c.phase, c.params)
+    let attacked = c.attacks.unwrap_or_else(|| attacks_of(c.board));
+    c.cp + terms(c.board, c.stm, c.phase, c.params)
+        + threats(c.board, c.stm, attacked, c.phase, c.params)
 }
 
 /// The extinction evaluation.
@@ -210,21 +262,97 @@ mod tests {
         let kq = board("3qk3/8/8/8/8/8/8/3QK3 w - - 0 1");
         assert_eq!(last_pieces(&start, Color::White).count(), 2);
         assert_eq!(last_pieces(&kq, Color::Black).count(), 2);
-        assert_eq!(threats(&start, Color::White, 24, P), 0);
+        assert_eq!(threats(&start, Color::White, attacks_of(&start), 24, P), 0);
         // Nf7 forks the queen on d8 and the king on h8; Black's queen has
         // a fork back (Qd4 hits the king on a1 and the knight).
         let b = board("3q3k/8/8/4N3/8/8/8/K7 w - - 0 1");
         let targets = last_pieces(&b, Color::Black);
-        assert_eq!(forks(&b, Color::White, targets, Bitboard::EMPTY), 1);
+        assert!(has_fork(&b, Color::White, targets, Bitboard::EMPTY));
         let p = P;
         let fork = (p.ext_fork - p.ext_fork_threat).mg;
-        assert_eq!(threats(&b, Color::White, 3, P), fork);
+        assert_eq!(threats(&b, Color::White, attacks_of(&b), 3, P), fork);
         // A last piece en prise: the side to move takes it and wins.
         let b = board("3qk3/8/8/8/8/8/8/3RK2Q w - - 0 1");
-        assert_eq!(threats(&b, Color::White, 20, P), p.ext_take_last.mg);
+        assert_eq!(
+            threats(&b, Color::White, attacks_of(&b), 20, P),
+            p.ext_take_last.mg
+        );
         // The knight on f6 attacks both of Black's last pieces.
         let b = board("4k3/8/5N2/3q4/8/8/8/4K3 b - - 0 1");
         let twice = (p.ext_last_attacked_twice + p.ext_fork).mg;
-        assert!(threats(&b, Color::Black, 0, P) <= twice);
+        assert!(threats(&b, Color::Black, attacks_of(&b), 0, P) <= twice);
+    }
+
+    /// [`has_fork`] by the definition: every move of every piece, and the
+    /// targets its new square attacks.
+    fn fork_by_moves(board: &Board, color: Color, targets: Bitboard, guarded: Bitboard) -> bool {
+        let occupied = board.occupied();
+        let ours = board.by_color(color);
+        ours.into_iter().any(|from| {
+            let role = board.role_at(from).unwrap();
+            let occ = occupied & !Bitboard::from(from);
+            let dests = match role {
+                Role::Pawn => {
+                    let step = if color.is_white() { 8 } else { -8 };
+                    Bitboard::from(from).shift(step) & !occupied
+                }
+                _ => attacks::attacks(from, role.of(color), occupied) & !ours,
+            };
+            (dests & !guarded).into_iter().any(|to| {
+                let hits = match role {
+                    Role::Pawn => attacks::pawn_attacks(color, to),
+                    _ => attacks::attacks(to, role.of(color), occ),
+                };
+                (hits & targets).more_than_one()
+            })
+        })
+    }
+
+    #[test]
+    fn forks_found_from_the_targets_are_the_moves_forks() {
+        use crate::rng::Rng;
+        use crate::rules::{ActionList, Extinction, Rules, Variant};
+        use shakmaty::Position;
+        let rules = Rules::<Extinction>::new(Variant::Extinction);
+        let mut rng = Rng::new(0x5eed_f04c);
+        let (mut checked, mut found) = (0, 0);
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq - 0 1",
+            "3qk3/1p3p2/2n1b3/8/3N4/8/2P2P2/2BQK2R w K - 0 1",
+        ] {
+            for _ in 0..40 {
+                let mut node = rules.from_fen(fen).unwrap();
+                for _ in 0..rng.below(60) {
+                    let mut actions = ActionList::new();
+                    if rules.generate(&node, &mut actions).is_some() {
+                        break;
+                    }
+                    node = rules.play(&node, actions[rng.below(actions.len())]);
+                }
+                let board = node.pos.board();
+                for color in Color::ALL {
+                    let theirs = board.by_color(!color);
+                    // The evaluation's targets, then any of the other
+                    // side's men, guarded as in the evaluation or not.
+                    let some = Bitboard(theirs.0 & rng.next_u64());
+                    for targets in [last_pieces(board, !color), some, theirs] {
+                        for guarded in [attacked_by(board, !color), Bitboard::EMPTY] {
+                            let want = fork_by_moves(board, color, targets, guarded);
+                            assert_eq!(
+                                has_fork(board, color, targets, guarded),
+                                want,
+                                "{board:?} {color:?} {targets:?} {guarded:?}"
+                            );
+                            checked += 1;
+                            found += usize::from(want);
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 3 * 40 * 2 * 3 * 2);
+        // Both answers were seen often.
+        assert!(found > 100 && checked - found > 100, "{found} of {checked}");
     }
 }

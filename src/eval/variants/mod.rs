@@ -133,6 +133,9 @@ pub struct Ctx<'a> {
     pub memo: &'a Memo,
     /// The base evaluation in centipawns for the side to move.
     pub cp: i32,
+    /// The squares each side attacks, by `Color as usize`, where the base
+    /// evaluation found them (`None` under a net's score or a given `cp`).
+    pub attacks: Option<[Bitboard; 2]>,
     /// The weights of the base evaluation (extinction's terms read theirs
     /// there too).
     pub params: &'static EvalParams,
@@ -341,6 +344,7 @@ pub(super) mod tests {
             rule_plies: 100,
             memo,
             cp: bd.cp_for(setup.turn),
+            attacks: Some(bd.attacks),
             params: EvalParams::DEFAULT,
             phase: bd.phase,
             weights: &VariantWeights::UNTUNED,
