@@ -77,7 +77,7 @@ pub const NULL_MIN_DEPTH: i32 = 3;
 /// Null-move reduction: `NULL_BASE + depth / NULL_DIV`.
 pub const NULL_BASE: i32 = 3;
 /// See [`NULL_BASE`].
-pub const NULL_DIV: i32 = 4;
+pub const NULL_DIV: i32 = 3;
 /// The null move is reduced one ply more per this much of static
 /// evaluation above beta...
 pub const NULL_EVAL_DIV: i32 = 200;
