@@ -100,24 +100,18 @@ pub fn has_fork(board: &Board, color: Color, targets: Bitboard, guarded: Bitboar
             return true;
         }
     }
-    let knights = board.knights() & ours;
-    if knights.any() {
-        let forks = hit_twice(targets, attacks::knight_attacks);
-        if knights
-            .into_iter()
-            .any(|from| (attacks::knight_attacks(from) & open & forks).any())
-        {
-            return true;
-        }
-    }
-    let kings = board.kings() & ours;
-    if kings.any() {
-        let forks = hit_twice(targets, attacks::king_attacks);
-        if kings
-            .into_iter()
-            .any(|from| (attacks::king_attacks(from) & open & forks).any())
-        {
-            return true;
+    // Knights and kings: where a man lands attacks the same squares
+    // whatever the board, so the fork squares are found once per role.
+    let leapers: [(Bitboard, fn(Square) -> Bitboard); 2] = [
+        (board.knights() & ours, attacks::knight_attacks),
+        (board.kings() & ours, attacks::king_attacks),
+    ];
+    for (men, hit) in leapers {
+        if men.any() {
+            let forks = hit_twice(targets, hit);
+            if men.into_iter().any(|from| (hit(from) & open & forks).any()) {
+                return true;
+            }
         }
     }
     for from in (board.bishops() | board.rooks() | board.queens()) & ours {
