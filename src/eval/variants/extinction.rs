@@ -102,8 +102,11 @@ pub fn has_fork(board: &Board, color: Color, targets: Bitboard, guarded: Bitboar
     }
     // Knights and kings: where a man lands attacks the same squares
     // whatever the board, so the fork squares are found once per role.
-    let leapers: [(Bitboard, fn(Square) -> Bitboard); 2] = [
-        (board.knights() & ours, attacks::knight_attacks),
+    let leapers = [
+        (
+            board.knights() & ours,
+            attacks::knight_attacks as fn(Square) -> Bitboard,
+        ),
         (board.kings() & ours, attacks::king_attacks),
     ];
     for (men, hit) in leapers {
