@@ -75,8 +75,10 @@ pub struct Budget {
 
 impl Budget {
     /// The budget for the side whose clock index is `side` (0 white,
-    /// 1 black), keeping `overhead` in reserve for the GUI and the pipe.
-    pub fn new(limits: &Limits, side: usize, overhead: Duration) -> Budget {
+    /// 1 black), keeping `overhead` in reserve for the GUI and the pipe;
+    /// without `movestogo`, the clock is shared as if `moves_left` moves
+    /// were left.
+    pub fn new(limits: &Limits, side: usize, overhead: Duration, moves_left: u32) -> Budget {
         if let Some(mt) = limits.movetime {
             let t = mt.saturating_sub(overhead).max(Duration::from_millis(1));
             return Budget {
@@ -91,7 +93,7 @@ impl Budget {
             };
         };
         let inc = limits.inc[side].unwrap_or_default();
-        let mtg = limits.movestogo.unwrap_or(25).clamp(1, 40);
+        let mtg = limits.movestogo.unwrap_or(moves_left).clamp(1, 40);
         // What may be spent at most: never the reserve.
         let usable = time.saturating_sub(overhead);
         let base = usable / mtg + inc.mul_f64(0.8);
@@ -168,19 +170,28 @@ mod tests {
             movetime: Some(ms(1000)),
             ..Limits::default()
         };
-        let b = Budget::new(&l, 0, ms(30));
+        let b = Budget::new(&l, 0, ms(30), 25);
         assert_eq!(b.hard, Some(ms(970)));
         let l = Limits {
             time: [Some(ms(60_000)), Some(ms(1))],
             inc: [Some(ms(1000)), None],
             ..Limits::default()
         };
-        let b = Budget::new(&l, 0, ms(30));
+        let b = Budget::new(&l, 0, ms(30), 25);
         assert!(b.soft.unwrap() < b.hard.unwrap());
         assert!(b.hard.unwrap() <= ms(60_000 * 4 / 10));
         // Almost no time: still a positive budget, never past the clock.
-        let b = Budget::new(&l, 1, ms(30));
+        let b = Budget::new(&l, 1, ms(30), 25);
         assert_eq!(b.hard, Some(ms(1)));
-        assert_eq!(Budget::new(&Limits::depth(5), 0, ms(30)).hard, None);
+        assert_eq!(Budget::new(&Limits::depth(5), 0, ms(30), 25).hard, None);
+        // A shorter game ahead spends more of the clock a move.
+        let l = Limits {
+            time: [Some(ms(60_000)), Some(ms(60_000))],
+            ..Limits::default()
+        };
+        let short = Budget::new(&l, 0, ms(0), 15).soft.unwrap();
+        let long = Budget::new(&l, 0, ms(0), 25).soft.unwrap();
+        assert_eq!(short, ms(4_000));
+        assert_eq!(long, ms(2_400));
     }
 }

@@ -376,7 +376,12 @@ where
     E: Evaluate<P>,
 {
     let side = usize::from(!job.root.pos.turn().is_white());
-    Budget::new(&job.limits, side, job.overhead)
+    let moves_left = if P::KINGS_CAPTURABLE {
+        params::TIME_MOVES_KINGS_CAPTURABLE
+    } else {
+        params::TIME_MOVES
+    };
+    Budget::new(&job.limits, side, job.overhead, moves_left)
 }
 
 /// Runs a search on `threads` threads of `pool` and returns its result,

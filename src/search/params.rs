@@ -200,6 +200,13 @@ pub const ESCAPE_BONUS: [i32; 3] = [12_000, 24_000, 40_000];
 
 // Time (within the budget of a move).
 
+/// Without `movestogo`, the clock is shared as if this many moves were
+/// left.
+pub const TIME_MOVES: u32 = 25;
+/// The same in variants whose kings can be taken (extinction), whose games
+/// are over in about 20 moves from the opening.
+pub const TIME_MOVES_KINGS_CAPTURABLE: u32 = 15;
+
 /// The soft budget's share used when the best action is stable...
 pub const TIME_BASE: f64 = 0.5;
 /// ...plus this much per recent change of best action...
