@@ -1236,7 +1236,21 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let stand_pat = if in_check || forced {
             -INFINITE
         } else {
-            self.corrected(ply, eval)
+            let corrected = self.corrected(ply, eval);
+            // The table's value, where its bound says the position is
+            // better or worse than the evaluation says, is the better guess.
+            match tt {
+                Some(hit) if !is_decided(from_tt(hit.value, ply)) => {
+                    let v = from_tt(hit.value, ply);
+                    let agrees = match hit.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => v > corrected,
+                        Bound::Upper => v < corrected,
+                    };
+                    if agrees { v } else { corrected }
+                }
+                _ => corrected,
+            }
         };
         if stand_pat >= beta {
             return stand_pat;
