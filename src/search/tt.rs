@@ -33,6 +33,18 @@ impl Bound {
             Bound::Upper => v <= alpha,
         }
     }
+
+    /// Whether a searched value `v` with this bound says more of the
+    /// position than the static evaluation `eval`: exact, or a bound on
+    /// the far side of `eval`.
+    #[inline]
+    pub fn informs(self, v: i32, eval: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => v > eval,
+            Bound::Upper => v < eval,
+        }
+    }
 }
 
 /// A probe's result.
@@ -296,6 +308,17 @@ fn write(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bound_informs_only_on_the_far_side_of_the_evaluation() {
+        assert!(Bound::Exact.informs(10, 10));
+        assert!(Bound::Lower.informs(11, 10));
+        assert!(!Bound::Lower.informs(10, 10));
+        assert!(!Bound::Lower.informs(9, 10));
+        assert!(Bound::Upper.informs(9, 10));
+        assert!(!Bound::Upper.informs(10, 10));
+        assert!(!Bound::Upper.informs(11, 10));
+    }
 
     #[test]
     fn store_and_probe() {

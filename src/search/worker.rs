@@ -1158,12 +1158,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         }
         // The static evaluation was off: learn by how much, unless the
         // bound says nothing of it or a noisy move decided.
-        let says_nothing = match bound {
-            Bound::Lower => best <= eval,
-            Bound::Upper => best >= eval,
-            Bound::Exact => false,
-        };
-        if !in_check && !is_decided(best) && best_action.is_none_or(is_quiet) && !says_nothing {
+        if !in_check
+            && !is_decided(best)
+            && best_action.is_none_or(is_quiet)
+            && bound.informs(best, eval)
+        {
             self.correction.update(slots, best - raw_eval, depth);
         }
         self.shared.tt.store(
@@ -1239,16 +1238,8 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             let corrected = self.corrected(ply, eval);
             // The table's value, where its bound says the position is
             // better or worse than the evaluation says, is the better guess.
-            match tt {
-                Some(hit) if !is_decided(from_tt(hit.value, ply)) => {
-                    let v = from_tt(hit.value, ply);
-                    let agrees = match hit.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => v > corrected,
-                        Bound::Upper => v < corrected,
-                    };
-                    if agrees { v } else { corrected }
-                }
+            match tt.map(|hit| (from_tt(hit.value, ply), hit.bound)) {
+                Some((v, bound)) if !is_decided(v) && bound.informs(v, corrected) => v,
                 _ => corrected,
             }
         };
