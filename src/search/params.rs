@@ -27,7 +27,7 @@ pub const REPORT_BOUND_AFTER: Duration = Duration::from_secs(2);
 // Iterative deepening and aspiration windows.
 
 /// Aspiration window half-width at the start, in internal units.
-pub const ASPIRATION: i32 = 30;
+pub const ASPIRATION: i32 = 15;
 /// Depth from which aspiration windows are used.
 pub const ASPIRATION_DEPTH: i32 = 5;
 /// After a failure the half-width grows by `delta / ASPIRATION_GROWTH_DIV
