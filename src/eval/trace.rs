@@ -67,7 +67,13 @@ impl Trace {
             let mut add = |i: usize, _: MgEg, n: i32| plain[i] += n;
             extinction::side_terms(board, turn, p, 1, &mut add);
             extinction::side_terms(board, !turn, p, -1, &mut add);
-            extinction::threat_terms(board, turn, attacked, p, &mut add);
+            extinction::threat_terms(
+                board,
+                turn,
+                extinction::Attacks::Known(attacked),
+                p,
+                &mut add,
+            );
         }
         Trace {
             phase: base::phase(board),
@@ -214,7 +220,13 @@ mod tests {
             assert_eq!(bd.attacks, extinction::attacks_of(&board));
             let real = bd.cp_for(turn)
                 + extinction::terms(&board, turn, phase, p)
-                + extinction::threats(&board, turn, bd.attacks, phase, p);
+                + extinction::threats(
+                    &board,
+                    turn,
+                    extinction::Attacks::Known(bd.attacks),
+                    phase,
+                    p,
+                );
             assert!((t.evaluate(&pairs) - real).abs() <= 2, "{board:?}");
             if t.plain.len() > 1 {
                 with_terms += 1;

@@ -78,27 +78,66 @@ pub fn last_pieces(board: &Board, color: Color) -> Bitboard {
     out
 }
 
+/// Which squares a side attacks, as the threats on last pieces ask it:
+/// from the attack sets the base evaluation found ([`Attacks::Known`]), or
+/// square by square where none were found ([`Attacks::Lazy`]: the threats
+/// ask about a few squares only, the last pieces and the squares that
+/// would fork them, so two whole attack maps would cost more).
+#[derive(Clone, Copy, Debug)]
+pub enum Attacks {
+    /// The squares each side attacks, by `Color as usize` ([`attacks_of`]).
+    Known([Bitboard; 2]),
+    /// Asked of the board for each square.
+    Lazy,
+}
+
+impl Attacks {
+    /// The squares of `squares` that `color` attacks on `board`.
+    #[inline]
+    pub fn among(&self, board: &Board, color: Color, squares: Bitboard) -> Bitboard {
+        match self {
+            Attacks::Known(a) => squares & a[color as usize],
+            Attacks::Lazy => {
+                let occupied = board.occupied();
+                let mut out = Bitboard::EMPTY;
+                for sq in squares {
+                    if board.attacks_to(sq, color, occupied).any() {
+                        out.add(sq);
+                    }
+                }
+                out
+            }
+        }
+    }
+}
+
 /// Whether `color` has a move that attacks two or more of `targets` from
-/// a square the other side does not attack (`guarded`): a fork on last
-/// pieces. Pawns count by their single pushes.
+/// a square the other side does not attack (`guarded`, asked only of the
+/// squares that would fork): a fork on last pieces. Pawns count by their
+/// single pushes.
 ///
 /// Attacks are symmetric, so the squares from which a piece would hit two
 /// targets are found from the targets' side, once per piece (a slider's
 /// own square no longer blocks after it moves), instead of from every
 /// square the piece can reach.
-pub fn has_fork(board: &Board, color: Color, targets: Bitboard, guarded: Bitboard) -> bool {
+pub fn has_fork(board: &Board, color: Color, targets: Bitboard, guarded: &Attacks) -> bool {
     if !targets.more_than_one() {
         return false;
     }
     let occupied = board.occupied();
     let ours = board.by_color(color);
-    let open = !ours & !guarded;
+    // Whether one of the fork squares `c` is safe from the other side.
+    let safe = |c: Bitboard| c.any() && (c & !guarded.among(board, !color, c)).any();
     let pawns = board.pawns() & ours;
     let step = if color.is_white() { 8 } else { -8 };
-    for to in pawns.shift(step) & !occupied & !guarded {
+    let mut pawn_forks = Bitboard::EMPTY;
+    for to in pawns.shift(step) & !occupied {
         if (attacks::pawn_attacks(color, to) & targets).more_than_one() {
-            return true;
+            pawn_forks.add(to);
         }
+    }
+    if safe(pawn_forks) {
+        return true;
     }
     // Knights and kings: where a man lands attacks the same squares
     // whatever the board, so the fork squares are found once per role.
@@ -111,8 +150,8 @@ pub fn has_fork(board: &Board, color: Color, targets: Bitboard, guarded: Bitboar
     ];
     for (men, hit) in leapers {
         if men.any() {
-            let forks = hit_twice(targets, hit);
-            if men.into_iter().any(|from| (hit(from) & open & forks).any()) {
+            let forks = hit_twice(targets, hit) & !ours;
+            if men.into_iter().any(|from| safe(hit(from) & forks)) {
                 return true;
             }
         }
@@ -122,9 +161,9 @@ pub fn has_fork(board: &Board, color: Color, targets: Bitboard, guarded: Bitboar
             continue;
         };
         let piece = role.of(color);
-        let dests = attacks::attacks(from, piece, occupied) & open;
+        let dests = attacks::attacks(from, piece, occupied) & !ours;
         let occ = occupied & !Bitboard::from(from);
-        if (dests & hit_twice(targets, |t| attacks::attacks(t, piece, occ))).any() {
+        if safe(dests & hit_twice(targets, |t| attacks::attacks(t, piece, occ))) {
             return true;
         }
     }
@@ -148,45 +187,36 @@ fn hit_twice(targets: Bitboard, hit: impl Fn(Square) -> Bitboard) -> Bitboard {
 /// side to move can take now (the game), its own last pieces under attack
 /// (two at once are hard to save), and forks on last pieces each side has
 /// next.
-pub fn threats(
-    board: &Board,
-    stm: Color,
-    attacked: [Bitboard; 2],
-    phase: i32,
-    p: &EvalParams,
-) -> i32 {
+pub fn threats(board: &Board, stm: Color, attacked: Attacks, phase: i32, p: &EvalParams) -> i32 {
     let mut s = MgEg::default();
     threat_terms(board, stm, attacked, p, &mut |_, w, n| s += w * n);
     s.taper(phase)
 }
 
 /// Sends the threat terms of [`threats`] to `add(flat index, weight,
-/// count)`. `attacked`: the squares each side attacks, by `Color as
-/// usize` ([`attacks_of`]).
+/// count)`. `attacked`: the squares each side attacks.
 pub fn threat_terms(
     board: &Board,
     stm: Color,
-    attacked: [Bitboard; 2],
+    attacked: Attacks,
     p: &EvalParams,
     add: &mut impl FnMut(usize, MgEg, i32),
 ) {
     let our_last = last_pieces(board, stm);
     let their_last = last_pieces(board, !stm);
-    let ours = attacked[stm as usize];
-    let theirs = attacked[!stm as usize];
-    if (ours & their_last).any() {
+    if attacked.among(board, stm, their_last).any() {
         add(ix::EXT_TAKE_LAST, p.ext_take_last, 1);
         return;
     }
-    match (theirs & our_last).count() {
+    match attacked.among(board, !stm, our_last).count() {
         0 => {}
         1 => add(ix::EXT_LAST_ATTACKED, p.ext_last_attacked, 1),
         _ => add(ix::EXT_LAST_ATTACKED_TWICE, p.ext_last_attacked_twice, 1),
     }
-    if has_fork(board, stm, their_last, theirs) {
+    if has_fork(board, stm, their_last, &attacked) {
         add(ix::EXT_FORK, p.ext_fork, 1);
     }
-    if has_fork(board, !stm, our_last, ours) {
+    if has_fork(board, !stm, our_last, &attacked) {
         add(ix::EXT_FORK_THREAT, p.ext_fork_threat, -1);
     }
 }
@@ -205,7 +235,7 @@ pub fn attacks_of(board: &Board) -> [Bitboard; 2] {
 /// the threats on last pieces (extinction is scored 1 / 1/2 / 0, so
 /// centipawns are its units).
 pub fn value(c: &Ctx) -> i32 {
-    let attacked = c.attacks.unwrap_or_else(|| attacks_of(c.board));
+    let attacked = c.attacks.map_or(Attacks::Lazy, Attacks::Known);
     c.cp + terms(c.board, c.stm, c.phase, c.params)
         + threats(c.board, c.stm, attacked, c.phase, c.params)
 }
@@ -259,25 +289,42 @@ mod tests {
         let kq = board("3qk3/8/8/8/8/8/8/3QK3 w - - 0 1");
         assert_eq!(last_pieces(&start, Color::White).count(), 2);
         assert_eq!(last_pieces(&kq, Color::Black).count(), 2);
-        assert_eq!(threats(&start, Color::White, attacks_of(&start), 24, P), 0);
+        assert_eq!(
+            threats(
+                &start,
+                Color::White,
+                Attacks::Known(attacks_of(&start)),
+                24,
+                P
+            ),
+            0
+        );
         // Nf7 forks the queen on d8 and the king on h8; Black's queen has
         // a fork back (Qd4 hits the king on a1 and the knight).
         let b = board("3q3k/8/8/4N3/8/8/8/K7 w - - 0 1");
         let targets = last_pieces(&b, Color::Black);
-        assert!(has_fork(&b, Color::White, targets, Bitboard::EMPTY));
+        assert!(has_fork(
+            &b,
+            Color::White,
+            targets,
+            &Attacks::Known([Bitboard::EMPTY; 2])
+        ));
         let p = P;
         let fork = (p.ext_fork - p.ext_fork_threat).mg;
-        assert_eq!(threats(&b, Color::White, attacks_of(&b), 3, P), fork);
+        assert_eq!(
+            threats(&b, Color::White, Attacks::Known(attacks_of(&b)), 3, P),
+            fork
+        );
         // A last piece en prise: the side to move takes it and wins.
         let b = board("3qk3/8/8/8/8/8/8/3RK2Q w - - 0 1");
         assert_eq!(
-            threats(&b, Color::White, attacks_of(&b), 20, P),
+            threats(&b, Color::White, Attacks::Known(attacks_of(&b)), 20, P),
             p.ext_take_last.mg
         );
         // The knight on f6 attacks both of Black's last pieces.
         let b = board("4k3/8/5N2/3q4/8/8/8/4K3 b - - 0 1");
         let twice = (p.ext_last_attacked_twice + p.ext_fork).mg;
-        assert!(threats(&b, Color::Black, attacks_of(&b), 0, P) <= twice);
+        assert!(threats(&b, Color::Black, Attacks::Known(attacks_of(&b)), 0, P) <= twice);
     }
 
     /// [`has_fork`] by the definition: every move of every piece, and the
@@ -329,17 +376,32 @@ mod tests {
                 }
                 let board = node.pos.board();
                 for color in Color::ALL {
+                    // The threats ask the board square by square as the
+                    // attack sets answer.
+                    let known = Attacks::Known(attacks_of(board));
+                    assert_eq!(
+                        threats(board, color, Attacks::Lazy, 12, P),
+                        threats(board, color, known, 12, P),
+                        "{board:?} {color:?}"
+                    );
                     let theirs = board.by_color(!color);
                     // The evaluation's targets, then any of the other
                     // side's men, guarded as in the evaluation or not.
                     let some = Bitboard(theirs.0 & rng.next_u64());
                     for targets in [last_pieces(board, !color), some, theirs] {
-                        for guarded in [attacked_by(board, !color), Bitboard::EMPTY] {
+                        let known = Attacks::Known(attacks_of(board));
+                        let none = Attacks::Known([Bitboard::EMPTY; 2]);
+                        let guarded = attacked_by(board, !color);
+                        for (attacks, guarded) in [
+                            (known, guarded),
+                            (Attacks::Lazy, guarded),
+                            (none, Bitboard::EMPTY),
+                        ] {
                             let want = fork_by_moves(board, color, targets, guarded);
                             assert_eq!(
-                                has_fork(board, color, targets, guarded),
+                                has_fork(board, color, targets, &attacks),
                                 want,
-                                "{board:?} {color:?} {targets:?} {guarded:?}"
+                                "{board:?} {color:?} {targets:?} {attacks:?}"
                             );
                             checked += 1;
                             found += usize::from(want);
@@ -348,7 +410,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(checked, 3 * 40 * 2 * 3 * 2);
+        assert_eq!(checked, 3 * 40 * 2 * 3 * 3);
         // Both answers were seen often.
         assert!(found > 100 && checked - found > 100, "{found} of {checked}");
     }
