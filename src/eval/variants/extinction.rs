@@ -120,7 +120,7 @@ impl Attacks {
 /// targets are found from the targets' side, once per piece (a slider's
 /// own square no longer blocks after it moves), instead of from every
 /// square the piece can reach.
-pub fn has_fork(board: &Board, color: Color, targets: Bitboard, guarded: &Attacks) -> bool {
+pub fn has_fork(board: &Board, color: Color, targets: Bitboard, guarded: Attacks) -> bool {
     if !targets.more_than_one() {
         return false;
     }
@@ -213,10 +213,10 @@ pub fn threat_terms(
         1 => add(ix::EXT_LAST_ATTACKED, p.ext_last_attacked, 1),
         _ => add(ix::EXT_LAST_ATTACKED_TWICE, p.ext_last_attacked_twice, 1),
     }
-    if has_fork(board, stm, their_last, &attacked) {
+    if has_fork(board, stm, their_last, attacked) {
         add(ix::EXT_FORK, p.ext_fork, 1);
     }
-    if has_fork(board, !stm, our_last, &attacked) {
+    if has_fork(board, !stm, our_last, attacked) {
         add(ix::EXT_FORK_THREAT, p.ext_fork_threat, -1);
     }
 }
@@ -307,7 +307,7 @@ mod tests {
             &b,
             Color::White,
             targets,
-            &Attacks::Known([Bitboard::EMPTY; 2])
+            Attacks::Known([Bitboard::EMPTY; 2])
         ));
         let p = P;
         let fork = (p.ext_fork - p.ext_fork_threat).mg;
@@ -399,7 +399,7 @@ mod tests {
                         ] {
                             let want = fork_by_moves(board, color, targets, guarded);
                             assert_eq!(
-                                has_fork(board, color, targets, &attacks),
+                                has_fork(board, color, targets, attacks),
                                 want,
                                 "{board:?} {color:?} {targets:?} {attacks:?}"
                             );
