@@ -115,7 +115,7 @@ pub struct Config {
     pub threads: usize,
     /// The net the games are played with (`EvalMode nnue`: the data of a
     /// net's next generation); without one, the default evaluation (which
-    /// reads the built-in net where [`crate::eval::net_by_default`] says).
+    /// reads the built-in net of the board).
     pub net: Option<Arc<Network>>,
 }
 

@@ -270,13 +270,15 @@ impl Evaluator {
     }
 
     /// The evaluation of `node` whose net score is `score`: the score
-    /// itself in chess and extinction ([`net_alone`]); in the scoring
+    /// itself in chess, with the threats on last pieces in extinction
+    /// ([`net_alone`], [`VariantEval::over_net`]); in the scoring
     /// variants, the variant evaluation with the score in place of the
     /// base evaluation's centipawns.
     #[inline]
     fn over_net_score<P: Pos>(&self, node: &Node<P>, memo: &Memo, score: i32) -> i32 {
         if self.alone {
-            return score;
+            let (board, stm) = (node.pos.board(), node.pos.turn());
+            return score + self.own.over_net(board, stm, self.params);
         }
         let phase = base::phase(node.pos.board());
         self.variant_value_at(node, memo, (score, phase), self.weights(), self.model())
@@ -361,7 +363,7 @@ impl<P: Pos> Evaluate<P> for Evaluator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::{missing_net, net_by_default, tuned};
+    use crate::eval::{missing_net, tuned};
     use crate::rules::BoardKind;
     use shakmaty::Color;
 
@@ -462,15 +464,31 @@ mod tests {
                     .is_none()
             );
         }
+        // Extinction: the net's score and the threats on last pieces (here
+        // White takes Black's last queen), in either mode.
         let extinction = Scorer::new(Variant::Extinction);
-        let e = Evaluator::with_net(&extinction, EvalMode::Variant, Some(ext_net.clone()));
-        assert!(e.net().is_none());
+        let rules = crate::rules::Rules::<crate::rules::Extinction>::new(Variant::Extinction);
+        let ext_node = rules.from_fen("3qk3/8/8/8/8/8/8/3RK2Q w - - 0 1").unwrap();
+        let board = ext_node.pos.board();
+        let threats = variants::extinction::threats(
+            board,
+            Color::White,
+            variants::extinction::Attacks::Known(variants::extinction::attacks_of(board)),
+            base::phase(board),
+            EvalParams::of(Variant::Extinction, true),
+        );
+        assert!(threats > 0);
+        let want_ext = ext_net.evaluate(board, Color::White) + threats;
+        for mode in [EvalMode::Variant, EvalMode::Nnue] {
+            let e = Evaluator::with_net(&extinction, mode, Some(ext_net.clone()));
+            assert_eq!(e.net().map(Network::name), Some(ext_net.name()));
+            assert_eq!(e.evaluate(&ext_node, &memo), e.units().value_of(want_ext));
+        }
         for v in Variant::ALL {
-            assert_eq!(
+            assert!(
                 Evaluator::new(&Scorer::new(v), EvalMode::Variant)
                     .net()
                     .is_some(),
-                net_by_default(v),
                 "{v}"
             );
             // The evaluator's net is the one `net_for` names, whatever is

@@ -8,8 +8,9 @@
 //! ([`variants`], one module per variant; [`EvalMode::Variant`], the
 //! default) estimate what each variant still pays beyond the board result.
 //! [`EvalMode::Nnue`] evaluates chess and extinction boards with a trained
-//! network ([`crate::nnue`]) in place of the base evaluation and the
-//! extinction terms. All sit behind [`Evaluate`].
+//! network ([`crate::nnue`]) in place of the base evaluation and
+//! extinction's type terms (its threats on last pieces stay); the default
+//! mode reads the net too. All sit behind [`Evaluate`].
 //!
 //! Where each piece lives: the trait and the [`Evaluator`] in
 //! `evaluator.rs`; the search's unit scale ([`Units`]) in `units.rs`; the
@@ -33,6 +34,6 @@ pub mod wdl;
 
 pub use evaluator::{Evaluate, Evaluator};
 pub use margins::ResultMargins;
-pub use mode::{EvalMode, missing_net, net_alone, net_by_default, net_for};
+pub use mode::{EvalMode, missing_net, net_alone, net_for};
 pub use units::Units;
 pub use wdl::Wdl;

@@ -1,18 +1,23 @@
 //! Which evaluation runs: [`EvalMode`], and the rules that choose the net
-//! an evaluator of a variant reads ([`net_for`], [`net_by_default`],
-//! [`net_alone`], [`missing_net`]).
+//! an evaluator of a variant reads ([`net_for`], [`net_alone`],
+//! [`missing_net`]).
 
 use std::sync::Arc;
 
 use crate::nnue::Network;
 use crate::rules::{BoardKind, Variant};
 
-/// network.
+/// Which evaluation runs: the variant evaluator (over a net or the base
+/// evaluation, with tuned or hand-set weights), the base evaluation alone,
+/// or a trained network.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum EvalMode {
-    /// The default: the variant evaluator over the net of the board where
-    /// the net is the default ([`net_by_default`]), over the base
-    /// evaluation elsewhere.
+    /// The default: the variant evaluator over the net of the board, in
+    /// every variant (each built-in net has won its match against the
+    /// hand-written evaluation and keeps every suite move: `docs/train.md`,
+    /// "The built-in nets"). In extinction the net's score carries the
+    /// threats on last pieces
+    /// ([`VariantEval::over_net`](super::variants::VariantEval::over_net)).
     #[default]
     Variant,
     /// The variant evaluator with the hand-set weights, of the base
@@ -22,8 +27,10 @@ pub enum EvalMode {
     /// The base evaluation with the win/draw/loss model only.
     Base,
     /// The net of the board kind ([`crate::nnue`]) in every variant: the
-    /// whole evaluation in chess and extinction, the centipawns under the
-    /// scoring variants' own terms.
+    /// whole evaluation in chess, with the threats on last pieces in
+    /// extinction, the centipawns under the scoring variants' own terms.
+    /// The same evaluation as [`EvalMode::Variant`]; kept so that settings
+    /// and data that name it still read.
     Nnue,
 }
 
@@ -65,24 +72,11 @@ pub fn net_alone(variant: Variant) -> bool {
     super::variants::of(variant).board_result_alone()
 }
 
-/// Whether the default evaluation ([`EvalMode::Variant`]) of `variant`
-/// reads the net of its board: where the built-in net has won its match
-/// against the hand-written evaluation and keeps every suite move
-/// (`docs/train.md`, "The built-in nets"): every variant but extinction
-/// (its net, on a third of the data, is weaker). In wacky the net's
-/// centipawns lost fewer games to Stockfish 2400 than the hand-written
-/// evaluation's (self-play margins there are too wide to tell in 200
-/// games).
-pub fn net_by_default(variant: Variant) -> bool {
-    variant != Variant::Extinction
-}
-
 /// The net an evaluator of `variant` in `mode` evaluates with, given the
 /// net the user loaded (`EvalFile`, `--net`): the loaded one when it is
 /// of the variant's board, else the one built into the binary for the
 /// board; `None` where the mode reads no net ([`EvalMode::Untuned`],
-/// [`EvalMode::Base`], [`EvalMode::Variant`] outside [`net_by_default`])
-/// or the board has none. The one place that choice is made: the
+/// [`EvalMode::Base`]) or the board has none. The one place that choice is made: the
 /// evaluator, the engine's note and datagen's settings all ask here.
 pub fn net_for(
     variant: Variant,
@@ -90,8 +84,7 @@ pub fn net_for(
     loaded: Option<Arc<Network>>,
 ) -> Option<Arc<Network>> {
     let reads = match mode {
-        EvalMode::Nnue => true,
-        EvalMode::Variant => net_by_default(variant),
+        EvalMode::Variant | EvalMode::Nnue => true,
         EvalMode::Untuned | EvalMode::Base => false,
     };
     if !reads {

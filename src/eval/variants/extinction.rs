@@ -258,6 +258,14 @@ impl VariantEval for Eval {
     fn board_result_alone(&self) -> bool {
         true
     }
+
+    /// The threats on last pieces: a net trained on quiet positions
+    /// knows little of them. The type terms are the net's own business.
+    #[inline]
+    fn over_net(&self, board: &Board, stm: Color, params: &EvalParams) -> i32 {
+        let phase = super::super::base::phase(board);
+        threats(board, stm, Attacks::Lazy, phase, params)
+    }
 }
 
 #[cfg(test)]

@@ -71,6 +71,13 @@ pub trait VariantEval: fmt::Debug + Send + Sync {
         false
     }
 
+    /// What the variant adds to a net's score where that score is the
+    /// evaluation ([`VariantEval::board_result_alone`]), in centipawns for
+    /// `stm`: nothing by default.
+    fn over_net(&self, _board: &Board, _stm: Color, _params: &EvalParams) -> i32 {
+        0
+    }
+
     /// The name prefixes of the [`VariantWeights`] the variant reads (what
     /// `tally tune -v VARIANT` fits); none by default.
     fn weight_prefixes(&self) -> &'static [&'static str] {
