@@ -8,7 +8,7 @@ use shakmaty::Bitboard;
 
 use super::params::EvalParams;
 use super::variant_weights::{self, VariantWeights, WeightOverrides};
-use super::variants::{self, VariantEval};
+use super::variants::{self, OverNet, VariantEval};
 use super::wdl::{Wdl, WdlModel};
 use super::{EvalMode, ResultMargins, Units, base, curve, net_alone, net_for};
 use crate::nnue::{Accumulator, Network};
@@ -76,6 +76,9 @@ pub struct Evaluator {
     /// Whether the variant is scored by the board result alone
     /// ([`net_alone`]).
     alone: bool,
+    /// What the variant adds to a net's score where it is scored by the
+    /// board result alone ([`VariantEval::over_net`]).
+    over_net: Option<OverNet>,
     scorer: Scorer,
     units: Units,
     mode: EvalMode,
@@ -116,6 +119,7 @@ impl Evaluator {
             variant,
             own: variants::of(variant),
             alone: net_alone(variant),
+            over_net: variants::of(variant).over_net(),
             scorer: scorer.clone(),
             units: Units::of(scorer),
             mode,
@@ -277,8 +281,10 @@ impl Evaluator {
     #[inline]
     fn over_net_score<P: Pos>(&self, node: &Node<P>, memo: &Memo, score: i32) -> i32 {
         if self.alone {
-            let (board, stm) = (node.pos.board(), node.pos.turn());
-            return score + self.own.over_net(board, stm, self.params);
+            return match self.over_net {
+                Some(add) => score + add(node.pos.board(), node.pos.turn(), self.params),
+                None => score,
+            };
         }
         let phase = base::phase(node.pos.board());
         self.variant_value_at(node, memo, (score, phase), self.weights(), self.model())

@@ -259,13 +259,18 @@ impl VariantEval for Eval {
         true
     }
 
-    /// The threats on last pieces: a net trained on quiet positions
-    /// knows little of them. The type terms are the net's own business.
-    #[inline]
-    fn over_net(&self, board: &Board, stm: Color, params: &EvalParams) -> i32 {
-        let phase = super::super::base::phase(board);
-        threats(board, stm, Attacks::Lazy, phase, params)
+    /// The threats on last pieces ([`threats_over_net`]).
+    fn over_net(&self) -> Option<super::OverNet> {
+        Some(threats_over_net)
     }
+}
+
+/// What extinction adds to its net's score: the threats on last pieces,
+/// which a net trained on quiet positions knows little of. The type terms
+/// are the net's own business.
+fn threats_over_net(board: &Board, stm: Color, params: &EvalParams) -> i32 {
+    let phase = super::super::base::phase(board);
+    threats(board, stm, Attacks::Lazy, phase, params)
 }
 
 #[cfg(test)]

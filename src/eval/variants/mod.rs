@@ -54,6 +54,10 @@ use crate::scoring::{DrawAdvantage, Memo, Tables};
 /// ([`VariantEval::weight_prefixes`]).
 pub const SIDE_ENDING_PREFIXES: [&str; 3] = ["wdl_", "move_rule_drift", "perpetual_"];
 
+/// What a variant adds to a net's score ([`VariantEval::over_net`]):
+/// centipawns for `stm` on `board`.
+pub type OverNet = fn(board: &Board, stm: Color, params: &EvalParams) -> i32;
+
 /// What one variant's evaluation adds to the base evaluation: the margins
 /// of its board results and its estimate of the points still to come.
 pub trait VariantEval: fmt::Debug + Send + Sync {
@@ -72,10 +76,12 @@ pub trait VariantEval: fmt::Debug + Send + Sync {
     }
 
     /// What the variant adds to a net's score where that score is the
-    /// evaluation ([`VariantEval::board_result_alone`]), in centipawns for
-    /// `stm`: nothing by default.
-    fn over_net(&self, _board: &Board, _stm: Color, _params: &EvalParams) -> i32 {
-        0
+    /// evaluation ([`VariantEval::board_result_alone`]): a function of the
+    /// board and the side to move giving centipawns for that side; none by
+    /// default. A function, not a method, so that an evaluator keeps it
+    /// and the variants without one pay nothing a node.
+    fn over_net(&self) -> Option<OverNet> {
+        None
     }
 
     /// The name prefixes of the [`VariantWeights`] the variant reads (what
