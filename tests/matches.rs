@@ -99,6 +99,85 @@ fn two_tally_settings_play_scored_games() {
     assert_eq!(play(&c), games);
 }
 
+#[test]
+fn games_on_a_clock_record_it_and_read_back_to_the_same_points() {
+    // A clock no reply can come near (the players' depths bound their
+    // searches): each ply's comment carries the mover's clock after it,
+    // and the PGN, clocks included, scores as the match did: in wacky a
+    // mate earns the winner's time left.
+    let tc = Control {
+        base: Some(Duration::from_secs(3000)),
+        ..Control::default()
+    };
+    let mut c = config(
+        Variant::Wacky,
+        "name=deep hash=8 depth=3",
+        "name=shallow hash=8 depth=1",
+        4,
+        tc,
+    );
+    // The shipped first opening, and one where White mates in one (Ra8#).
+    let mut openings = openings::parse_epd(openings::SHIPPED).unwrap();
+    openings.truncate(1);
+    openings.extend(openings::parse_epd("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\n").unwrap());
+    c.openings = openings;
+    let games = play(&c);
+    let scorer = Scorer::new(Variant::Wacky);
+    for g in &games {
+        assert!(g.forfeit.is_none());
+        let pgn = read_games(g.pgn.as_bytes()).unwrap();
+        let input = &pgn[0].input;
+        assert_eq!(input.clocks.len(), g.moves.len());
+        // Without an increment each side's clock only runs down.
+        for side in 0..2 {
+            let readings: Vec<u64> = input
+                .clocks
+                .iter()
+                .skip(side)
+                .step_by(2)
+                .map(|c| c.expect("a clock on every ply"))
+                .collect();
+            assert!(readings.windows(2).all(|w| w[1] <= w[0]), "{readings:?}");
+            assert!(readings.iter().all(|&t| t <= 3000));
+        }
+        let record = score_input(&scorer, input).unwrap();
+        let (w, b) = (record.total.white.as_f64(), record.total.black.as_f64());
+        let expected = if g.white == 0 { [w, b] } else { [b, w] };
+        assert_eq!(g.points, expected);
+    }
+    // A mate earns the winner's time left: the PGN without its clocks
+    // scores the winner that much less, split as the rules split it.
+    let time_award = |t: u64| {
+        t / 3600 * 400_000
+            + t % 3600 / 600 * 50_000
+            + t % 600 / 60 * 4_000
+            + t % 60 / 10 * 600
+            + t % 10 * 50
+    };
+    let mut mates = 0;
+    for g in games
+        .iter()
+        .filter(|g| g.ending == Some(EndingKind::Checkmate))
+    {
+        mates += 1;
+        let mut input = read_games(g.pgn.as_bytes()).unwrap().remove(0).input;
+        let left = input.clocks.last().copied().flatten().unwrap();
+        let with = score_input(&scorer, &input).unwrap().total;
+        input.clocks.clear();
+        let without = score_input(&scorer, &input).unwrap().total;
+        let gained = (with.white.as_f64() - without.white.as_f64())
+            + (with.black.as_f64() - without.black.as_f64());
+        assert!(left > 2700, "{left}");
+        assert_eq!(gained, time_award(left) as f64);
+    }
+    assert_eq!(
+        mates,
+        2,
+        "{:?}",
+        games.iter().map(|g| g.ending).collect::<Vec<_>>()
+    );
+}
+
 /// Tally against the fake engine in `mode`: both games forfeited by the
 /// fake, by `kind`, with `reason` in the details.
 fn forfeits(mode: &str, control: Control, kind: ForfeitKind, reason: &str) {

@@ -3,18 +3,17 @@
 //! and missed on every ply, in the comment syntax chess GUIs read
 //! (`[%eval]`, `[%clk]`).
 
+use std::time::Duration;
+
 use shakmaty::Color;
 
 use super::{Expected, Finish, GameAnalysis, fmt_points, limits_text};
-use crate::pgn::{PgnGame, PgnOut, PgnPly, award_comment, kept_tags, variant_tag, write_pgn};
+use crate::pgn::{
+    PgnGame, PgnOut, PgnPly, award_comment, clock_text, kept_tags, variant_tag, write_pgn,
+};
 use crate::rules::Ending;
 use crate::scoring::Scorer;
 use crate::search::Limits;
-
-/// A clock reading as PGN's `[%clk]` wants it: `H:MM:SS`.
-fn clock_text(secs: u64) -> String {
-    format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
-}
 
 /// The `[%eval]` text of an expected final margin, from White's side: a
 /// proven mate as `#N` / `#-N`, otherwise the margin in pawns of the
@@ -69,7 +68,10 @@ pub fn annotated_pgn(
                 c.push_str(&format!("[%eval {}] ", eval_text(e, ppp)));
             }
             if let Some(secs) = g.input.clocks.get(i).copied().flatten() {
-                c.push_str(&format!("[%clk {}] ", clock_text(secs)));
+                c.push_str(&format!(
+                    "[%clk {}] ",
+                    clock_text(Duration::from_secs(secs))
+                ));
             }
             let mut notes = Vec::new();
             if let Some(award) = award_comment(&p.earned, p.mover) {

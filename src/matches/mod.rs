@@ -42,6 +42,8 @@
 //!   from sending the request to receiving the move. A move that arrives
 //!   more than [`MatchConfig::time_margin`] (50 ms by default) after the
 //!   clock ran out loses on time; the increment is added after each move.
+//!   The PGN gives the mover's clock after every move (`[%clk]`, tenths
+//!   of a second), so it reads back to the clocks the referee was given.
 //!   No reply within the remaining time (or the move time) plus
 //!   [`MatchConfig::hang_timeout`] is a hang; with fixed depth or nodes the
 //!   hang timeout alone is the wait.
@@ -72,7 +74,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
-use crate::pgn::{PgnOut, award_comment, pgn_of, write_pgn};
+use crate::pgn::{PgnOut, award_comment, clock_text, pgn_of, write_pgn};
 use crate::referee::score_game;
 use crate::rules::{EndingKind, Game, Pos, Rules, Variant};
 use crate::scoring::{DrawAdvantage, EndContext, Scorer, Tables};
@@ -846,13 +848,15 @@ fn forfeit_of(player: usize, f: &Failure) -> Forfeit {
 
 /// A game played out: the game at its end (a forfeit scored as the
 /// forfeiting player's resignation), its start, the actions played, the
-/// clocks left (`[white, black]`, when a clock ran) and the forfeit that
-/// ended it, if one did.
+/// clocks left (`[white, black]`, when a clock ran) and, action by action,
+/// the mover's clock after it (empty without a clock), and the forfeit
+/// that ended it, if one did.
 struct Played<P: Pos> {
     game: Game<P>,
     start_fen: String,
     moves: Vec<String>,
     clocks: Option<[Duration; 2]>,
+    clock_after: Vec<Duration>,
     forfeit: Option<Forfeit>,
 }
 
@@ -902,6 +906,7 @@ fn play_game<P: Pos>(
     }
     // Clocks by colour: [white, black].
     let mut clocks = config.control.base.map(|b| [b, b]);
+    let mut clock_after = Vec::new();
     while forfeit.is_none() && game.ending().is_none() {
         if stop.load(Ordering::Relaxed) {
             return None;
@@ -932,7 +937,12 @@ fn play_game<P: Pos>(
             break;
         }
         match game.play_text(&text) {
-            Ok(a) => moves.push(game.rules().text(a).to_string()),
+            Ok(a) => {
+                moves.push(game.rules().text(a).to_string());
+                if let Some(t) = clocks {
+                    clock_after.push(t[ci]);
+                }
+            }
             Err(e) => {
                 forfeit = Some(Forfeit {
                     player: pi,
@@ -957,6 +967,7 @@ fn play_game<P: Pos>(
         start_fen,
         moves,
         clocks,
+        clock_after,
         forfeit,
     })
 }
@@ -979,6 +990,7 @@ fn record_game<P: Pos>(
         start_fen,
         moves,
         clocks,
+        clock_after,
         forfeit,
     } = played;
     let ctx = EndContext {
@@ -1001,8 +1013,14 @@ fn record_game<P: Pos>(
         (None, None) => "unfinished".to_owned(),
     };
     let mut pgn = pgn_of(&game, &record);
-    for (ply, score) in pgn.plies.iter_mut().zip(&record.plies) {
-        ply.comment = award_comment(&score.award, score.mover);
+    for (i, (ply, score)) in pgn.plies.iter_mut().zip(&record.plies).enumerate() {
+        let clock = clock_after
+            .get(i)
+            .map(|&t| format!("[%clk {}]", clock_text(t)));
+        ply.comment = match (award_comment(&score.award, score.mover), clock) {
+            (Some(a), Some(c)) => Some(format!("{a} {c}")),
+            (a, c) => a.or(c),
+        };
     }
     append_comment(
         &mut pgn,

@@ -8,6 +8,8 @@
 //! output read back to the same points, are in [`crate::pgn`]; what goes
 //! into the comments is the caller's.
 
+use std::time::Duration;
+
 use shakmaty::Color;
 use shakmaty::san::San;
 
@@ -237,6 +239,19 @@ pub fn pgn_of<P: Pos>(game: &Game<P>, record: &ScoreRecord) -> PgnOut {
     }
 }
 
+/// A clock reading as PGN's `[%clk]` wants it: `H:MM:SS`, with tenths
+/// when the reading has a fraction of a second (`0:00:09.8`); readers
+/// that take whole seconds (Tally's own among them) drop them.
+pub fn clock_text(left: Duration) -> String {
+    let secs = left.as_secs();
+    let whole = format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60);
+    if left.subsec_nanos() == 0 {
+        whole
+    } else {
+        format!("{whole}.{}", left.subsec_millis() / 100)
+    }
+}
+
 /// A ply's award as comment text: `white +5 black 0 (capture)`-style, or
 /// `None` for a ply that earned nothing. Points are from `mover`'s side:
 /// `+N` to the mover, and the opponent's share when it has one.
@@ -259,6 +274,21 @@ mod tests {
     use crate::rules::{Rules, Variant};
     use crate::scoring::{EndContext, Scorer};
     use shakmaty::Chess;
+
+    #[test]
+    fn clock_readings_are_written_as_pgn_wants_them() {
+        let ms = Duration::from_millis;
+        assert_eq!(clock_text(Duration::from_secs(3725)), "1:02:05");
+        assert_eq!(clock_text(ms(9_850)), "0:00:09.8");
+        assert_eq!(clock_text(ms(59_999)), "0:00:59.9");
+        assert_eq!(clock_text(ms(40)), "0:00:00.0");
+        assert_eq!(clock_text(Duration::ZERO), "0:00:00");
+        // Tally's reader takes the whole seconds back.
+        assert_eq!(
+            crate::pgn::parse_clock(clock_text(ms(9_850)).as_bytes()),
+            Some(9)
+        );
+    }
 
     #[test]
     fn special_actions_and_comments_read_back() {
