@@ -259,7 +259,7 @@ impl VariantEval for Eval {
         true
     }
 
-    /// The threats on last pieces ([`threats_over_net`]).
+    /// The threats on last pieces (one en prise, attacked, forked next move).
     fn over_net(&self) -> Option<super::OverNet> {
         Some(threats_over_net)
     }
