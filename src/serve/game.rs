@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use shakmaty::Color;
 
-use crate::pgn::{PgnOut, award_comment, game_sans, pgn_of, write_pgn};
+use crate::pgn::{PgnOut, award_comment, clock_text, game_sans, pgn_of, write_pgn};
 use crate::referee::{ScoreRecord, score_game};
 use crate::rules::{Action, AnyGame, Variant};
 use crate::scoring::{Award, EndContext, Points, Scorer};
@@ -476,12 +476,26 @@ impl ServedGame {
     }
 
     /// The game as an annotated PGN: every ply's award in its comment,
-    /// the setup in `Tally*` tags.
+    /// on a clock each side's time left after its last ply (`[%clk]`, what
+    /// the referee reads for wacky's time award), the setup in `Tally*`
+    /// tags.
     pub fn pgn(&self) -> String {
         let record = self.record();
         let mut out: PgnOut = with_game!(&self.game, |g| pgn_of(g, &record));
         for (ply, p) in out.plies.iter_mut().zip(&record.plies) {
             ply.comment = award_comment(&p.award, p.mover);
+        }
+        if self.setup.clock.is_some() {
+            for color in [Color::White, Color::Black] {
+                let last = record.plies.iter().rposition(|p| p.mover == color);
+                if let Some(ply) = last.and_then(|i| out.plies.get_mut(i)) {
+                    let clock = format!("[%clk {}]", clock_text(self.remaining(color)));
+                    ply.comment = Some(match ply.comment.take() {
+                        Some(c) => format!("{c} {clock}"),
+                        None => clock,
+                    });
+                }
+            }
         }
         let s = &self.setup;
         let (white, black) = match s.mode {
@@ -705,6 +719,35 @@ mod tests {
         assert_eq!(s["totals"]["black"], r.total.black.to_json());
         assert_eq!(s["plies"][3]["san"], "Qh4#");
         assert!(g.play("e2e4", false).unwrap_err().contains("over"));
+    }
+
+    #[test]
+    fn a_game_on_a_clock_scores_from_its_pgn_as_served() {
+        // Wacky pays a mate's winner for the time left: the PGN carries
+        // the clocks, so the referee scores it as the page did.
+        let mut g = ServedGame::new(
+            "t".into(),
+            setup(r#"{"variant":"wacky","mode":"people","clock_base":600000,"clock_inc":0}"#),
+        )
+        .unwrap();
+        for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+            g.play(m, false).unwrap();
+        }
+        let served = g.record().total;
+        let pgn = crate::pgn::read_games(g.pgn().as_bytes())
+            .unwrap()
+            .remove(0);
+        let scorer = Scorer::new(Variant::Wacky);
+        let read = crate::referee::score_input(&scorer, &pgn.input)
+            .unwrap()
+            .total;
+        assert_eq!(read, served);
+        // Without the clocks Black, who mated, scores less.
+        let mut input = pgn.input.clone();
+        input.clocks.clear();
+        let without = crate::referee::score_input(&scorer, &input).unwrap().total;
+        assert!(without.black < read.black, "{without:?} {read:?}");
+        assert_eq!(without.white, read.white);
     }
 
     #[test]
