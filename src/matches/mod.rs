@@ -74,7 +74,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
-use crate::pgn::{PgnOut, award_comment, clock_text, pgn_of, write_pgn};
+use crate::pgn::{PgnOut, add_clock, award_comment, pgn_of, write_pgn};
 use crate::referee::score_game;
 use crate::rules::{EndingKind, Game, Pos, Rules, Variant};
 use crate::scoring::{DrawAdvantage, EndContext, Scorer, Tables};
@@ -1014,13 +1014,10 @@ fn record_game<P: Pos>(
     };
     let mut pgn = pgn_of(&game, &record);
     for (i, (ply, score)) in pgn.plies.iter_mut().zip(&record.plies).enumerate() {
-        let clock = clock_after
-            .get(i)
-            .map(|&t| format!("[%clk {}]", clock_text(t)));
-        ply.comment = match (award_comment(&score.award, score.mover), clock) {
-            (Some(a), Some(c)) => Some(format!("{a} {c}")),
-            (a, c) => a.or(c),
-        };
+        ply.comment = award_comment(&score.award, score.mover);
+        if let Some(&left) = clock_after.get(i) {
+            add_clock(&mut ply.comment, left);
+        }
     }
     append_comment(
         &mut pgn,

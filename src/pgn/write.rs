@@ -252,6 +252,16 @@ pub fn clock_text(left: Duration) -> String {
     }
 }
 
+/// Adds the clock reading `left` (`[%clk ...]`) to a ply's `comment`,
+/// after what it already says.
+pub fn add_clock(comment: &mut Option<String>, left: Duration) {
+    let clock = format!("[%clk {}]", clock_text(left));
+    *comment = Some(match comment.take() {
+        Some(c) => format!("{c} {clock}"),
+        None => clock,
+    });
+}
+
 /// A ply's award as comment text: `white +5 black 0 (capture)`-style, or
 /// `None` for a ply that earned nothing. Points are from `mover`'s side:
 /// `+N` to the mover, and the opponent's share when it has one.

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use shakmaty::Color;
 
-use crate::pgn::{PgnOut, award_comment, clock_text, game_sans, pgn_of, write_pgn};
+use crate::pgn::{PgnOut, add_clock, award_comment, game_sans, pgn_of, write_pgn};
 use crate::referee::{ScoreRecord, score_game};
 use crate::rules::{Action, AnyGame, Variant};
 use crate::scoring::{Award, EndContext, Points, Scorer};
@@ -489,11 +489,7 @@ impl ServedGame {
             for color in [Color::White, Color::Black] {
                 let last = record.plies.iter().rposition(|p| p.mover == color);
                 if let Some(ply) = last.and_then(|i| out.plies.get_mut(i)) {
-                    let clock = format!("[%clk {}]", clock_text(self.remaining(color)));
-                    ply.comment = Some(match ply.comment.take() {
-                        Some(c) => format!("{c} {clock}"),
-                        None => clock,
-                    });
+                    add_clock(&mut ply.comment, self.remaining(color));
                 }
             }
         }
