@@ -107,6 +107,62 @@ fn tally_score_reads_960_moves_as_king_takes_rook() {
     assert!(cli::stdout(&out).contains("chess (Chess960)"));
 }
 
+/// `tally analyse` writes castling as king takes rook in Chess960, even
+/// from the standard squares (what a GUI in 960 mode sends back), and
+/// `tally perft` reads a FEN with 960 castling rights as Chess960 without
+/// being told, as `score` and `analyse` do.
+#[test]
+fn analyse_and_perft_write_and_read_960_castling() {
+    let fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+    let out = cli::command()
+        .args([
+            "analyse",
+            "--chess960",
+            "--json",
+            "--depth",
+            "2",
+            "--threads",
+            "1",
+            "--fen",
+            fen,
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", cli::stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(cli::stdout(&out).trim()).unwrap();
+    let actions: Vec<&str> = v["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["action"].as_str().unwrap())
+        .collect();
+    for castle in ["e1h1", "e1a1"] {
+        assert!(actions.contains(&castle), "{actions:?}");
+    }
+    for king_step in ["e1g1", "e1c1"] {
+        assert!(!actions.contains(&king_step), "{actions:?}");
+    }
+    let lines = v["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|a| a["pv"].as_array().unwrap());
+    assert!(lines.clone().all(|m| m != "e8g8" && m != "e8c8"), "{v}");
+    let nodes = |extra: &[&str]| {
+        let out = cli::command()
+            .args(["perft", "-d", "1", "--fen", FEN_B])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", cli::stderr(&out));
+        cli::stdout(&out).trim().to_owned()
+    };
+    // King b1, rooks a1 and h1: 16 pawn moves, the king's 1, the h-rook's
+    // 5, and castling both ways.
+    assert_eq!(nodes(&[]), "Nodes searched: 24");
+    assert_eq!(nodes(&["--chess960"]), "Nodes searched: 24");
+}
+
 /// The disk replaces the king wherever it stands (here b1): accepted, the
 /// king neither moves nor castles; restored, it castles again; swapped,
 /// the swapper's king is the frozen one.

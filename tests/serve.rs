@@ -285,6 +285,13 @@ async fn chess960_games_castle_by_king_takes_rook() {
     let (_, g) = server.json("GET", &format!("/api/games/{id}"), "");
     assert_eq!(plies(&g), 2, "{g}");
     assert!(g["fen"].as_str().unwrap().starts_with("r4rk1/"), "{g}");
+    // A FEN whose castling rights only Chess960 reads plays as Chess960
+    // without the key, its rights kept.
+    let shredder = "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1";
+    let id960 = server.create(json!({"mode": "people", "fen": shredder}));
+    let (_, g960) = server.json("GET", &format!("/api/games/{id960}"), "");
+    assert_eq!(g960["chess960"], true, "{g960}");
+    assert!(g960["fen"].as_str().unwrap().contains(" w KQkq "), "{g960}");
     let (white, black) = referee_totals(Variant::Wacky, Some(fen), "b1a1 b8h8");
     assert_eq!((white.clone(), black.clone()), (json!(860), json!(860)));
     assert_eq!(g["totals"]["white"], white, "{g}");

@@ -553,6 +553,20 @@ fn go_limits() {
         .find(|l| l.starts_with("info string margin"))
         .unwrap();
     assert_eq!(margin, "info string margin +1 chess award h5f7 1:0 mate");
+    // Wacky counts in units of about 300 points, yet the margin of a mate
+    // in one is its award to the point (539,040, not a multiple of 300).
+    let wacky = script(
+        "setoption name UCI_Variant value wacky\n\
+         position fen 3k4/R6Q/8/8/1K4P1/8/6r1/2R5 w - - 3 41\n\
+         go depth 3 searchmoves h7d7\n",
+    );
+    assert_eq!(bestmove(&wacky), "h7d7");
+    assert!(
+        wacky
+            .iter()
+            .any(|l| l.starts_with("info string margin +539040 wacky award h7d7 539040:0 ")),
+        "{wacky:#?}"
+    );
     // Depth, nodes, searchmoves.
     c.send("position startpos");
     let go = c.go("depth 3");

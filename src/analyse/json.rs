@@ -29,10 +29,10 @@ fn events_json(e: Events) -> Json {
 }
 
 /// One ranked action of a position analysis.
-fn ranked_json(r: &RankedAction) -> Json {
+fn ranked_json(a: &PositionAnalysis, r: &RankedAction) -> Json {
     json!({
         "rank": r.rank,
-        "action": r.action.to_string(),
+        "action": a.text(r.action),
         "san": r.san,
         "value": r.value,
         "award": award_json(&r.immediate.award),
@@ -53,7 +53,7 @@ pub fn position_json(variant: Variant, a: &PositionAnalysis) -> Json {
         "depth": a.depth,
         "nodes": a.nodes,
         "time_ms": a.time.as_millis() as u64,
-        "actions": a.actions.iter().map(ranked_json).collect::<Vec<_>>(),
+        "actions": a.actions.iter().map(|r| ranked_json(a, r)).collect::<Vec<_>>(),
     })
 }
 
@@ -70,12 +70,12 @@ pub fn game_json(variant: Variant, a: &GameAnalysis, big: f64) -> Json {
                 "ply": p.ply,
                 "mover": color_name(p.mover),
                 "fullmove": p.fullmove,
-                "action": p.action.to_string(),
+                "action": a.text(p.action),
                 "san": p.san,
                 "earned": award_json(&p.earned),
                 "value": p.played,
                 "best": {
-                    "action": p.best.action.to_string(),
+                    "action": a.text(p.best.action),
                     "san": p.best.san,
                     "value": p.best.value,
                 },

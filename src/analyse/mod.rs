@@ -52,13 +52,13 @@ pub mod table;
 use std::time::Duration;
 
 use serde::Serialize;
-use shakmaty::Color;
+use shakmaty::{CastlingMode, Color};
 
 use crate::engine::Engine;
 use crate::eval::Units;
 use crate::pgn::san;
 use crate::referee::{GameInput, ScoreError, ScoreRecord, score_input};
-use crate::rules::{Action, Ending, Game, Pos, RulesError};
+use crate::rules::{Action, AnyGame, Ending, Game, Pos, RulesError};
 pub use crate::scoring::Immediate;
 use crate::scoring::{Award, Memo, Points, Scorer, margin};
 use crate::search::{Bound, Limits, PvLine, Reporter, Score};
@@ -196,6 +196,15 @@ pub struct PositionAnalysis {
     pub nodes: u64,
     /// Time spent.
     pub time: Duration,
+    /// How actions are written: castling as king takes rook in Chess960.
+    pub castling: CastlingMode,
+}
+
+impl PositionAnalysis {
+    /// `action` in UCI text, castling as the position's rules write it.
+    pub fn text(&self, action: Action) -> String {
+        action.uci(self.castling).to_string()
+    }
 }
 
 /// Why an analysis could not be made.
@@ -227,6 +236,20 @@ impl From<RulesError> for AnalyseError {
     }
 }
 
+/// How the engine's game writes castling: king takes rook in Chess960.
+fn castling_of(engine: &Engine) -> CastlingMode {
+    if engine.game().chess960() {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::Standard
+    }
+}
+
+/// `action` in UCI text as the engine's game writes it.
+fn action_text(engine: &Engine, action: Action) -> String {
+    engine.game().text(action)
+}
+
 /// What `action` earns when played now in `game`, and its SAN.
 fn immediate_in<P: Pos>(
     scorer: &Scorer,
@@ -251,15 +274,49 @@ fn immediate_in<P: Pos>(
 /// end; nothing where the line ends the game). The line's value as the
 /// search gave it where its actions cannot be replayed.
 pub fn exact_value(engine: &Engine, line: &PvLine, units: Units) -> SearchValue {
-    let searched = SearchValue::from_units(line.value, units, line.bound);
-    let scorer = engine.scorer();
-    let memo = engine.memo();
-    let exact = crate::with_game!(engine.game(), |g| exact_points(
-        &scorer, memo, g, line, units
-    ));
-    match exact {
-        Some(points) => SearchValue { points, ..searched },
-        None => searched,
+    Exact::with_units(engine, units).value(line)
+}
+
+/// What [`exact_value`] needs of the engine at a search's root, kept apart
+/// from it: for a reporter or a callback that outlives the borrow (the UCI
+/// loop's margin line, `tally serve`'s thinking stream).
+#[derive(Clone, Debug)]
+pub struct Exact {
+    scorer: Scorer,
+    memo: Memo,
+    game: AnyGame,
+    units: Units,
+}
+
+impl Exact {
+    /// The engine's current position, in its units.
+    pub fn of(engine: &Engine) -> Exact {
+        Exact::with_units(engine, engine.units())
+    }
+
+    fn with_units(engine: &Engine, units: Units) -> Exact {
+        Exact {
+            scorer: engine.scorer(),
+            memo: engine.memo(),
+            game: engine.game().clone(),
+            units,
+        }
+    }
+
+    /// [`exact_value`] of a line searched from this position.
+    pub fn value(&self, line: &PvLine) -> SearchValue {
+        let searched = SearchValue::from_units(line.value, self.units, line.bound);
+        let exact = crate::with_game!(&self.game, |g| exact_points(
+            &self.scorer,
+            self.memo,
+            g,
+            line,
+            self.units
+        ));
+        match exact {
+            Some(points) => SearchValue { points, ..searched },
+            None => searched,
+        }
     }
 }
 
@@ -357,7 +414,7 @@ pub fn analyse_position(
             san: text,
             value: Some(exact_value(engine, line, units)),
             immediate: imm,
-            pv: line.pv.iter().map(|a| a.to_string()).collect(),
+            pv: line.pv.iter().map(|&a| action_text(engine, a)).collect(),
             depth: line.depth,
         });
     }
@@ -377,7 +434,7 @@ pub fn analyse_position(
                 san: text,
                 value: None,
                 immediate: imm,
-                pv: vec![action.to_string()],
+                pv: vec![action_text(engine, action)],
                 depth: 0,
             });
         }
@@ -392,6 +449,7 @@ pub fn analyse_position(
         depth: result.depth,
         nodes: result.nodes,
         time: result.time,
+        castling: castling_of(engine),
     })
 }
 
@@ -441,6 +499,8 @@ pub struct GameAnalysis {
     pub plies: Vec<PlyAnalysis>,
     /// Nodes searched in all.
     pub nodes: u64,
+    /// How actions are written: castling as king takes rook in Chess960.
+    pub castling: CastlingMode,
 }
 
 /// What the analysis expects of the rest of the game at one point of it,
@@ -457,6 +517,11 @@ pub struct Expected {
 }
 
 impl GameAnalysis {
+    /// `action` in UCI text, castling as the game's rules write it.
+    pub fn text(&self, action: Action) -> String {
+        action.uci(self.castling).to_string()
+    }
+
     /// The note that game number `game` ended before its last recorded
     /// action, if it did: at which ply, how, and how many actions were
     /// not analysed.
@@ -650,5 +715,6 @@ pub fn analyse_game(
         record,
         plies,
         nodes,
+        castling: castling_of(engine),
     })
 }

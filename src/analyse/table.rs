@@ -38,7 +38,7 @@ pub fn position_table(variant: Variant, a: &PositionAnalysis) -> String {
         s.push_str(&format!(
             "{:>4}  {:<8} {:<8} {:>20}  {:<14} {:<28} {}\n",
             r.rank,
-            r.action.to_string(),
+            a.text(r.action),
             r.san,
             value,
             all.share_text(a.turn, "opp"),

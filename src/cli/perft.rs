@@ -6,7 +6,7 @@ use std::time::Instant;
 use clap::Args;
 
 use super::CliError;
-use crate::rules::{Game, Node, Pos, Rules, Variant, perft, perft_divide};
+use crate::rules::{Game, Node, Pos, Rules, Variant, fen_needs_chess960, perft, perft_divide};
 use crate::with_game;
 
 /// Arguments of `tally perft`.
@@ -29,7 +29,8 @@ pub struct PerftArgs {
     #[arg(long)]
     pub divide: bool,
     /// Chess960: X-FEN or Shredder-FEN castling rights, castling written
-    /// as king takes rook.
+    /// as king takes rook (on by itself for a FEN whose castling rights
+    /// only Chess960 reads).
     #[arg(long)]
     pub chess960: bool,
 }
@@ -43,8 +44,9 @@ pub struct PerftArgs {
 /// exit code 2.
 pub fn run(args: &PerftArgs) -> Result<(), CliError> {
     let variant = Variant::from_id(&args.variant)?;
+    let chess960 = args.chess960 || args.fen.as_deref().is_some_and(fen_needs_chess960);
     with_game!(crate::rules::AnyRules::of(variant), |rules| run_with(
-        &rules.with_chess960(args.chess960),
+        &rules.with_chess960(chess960),
         args
     ))
 }

@@ -10,10 +10,11 @@ use std::hash::{Hash, Hasher};
 use std::num::NonZeroU32;
 
 use shakmaty::attacks;
+use shakmaty::fen::Fen;
 use shakmaty::{
-    Bitboard, Board, ByColor, ByRole, Castles, CastlingMode, CastlingSide, Color, FromSetup,
-    KnownOutcome, Move, MoveList, Outcome, Position, PositionError, Rank, RemainingChecks, Role,
-    Setup, Square,
+    Bitboard, Board, ByColor, ByRole, Castles, CastlingMode, CastlingSide, Color, EnPassantMode,
+    FromSetup, KnownOutcome, Move, MoveList, Outcome, Position, PositionError, Rank,
+    RemainingChecks, Role, Setup, Square,
 };
 
 use super::RulesError;
@@ -342,6 +343,46 @@ fn push_pawn(out: &mut MoveList, from: Square, to: Square, capture: Option<Role>
     }
 }
 
+impl Extinction {
+    /// The castling rights in X-FEN: `K` and `Q` (`k`, `q` for Black) for
+    /// the outermost rook on each side of the castling king's home, the
+    /// rook's file letter for any other; White first, each side from the
+    /// h-file down; `-` for none.
+    fn castling_text(&self) -> String {
+        let rights = self.castles.castling_rights();
+        let mut text = String::new();
+        for color in Color::ALL {
+            let back = Bitboard::from_rank(color.backrank());
+            let home = self.king_homes[color].file();
+            let rooks = self.board.by_color(color) & self.board.rooks() & back;
+            for sq in (rights & back).into_iter().rev() {
+                let kingside = sq.file() > home;
+                let outer = !rooks.into_iter().any(|r| {
+                    if kingside {
+                        r.file() > sq.file()
+                    } else {
+                        r.file() < sq.file()
+                    }
+                });
+                let letter = match (outer, kingside) {
+                    (true, true) => 'k',
+                    (true, false) => 'q',
+                    (false, _) => sq.file().char(),
+                };
+                text.push(if color.is_white() {
+                    letter.to_ascii_uppercase()
+                } else {
+                    letter
+                });
+            }
+        }
+        if text.is_empty() {
+            text.push('-');
+        }
+        text
+    }
+}
+
 impl FromSetup for Extinction {
     /// Builds the position without validation; shakmaty's error type cannot
     /// be built outside shakmaty, so [`Pos::from_setup_checked`] is the
@@ -523,6 +564,19 @@ impl Pos for Extinction {
         Bitboard::EMPTY
     }
 
+    /// The FEN, its castling rights in X-FEN from the castling king's home
+    /// (shakmaty's writer looks for a side's one king, and writes file
+    /// letters for a side with a second, promoted king).
+    fn fen(&self) -> String {
+        let fen = Fen::from_position(self, EnPassantMode::Legal).to_string();
+        let castling = self.castling_text();
+        fen.split(' ')
+            .enumerate()
+            .map(|(i, field)| if i == 2 { castling.as_str() } else { field })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
     #[inline]
     fn extinct(&self, color: Color) -> bool {
         Extinction::extinct(self, color)
@@ -613,6 +667,30 @@ mod tests {
         assert_eq!(promos, 5);
         let two_kings = extinction("8/4k3/8/8/8/8/8/K3K3 w - - 0 1");
         assert_eq!(two_kings.legal_moves().len(), 3 + 5);
+    }
+
+    #[test]
+    fn castling_rights_are_written_as_x_fen_beside_a_second_king() {
+        let fen = |text: &str, mode| {
+            Extinction::from_fen_noting_in(text, mode)
+                .expect("a legal position")
+                .0
+                .fen()
+        };
+        let two_kings = "rnbqk2r/pppppppp/8/8/3K4/8/1PPPPPPP/RNBQK2R w KQkq - 0 1";
+        assert_eq!(fen(two_kings, CastlingMode::Standard), two_kings);
+        // Chess960: an inner rook by its file, an outer one as K (Q).
+        let inner = "1k3r1r/pppppppp/8/8/8/8/PPPPPPPP/1K3R1R w Ff - 0 1";
+        assert_eq!(fen(inner, CastlingMode::Chess960), inner);
+        let queenside = "r2k4/pppppppp/8/8/8/8/PPPPPPPP/R2K4 w Aa - 0 1";
+        assert_eq!(
+            fen(queenside, CastlingMode::Chess960),
+            "r2k4/pppppppp/8/8/8/8/PPPPPPPP/R2K4 w Qq - 0 1"
+        );
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(fen(start, CastlingMode::Standard), start);
+        let none = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
+        assert_eq!(fen(none, CastlingMode::Standard), none);
     }
 
     #[test]

@@ -140,6 +140,9 @@ impl SetupRequest {
         {
             return Err(format!("elo must be {MIN_ELO} to {MAX_ELO}"));
         }
+        // A FEN whose castling rights only Chess960 reads plays as
+        // Chess960, as everywhere else.
+        let chess960 = chess960 || fen.as_deref().is_some_and(crate::rules::fen_needs_chess960);
         Ok(Setup {
             variant,
             mode: self.mode.unwrap_or_default(),

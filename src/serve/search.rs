@@ -17,9 +17,8 @@ use shakmaty::Color;
 use tokio::sync::mpsc;
 
 use super::{App, MAX_MESSAGE_BYTES, Slot, error_message, lock, publish};
-use crate::analyse::{PositionAnalysis, SearchValue, analyse_position, immediate};
+use crate::analyse::{Exact, PositionAnalysis, analyse_position, exact_value, immediate};
 use crate::engine::{Engine, EngineOptions};
-use crate::eval::Units;
 use crate::pgn::read_games;
 use crate::referee::score_input;
 use crate::rules::Variant;
@@ -94,7 +93,8 @@ pub(super) fn new_engine(app: &App, variant: Variant) -> Engine {
 struct Stream {
     slot: Arc<Slot>,
     generation: u64,
-    units: Units,
+    /// The root's awards in exact points ([`Exact`]).
+    exact: Exact,
     engine: Color,
     /// White's points minus Black's so far.
     banked: f64,
@@ -105,7 +105,7 @@ impl Reporter for Stream {
         if line.multipv != 1 {
             return;
         }
-        let v = SearchValue::from_units(line.value, self.units, line.bound);
+        let v = self.exact.value(line);
         let for_white = if self.engine == Color::White {
             v.points
         } else {
@@ -168,18 +168,19 @@ pub(super) fn engine_turn(app: &Arc<App>, slot: &Arc<Slot>) {
     let app = app.clone();
     let slot = slot.clone();
     tokio::spawn(async move {
-        let reporter = Stream {
-            slot: slot.clone(),
-            generation,
-            units: Units::of(&Scorer::new(pos.variant)),
-            engine,
-            banked,
-        };
+        let stream_slot = slot.clone();
         let stop2 = stop.clone();
         let result = with_engine(&app, pos, move |e| {
             if stop2.load(Ordering::SeqCst) {
                 return None;
             }
+            let reporter = Stream {
+                slot: stream_slot,
+                generation,
+                exact: Exact::of(e),
+                engine,
+                banked,
+            };
             e.search_until(limits, &reporter, stop2).ok()
         })
         .await
@@ -237,15 +238,11 @@ pub(super) fn hint(app: &Arc<App>, slot: &Arc<Slot>) {
     let app = app.clone();
     let slot = slot.clone();
     tokio::spawn(async move {
-        let units = Units::of(&Scorer::new(pos.variant));
         let found = with_engine(&app, pos, move |e| {
             let r = e.search(limits, &Silent).ok()?;
             let best = r.best?;
             let (imm, san) = immediate(e, best);
-            let value = r
-                .lines
-                .first()
-                .map(|l| SearchValue::from_units(l.value, units, l.bound));
+            let value = r.lines.first().map(|l| exact_value(e, l, e.units()));
             Some((best, san, imm, value))
         })
         .await

@@ -42,11 +42,12 @@ use std::time::Duration;
 
 use shakmaty::CastlingMode;
 
+use crate::analyse::Exact;
 use crate::engine::{Engine, EngineOptions};
 use crate::eval::EvalMode;
 use crate::eval::variant_weights::WeightOverrides;
 use crate::rules::{RulesError, Variant};
-use crate::scoring::{DrawAdvantage, Tables};
+use crate::scoring::{DrawAdvantage, Points, Tables};
 use crate::search::{Limits, SearchResult, Strength, Tt};
 
 pub use input::MAX_LINE;
@@ -823,7 +824,7 @@ impl<W: Write + Send + 'static> Session<W> {
     /// The callback that ends a search: the margin line and `bestmove`.
     fn finisher(&self) -> Box<dyn FnOnce(&SearchResult) + Send> {
         let out = self.out.clone();
-        let units = self.engine.units();
+        let exact = Exact::of(&self.engine);
         let variant = self.engine.variant();
         let mover = self.engine.turn();
         let mode = CastlingMode::from_chess960(self.engine.options().chess960);
@@ -833,12 +834,12 @@ impl<W: Write + Send + 'static> Session<W> {
                 return;
             };
             // The line of the action played (a weakened engine's choice
-            // need not be the first).
+            // need not be the first), its awards counted in exact points.
             let margin = r
                 .played
                 .as_ref()
                 .filter(|l| l.depth > 0)
-                .map(|l| output::margin_points(units, l.score()));
+                .map(|l| Points::from_f64(exact.value(l).points).unwrap_or_default());
             let award = r.award.map(|a| (a.total(), mover));
             let best = best.uci(mode);
             let info = output::margin_line(variant, margin, &best.to_string(), award);

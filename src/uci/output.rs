@@ -132,12 +132,6 @@ pub fn score_text(score: Score, scale: Option<PointScale>) -> String {
     }
 }
 
-/// The point margin of a score in the variant's points, rounded to
-/// thousandths.
-pub fn margin_points(units: Units, score: Score) -> Points {
-    Points::from_f64(score.points(units)).unwrap_or_default()
-}
-
 /// The `info string` that closes a search: the expected margin in the
 /// variant's points for the side to move and the best action's own award:
 /// `margin +0.35 chess award e2e4 0:0 none`, the award as the mover's
