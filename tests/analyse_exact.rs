@@ -1,7 +1,9 @@
 //! Exact points in analysis: the search counts in internal units (about
 //! 300 points each in wacky), yet every mate in one is valued at its award
 //! to the point and the mates rank by their awards, in wacky and stylish,
-//! on positions with several mates in one found by seeded random games.
+//! on positions with several mates in one found by seeded random games;
+//! a search of several lines (a GUI's MultiPV) puts the mate that earns
+//! most first and reports its exact margin.
 
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode, Position};
@@ -9,9 +11,11 @@ use shakmaty::{Chess, EnPassantMode, Position};
 mod analysis;
 
 use analysis::analyse;
-use tally::analyse::RankedAction;
+use tally::analyse::{Exact, RankedAction};
 use tally::datagen::play::Rng;
+use tally::engine::{Engine, EngineOptions};
 use tally::rules::{Ending, Variant};
+use tally::search::{Limits, Silent};
 
 /// Positions of seeded random games where the side to move has at least
 /// two mates in one, the first `count` of them.
@@ -108,5 +112,59 @@ fn the_five_wacky_mates_rank_by_their_awards_to_the_point() {
     assert_eq!(
         values,
         [539_040.0, 539_030.0, 539_020.0, 539_010.0, 539_010.0]
+    );
+}
+
+/// A line for each mate in one, the search restricted to them
+/// (`searchmoves`), as a GUI's MultiPV asks: the first line and the action
+/// played is the mate that earns most, and its line's exact value is its
+/// award, in wacky (units of about 300 points) on every generated position
+/// and the five mates of the example.
+#[test]
+fn several_lines_put_the_mate_that_earns_most_first() {
+    let mut fens = positions_with_mates(12);
+    fens.push("3k4/R6Q/8/8/1K4P1/8/6r1/2R5 w - - 3 41".to_owned());
+    let mut differing = 0;
+    for fen in &fens {
+        let a = analyse(Variant::Wacky, Some(fen.as_str()), 2);
+        let mates: Vec<&RankedAction> = a.actions.iter().filter(|r| mates_at_once(r)).collect();
+        let most = mates
+            .iter()
+            .map(|r| r.immediate.margin(a.turn))
+            .max()
+            .expect("mates");
+        differing += usize::from(mates.iter().any(|r| r.immediate.margin(a.turn) != most));
+        let mut engine = Engine::with_options(
+            Variant::Wacky,
+            EngineOptions {
+                threads: 1,
+                hash_mb: 8,
+                ..EngineOptions::default()
+            },
+        );
+        engine
+            .set_position(Some(fen.as_str()), &[])
+            .expect("position");
+        engine.set_multipv(mates.len());
+        let limits = Limits {
+            searchmoves: mates.iter().map(|r| r.action).collect(),
+            ..Limits::depth(2)
+        };
+        let exact = Exact::of(&engine);
+        let result = engine.search(limits, &Silent).expect("search");
+        let best = result.best.expect("a best action");
+        let played = mates.iter().find(|r| r.action == best).expect("a mate");
+        assert_eq!(
+            played.immediate.margin(a.turn),
+            most,
+            "{fen}: {}",
+            played.san
+        );
+        let line = result.lines.first().expect("a line");
+        assert_eq!(exact.value(line).points, most.as_f64(), "{fen}");
+    }
+    assert!(
+        differing >= 3,
+        "{differing} positions with mates of different awards"
     );
 }

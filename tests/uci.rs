@@ -553,14 +553,29 @@ fn go_limits() {
         .find(|l| l.starts_with("info string margin"))
         .unwrap();
     assert_eq!(margin, "info string margin +1 chess award h5f7 1:0 mate");
-    // Wacky counts in units of about 300 points, yet the margin of a mate
-    // in one is its award to the point (539,040, not a multiple of 300).
+    // Wacky counts in units of about 300 points, yet of five mates in one
+    // (539,010 to 539,040 points) on five lines the one that earns most
+    // comes first and is played, and the margin is its award to the point.
     let wacky = script(
         "setoption name UCI_Variant value wacky\n\
+         setoption name MultiPV value 5\n\
          position fen 3k4/R6Q/8/8/1K4P1/8/6r1/2R5 w - - 3 41\n\
-         go depth 3 searchmoves h7d7\n",
+         go depth 3 searchmoves h7h8 h7g8 a7a8 h7e7 h7d7\n",
     );
     assert_eq!(bestmove(&wacky), "h7d7");
+    let depth3: Vec<&String> = wacky
+        .iter()
+        .filter(|l| l.starts_with("info depth 3 "))
+        .collect();
+    let firsts: Vec<&str> = depth3
+        .iter()
+        .filter_map(|l| l.split(" pv ").nth(1))
+        .collect();
+    assert_eq!(
+        firsts,
+        ["h7d7", "h7e7", "a7a8", "h7h8", "h7g8"],
+        "{wacky:#?}"
+    );
     assert!(
         wacky
             .iter()

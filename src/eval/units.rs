@@ -118,6 +118,14 @@ impl Units {
         v.clamp(-(1 << 28), 1 << 28) as i32
     }
 
+    /// Whether a unit is worth more than a point, so that awards a few
+    /// points apart can round to the same value (wacky's largest awards
+    /// make its units about 300 points).
+    #[inline]
+    pub fn coarse(self) -> bool {
+        self.ppp_milli > 100_000
+    }
+
     /// Internal units in points.
     pub fn to_points(self, v: i32) -> f64 {
         f64::from(v) * self.ppp_milli as f64 / 100_000.0

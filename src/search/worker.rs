@@ -33,6 +33,10 @@ struct RootMove {
     bound: Option<Bound>,
     /// Nodes searched below this action since the search began.
     nodes: u64,
+    /// Where the units are coarser than a point ([`crate::eval::Units::coarse`]), the
+    /// action's own award to its mover in thousandths of a point, else 0:
+    /// of two lines of equal value the one that earns more ranks first.
+    tie: i64,
 }
 
 struct Frame<P, T> {
@@ -108,6 +112,16 @@ pub(super) struct Worker<'a, P: Pos, S: Scoring, E: Evaluate<P>> {
     memo_key: bool,
 }
 
+/// `action`'s own award at the root to its mover, in thousandths of a
+/// point.
+fn root_award<P: Pos, S: Scoring, E: Evaluate<P>>(job: &SearchJob<P, S, E>, action: Action) -> i64 {
+    let child = job.rules.play(&job.root, action);
+    let (award, _) = job
+        .scorer
+        .action_award(&job.root_memo, &job.root, action, &child);
+    margin(&award, job.root.pos.turn()).milli()
+}
+
 impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
     pub(super) fn new(
         job: &'a SearchJob<P, S, E>,
@@ -133,6 +147,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 slots: Correction::indices(job.root.pos.turn(), job.root.pos.board()),
             })
             .collect();
+        let coarse = job.units.coarse() && job.scorer.has_action_awards();
         let root_moves = job
             .root_actions
             .iter()
@@ -144,6 +159,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 seldepth: 0,
                 bound: None,
                 nodes: 0,
+                tie: if coarse { root_award(job, action) } else { 0 },
             })
             .collect();
         Worker {
@@ -207,13 +223,19 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 if self.stopped {
                     break;
                 }
-                // Sort the searched part: best first.
-                self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.value));
+                // Sort the searched part: best first; among several lines,
+                // of equal values the larger own award where the units
+                // round awards (one line ranks by value alone: its other
+                // actions have no exact values to tie).
+                let ties = multipv > 1;
+                let rank =
+                    |rm: &RootMove| std::cmp::Reverse((rm.value, if ties { rm.tie } else { 0 }));
+                self.root_moves[pv_idx..].sort_by_key(rank);
                 // A line can come out above the lines before it: its move
                 // was only proven below them by a null-window search, which
                 // prunes more than this line's full window. The lines so far
                 // are ranked again, so that line 1 is the best.
-                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.value));
+                self.root_moves[..=pv_idx].sort_by_key(rank);
             }
             if self.stopped {
                 break;
