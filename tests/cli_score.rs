@@ -199,7 +199,55 @@ fn pgn_clock_gives_time_bonus() {
 
 #[test]
 fn bad_arguments_exit_2_with_one_line() {
-    let cases: [(&[&str], &str); 6] = [
+    let save_file = std::env::temp_dir().join(format!("tally-save-file-{}", std::process::id()));
+    std::fs::write(&save_file, "not a directory").unwrap();
+    let save_file_text = save_file.display().to_string();
+    let games = fixture("wacky_clock.pgn");
+    let cases: [(&[&str], &str); 13] = [
+        (
+            &["analyse", "--hash", "99999999", "--depth", "1"],
+            "--hash 99999999 is out of range (1 to 16384 MiB)",
+        ),
+        (
+            &[
+                "match",
+                "-p",
+                "name=a hash=99999",
+                "-p",
+                "name=b",
+                "--nodes",
+                "100",
+            ],
+            "hash must be 1 to 16384",
+        ),
+        (
+            &["score", "--threads", "100000", &games],
+            "--threads 100000 is out of range (1 to 256)",
+        ),
+        (
+            &["analyse", "--threads", "0", "--depth", "1"],
+            "--threads 0 is out of range",
+        ),
+        (
+            &["analyse", "--nodes", "0"],
+            "--nodes and --movetime must be at least 1",
+        ),
+        (
+            &[
+                "datagen",
+                "--threads",
+                "999999",
+                "--games",
+                "1",
+                "-o",
+                "/dev/null",
+            ],
+            "--threads 999999 is out of range",
+        ),
+        (
+            &["serve", "--port", "0", "--save", &save_file_text],
+            "cannot use it as a directory",
+        ),
         (
             &["score", "-v", "atomic", "--moves", "e2e4"],
             "unknown variant 'atomic'",
@@ -226,6 +274,7 @@ fn bad_arguments_exit_2_with_one_line() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(err.contains(needle), "{args:?}: {err}");
     }
+    let _ = std::fs::remove_file(&save_file);
 }
 
 #[test]
@@ -433,7 +482,7 @@ fn terminal_escapes_never_pass_through() {
     );
     assert_eq!(
         stderr(&o),
-        "game 2, ply 2: cannot read 'Nf3\\x1b[2J\\x00' as a move\n\
+        "game 2, ply 2: cannot read 'Nf3\\x1b[2J\\x00': not PGN text\n\
          game 3, ply 2: unknown special action 'd\\x1b[5misk' (expected disk, swap, restore or claim)\n"
     );
     let _ = std::fs::remove_file(&named);

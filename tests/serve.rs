@@ -560,6 +560,29 @@ async fn the_analyse_view_ranks_every_action_and_a_hint_names_the_best() {
     ws.send(json!({"type": "analyse", "variant": "chess", "fen": "not a fen"}))
         .await;
     assert!(ws.next("error").await["message"].is_string());
+    // A PGN with a move that cannot be read is refused, naming it.
+    let pgn = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 Qh9 *";
+    ws.send(json!({"type": "line", "variant": "chess", "pgn": pgn}))
+        .await;
+    let e = ws.next("error").await;
+    assert!(e["message"].as_str().unwrap().contains("Qh9"), "{e}");
+    // A new request replaces a long analysis: from its position on, only
+    // the new position's rankings come, and its last is done.
+    ws.send(json!({"type": "analyse", "variant": "chess"}))
+        .await;
+    ws.next("position").await;
+    ws.send(json!({"type": "analyse", "variant": "chess", "fen": BACK_RANK, "depth": 3}))
+        .await;
+    let pos = ws.until(|m| m["type"] == "position").await;
+    assert_eq!(pos["fen"], BACK_RANK);
+    loop {
+        let m = ws.until(|m| m["type"] == "analysis").await;
+        assert_eq!(m["fen"], BACK_RANK, "{m}");
+        if m["done"] == true {
+            assert_eq!(m["depth"], 3, "{m}");
+            break;
+        }
+    }
     // A hint in a game.
     let id = server.create(json!({"variant": "chess", "fen": BACK_RANK, "movetime": 100}));
     let mut ws = server.socket(&id).await;

@@ -49,6 +49,8 @@ pub mod report;
 pub mod setup;
 pub mod table;
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use serde::Serialize;
@@ -386,6 +388,21 @@ pub fn analyse_position(
     limits: Limits,
     reporter: &dyn Reporter,
 ) -> Result<PositionAnalysis, AnalyseError> {
+    analyse_position_until(engine, limits, reporter, Arc::new(AtomicBool::new(false)))
+}
+
+/// [`analyse_position`] that ends soon after `stop` is set, with the
+/// ranking of the last depth completed.
+///
+/// # Errors
+///
+/// As [`analyse_position`].
+pub fn analyse_position_until(
+    engine: &mut Engine,
+    limits: Limits,
+    reporter: &dyn Reporter,
+    stop: Arc<AtomicBool>,
+) -> Result<PositionAnalysis, AnalyseError> {
     if !engine.options().specials {
         engine.set_specials(true);
     }
@@ -397,7 +414,7 @@ pub fn analyse_position(
         return Err(AnalyseError::GameOver("no legal action".to_owned()));
     }
     engine.set_multipv(legal.len());
-    let result = engine.search(limits, reporter)?;
+    let result = engine.search_until(limits, reporter, stop)?;
     let units = engine.units();
     let mut actions: Vec<RankedAction> = Vec::with_capacity(legal.len());
     for line in &result.lines {

@@ -127,10 +127,17 @@ impl Options {
             None => None,
         };
         let threads = self.threads.unwrap_or_else(|| {
-            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+            std::thread::available_parallelism()
+                .map_or(1, std::num::NonZeroUsize::get)
+                .min(crate::search::MAX_THREADS)
         });
-        if threads == 0 || self.hash == 0 {
-            return Err("--threads and --hash must be at least 1".to_owned());
+        crate::cli::check_threads(threads)?;
+        let max_hash = crate::search::MAX_HASH_MB;
+        if !(1..=max_hash).contains(&self.hash) {
+            return Err(format!(
+                "--hash {} is out of range (1 to {max_hash} MiB)",
+                self.hash
+            ));
         }
         let game = match &self.pgn {
             Some(path) => Some(nth_game(
@@ -213,6 +220,9 @@ pub fn limits(
         && !(1..=64).contains(&d)
     {
         return Err(format!("--depth {d} is out of range (1 to 64)"));
+    }
+    if nodes == Some(0) || movetime_ms == Some(0) {
+        return Err("--nodes and --movetime must be at least 1".to_owned());
     }
     let mut limits = Limits {
         depth,

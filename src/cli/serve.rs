@@ -56,6 +56,14 @@ pub fn run(args: &ServeArgs) -> Result<(), CliError> {
             "--max-games must be 1 to 10000 and --max-searches 1 to 64",
         ));
     }
+    if let Some(dir) = &args.save
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        return Err(CliError::bad_input(format!(
+            "--save {}: cannot use it as a directory of saved games ({e})",
+            dir.display()
+        )));
+    }
     let options = ServeOptions {
         host: args.host,
         port: args.port,

@@ -187,7 +187,13 @@ pub fn config(a: &Options) -> Result<(Config, Target), String> {
     c.draw_advantage = DrawAdvantage::parse(&a.draw_advantage)?;
     c.shard = resolve_shard(a.shard.as_deref(), a.shards)?;
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    c.threads = a.threads.unwrap_or(cores).max(1);
+    c.threads = match a.threads {
+        Some(n) => {
+            crate::cli::check_threads(n)?;
+            n
+        }
+        None => cores.clamp(1, crate::search::MAX_THREADS),
+    };
     if let Some(path) = &a.net {
         let net = crate::nnue::format::load(path)?;
         let board = BoardKind::of(variant);

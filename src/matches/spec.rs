@@ -105,8 +105,11 @@ impl PlayerSpec {
         };
         let hash_mb = s.hash.unwrap_or(16);
         let threads = s.threads.unwrap_or(1);
-        if hash_mb == 0 || threads == 0 {
-            return Err("hash and threads must be at least 1".to_owned());
+        let (max_hash, max_threads) = (crate::search::MAX_HASH_MB, crate::search::MAX_THREADS);
+        if !(1..=max_hash).contains(&hash_mb) || !(1..=max_threads).contains(&threads) {
+            return Err(format!(
+                "hash must be 1 to {max_hash} (MiB) and threads 1 to {max_threads}"
+            ));
         }
         Ok(PlayerSpec {
             name: s.name,

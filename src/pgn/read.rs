@@ -715,6 +715,10 @@ fn check_token(token: &[u8], plies: &mut usize) -> Option<String> {
             action_command(&word)
         ));
     }
+    if rest.iter().any(|b| !b.is_ascii_graphic()) {
+        // A control or non-ASCII byte: not PGN movetext (a binary file).
+        return Some(format!("cannot read '{}': not PGN text", shown(rest)));
+    }
     let first = rest.first().copied().unwrap_or(b' ');
     if !first.is_ascii_alphanumeric() || rest == b"N" || rest == b"ep" {
         return None;
@@ -726,10 +730,11 @@ fn check_token(token: &[u8], plies: &mut usize) -> Option<String> {
 fn shown(token: &[u8]) -> String {
     const MAX: usize = 40;
     let text = String::from_utf8_lossy(token);
-    match text.char_indices().nth(MAX) {
+    let text = match text.char_indices().nth(MAX) {
         Some((cut, _)) => format!("{}...", &text[..cut]),
         None => text.into_owned(),
-    }
+    };
+    crate::text::printable(&text).into_owned()
 }
 
 #[cfg(test)]
@@ -833,5 +838,17 @@ mod tests {
                 .unwrap()[0];
         assert_eq!(g.problem, None);
         assert_eq!(g.input.plies.len(), 6);
+        // Control or non-ASCII bytes in the movetext (a binary file) are
+        // not skipped as punctuation.
+        for bad in [
+            &b"1. e4 e5 \x01 2. Nf3 *"[..],
+            b"\x7fabc e4 *",
+            b"e4 \xff\xfe *",
+        ] {
+            let g = &read_games(bad).unwrap()[0];
+            let (_, why) = g.problem.as_ref().expect("a problem");
+            assert!(why.contains("not PGN text"), "{why}");
+            assert!(!why.chars().any(char::is_control), "{why}");
+        }
     }
 }

@@ -36,6 +36,13 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 pub use limits::{Budget, Clock, Limits};
+
+/// The most search threads (UCI `Threads`) and the most workers of a
+/// batch command.
+pub const MAX_THREADS: usize = 256;
+/// The largest transposition table, in MiB (UCI `Hash`, `--hash`, a match
+/// player's `hash=`).
+pub const MAX_HASH_MB: usize = 16384;
 pub use memory::Memory;
 #[cfg(feature = "spsa")]
 pub use params::live;

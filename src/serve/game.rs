@@ -215,6 +215,9 @@ pub struct ServedGame {
     time_loss: Option<Color>,
     /// Remaining clock time, indexed by `Color as usize`.
     clocks: [Duration; 2],
+    /// The clocks when each ply's turn began (by ply), which a take-back
+    /// puts back.
+    clocks_before: Vec<[Duration; 2]>,
     /// When the side to move's turn began.
     turn_started: Instant,
     /// Bumped by every change that makes a running search's result stale.
@@ -254,6 +257,7 @@ impl ServedGame {
             game,
             time_loss: None,
             clocks: [base; 2],
+            clocks_before: Vec::new(),
             turn_started: Instant::now(),
             generation: 0,
             thinking: false,
@@ -339,7 +343,9 @@ impl ServedGame {
             return Err(format!("a served game has at most {MAX_PLIES} plies"));
         }
         let mover = self.game.turn();
+        let before = self.clocks;
         let action = self.game.play_text(text).map_err(|e| e.to_string())?;
+        self.clocks_before.push(before);
         if let Some((_, inc)) = self.setup.clock {
             let i = mover as usize;
             self.clocks[i] = self.clocks[i].saturating_sub(self.turn_started.elapsed()) + inc;
@@ -379,7 +385,8 @@ impl ServedGame {
     }
 
     /// Takes back the last ply, or against Tally back to the person's
-    /// last turn; a resignation or loss on time is undone with it.
+    /// last turn; a resignation or loss on time is undone with it, and the
+    /// clocks show again what they showed when that turn began.
     ///
     /// # Errors
     ///
@@ -396,6 +403,10 @@ impl ServedGame {
             actions.pop();
             game = self.replay(&actions)?;
         }
+        if let Some(&clocks) = self.clocks_before.get(actions.len()) {
+            self.clocks = clocks;
+        }
+        self.clocks_before.truncate(actions.len());
         self.game = game;
         self.time_loss = None;
         self.turn_started = Instant::now();
@@ -569,6 +580,9 @@ impl ServedGame {
             game.clocks[Color::White as usize] = w;
             game.clocks[Color::Black as usize] = b;
         }
+        // The clocks of earlier turns are not saved: a take-back after a
+        // restart keeps the saved ones.
+        game.clocks_before = vec![game.clocks; game.game.actions().len()];
         let loser = match pgn.tag("TallyLoser") {
             Some("white") => Some(Color::White),
             Some("black") => Some(Color::Black),
@@ -718,6 +732,36 @@ mod tests {
         assert_eq!(s["totals"]["black"], r.total.black.to_json());
         assert_eq!(s["plies"][3]["san"], "Qh4#");
         assert!(g.play("e2e4", false).unwrap_err().contains("over"));
+    }
+
+    #[test]
+    fn a_take_back_puts_the_clocks_back_and_undoes_a_loss_on_time() {
+        let mut g = ServedGame::new(
+            "t".into(),
+            setup(r#"{"mode":"people","clock_base":60000,"clock_inc":1000}"#),
+        )
+        .unwrap();
+        let secs = Duration::from_secs;
+        // White thinks 10 s over e2e4 (the turn's start set back, not
+        // waited for), then Black's flag falls.
+        g.turn_started = Instant::now() - secs(10);
+        g.play("e2e4", false).unwrap();
+        let white = g.remaining(Color::White);
+        assert!(white <= secs(51) && white > secs(50), "{white:?}");
+        g.turn_started = Instant::now() - secs(61);
+        assert!(g.check_time());
+        assert!(g.is_over());
+        assert!(g.play("e7e5", false).unwrap_err().contains("over"));
+        // Taken back: White's turn again with its minute, Black's too.
+        g.takeback().unwrap();
+        assert!(!g.is_over());
+        assert_eq!(g.clocks, [secs(60), secs(60)]);
+        assert!(!g.check_time());
+        g.play("e2e4", false).unwrap();
+        assert!(!g.check_time(), "Black's clock came back");
+        assert!(g.remaining(Color::Black) > secs(59));
+        g.play("e7e5", false).unwrap();
+        assert_eq!(g.clocks_before.len(), 2);
     }
 
     #[test]

@@ -243,14 +243,15 @@ async fn asset(text: &'static str, kind: &'static str) -> Response {
 
 /// Whether `host` (a `Host` header, or an origin's authority) names this
 /// server: `localhost` or an IP literal that is loopback or the bound
-/// address, with the bound port. Names other than `localhost` are refused
-/// (a DNS rebinding attack uses one).
+/// address, with the bound port (none written is HTTP's 80, which browsers
+/// leave out). Names other than `localhost` are refused (a DNS rebinding
+/// attack uses one).
 fn own_authority(addr: SocketAddr, host: &str) -> bool {
     let (name, port) = match host.rsplit_once(':') {
-        Some((n, p)) if !n.is_empty() && !p.contains(']') => (n, p),
-        _ => return false,
+        Some((n, p)) if !n.is_empty() && !p.contains(']') => (n, p.parse::<u16>().ok()),
+        _ => (host, Some(80)),
     };
-    if port.parse::<u16>() != Ok(addr.port()) {
+    if port != Some(addr.port()) {
         return false;
     }
     if name.eq_ignore_ascii_case("localhost") {
@@ -649,5 +650,13 @@ mod tests {
         let any: SocketAddr = "0.0.0.0:80".parse().unwrap();
         assert!(own_authority(any, "10.0.0.1:80"));
         assert!(!own_authority(any, "rebind.example:80"));
+        // On port 80 a browser writes no port.
+        let http: SocketAddr = "127.0.0.1:80".parse().unwrap();
+        for host in ["127.0.0.1", "localhost", "[::1]", "127.0.0.1:80"] {
+            assert!(own_authority(http, host), "{host}");
+        }
+        for host in ["", "evil.example", "127.0.0.1:8080", "[::1]:81"] {
+            assert!(!own_authority(http, host), "{host}");
+        }
     }
 }

@@ -17,7 +17,7 @@ use shakmaty::Color;
 use tokio::sync::mpsc;
 
 use super::{App, MAX_MESSAGE_BYTES, Slot, error_message, lock, publish};
-use crate::analyse::{Exact, PositionAnalysis, analyse_position, exact_value, immediate};
+use crate::analyse::{Exact, PositionAnalysis, analyse_position_until, exact_value, immediate};
 use crate::engine::{Engine, EngineOptions};
 use crate::pgn::read_games;
 use crate::referee::score_input;
@@ -198,6 +198,7 @@ pub(super) fn engine_turn(app: &Arc<App>, slot: &Arc<Slot>) {
                 None => Some("Tally found no move".to_owned()),
             }
         };
+        let failed = played.is_some();
         if let Some(e) = played {
             let _ = slot.tx.send(error_message(e));
         }
@@ -205,7 +206,11 @@ pub(super) fn engine_turn(app: &Arc<App>, slot: &Arc<Slot>) {
         let id = lock(&slot.game).id.clone();
         super::store::save(&app, &id);
         super::clock_watch(&slot);
-        engine_turn(&app, &slot);
+        // A move the game refused (its ply limit) is not searched again and
+        // again: the error stands until the game changes.
+        if !failed {
+            engine_turn(&app, &slot);
+        }
     });
 }
 
@@ -317,6 +322,9 @@ fn analysis_position(message: &Value) -> Result<(Position, Vec<String>, Vec<Stri
     if let Some(pgn) = message.get("pgn").and_then(Value::as_str) {
         let games = read_games(pgn.as_bytes())?;
         let first = games.first().ok_or("the PGN holds no game")?;
+        if let Some((ply, problem)) = &first.problem {
+            return Err(format!("the PGN's ply {}: {problem}", ply + 1));
+        }
         let mut input = first.input.clone();
         input.chess960 |= chess960;
         let record = score_input(&Scorer::new(variant), &input).map_err(|e| e.to_string())?;
@@ -390,8 +398,13 @@ pub(super) async fn analyse_socket(State(app): State<Arc<App>>, ws: WebSocketUpg
 }
 
 async fn analyse_loop(app: Arc<App>, mut socket: WebSocket) {
-    let (tx, mut rx) = mpsc::channel::<String>(16);
+    // Each analysis's messages come tagged with its number; only the
+    // current one's reach the page: one that a new request replaced (or a
+    // refused request ended) says nothing more, not even its last ranking,
+    // while one stopped by `stop` still sends its last, done.
+    let (tx, mut rx) = mpsc::channel::<(u64, String)>(16);
     let mut stop = Arc::new(AtomicBool::new(false));
+    let mut current: u64 = 0;
     loop {
         tokio::select! {
             incoming = socket.recv() => {
@@ -417,10 +430,15 @@ async fn analyse_loop(app: Arc<App>, mut socket: WebSocket) {
                                 }).to_string()),
                             },
                             Some("analyse") => match analysis_position(&m) {
-                                Err(e) => Some(error_message(e)),
+                                Err(e) => {
+                                    stop.store(true, Ordering::SeqCst);
+                                    current += 1;
+                                    Some(error_message(e))
+                                }
                                 Ok((pos, sans, fens)) => {
                                     stop.store(true, Ordering::SeqCst);
                                     stop = Arc::new(AtomicBool::new(false));
+                                    current += 1;
                                     let position = json!({
                                         "type": "position",
                                         "variant": pos.variant.id(),
@@ -433,7 +451,7 @@ async fn analyse_loop(app: Arc<App>, mut socket: WebSocket) {
                                         .get("depth")
                                         .and_then(Value::as_i64)
                                         .map_or(MAX_ANALYSIS_DEPTH, |d| d.clamp(1, i64::from(MAX_ANALYSIS_DEPTH)) as i32);
-                                    tokio::spawn(analyse(app.clone(), pos, depth, stop.clone(), tx.clone()));
+                                    tokio::spawn(analyse(app.clone(), pos, depth, stop.clone(), current, tx.clone()));
                                     Some(position.to_string())
                                 }
                             },
@@ -447,8 +465,8 @@ async fn analyse_loop(app: Arc<App>, mut socket: WebSocket) {
                     break;
                 }
             }
-            Some(out) = rx.recv() => {
-                if socket.send(Message::Text(out.into())).await.is_err() {
+            Some((id, out)) = rx.recv() => {
+                if id == current && socket.send(Message::Text(out.into())).await.is_err() {
                     break;
                 }
             }
@@ -457,12 +475,15 @@ async fn analyse_loop(app: Arc<App>, mut socket: WebSocket) {
     stop.store(true, Ordering::SeqCst);
 }
 
+/// Analysis number `id` of a connection: its messages go to `tx` tagged
+/// with it.
 async fn analyse(
     app: Arc<App>,
     pos: Position,
     max_depth: i32,
     stop: Arc<AtomicBool>,
-    tx: mpsc::Sender<String>,
+    id: u64,
+    tx: mpsc::Sender<(u64, String)>,
 ) {
     let started = Instant::now();
     let stop2 = stop.clone();
@@ -479,12 +500,21 @@ async fn analyse(
                 movetime: Some(left),
                 ..Limits::default()
             };
-            match analyse_position(e, limits, &Silent) {
+            match analyse_position_until(e, limits, &Silent, stop2.clone()) {
                 Ok(a) => {
-                    let reached = a.depth;
-                    if !stop2.load(Ordering::SeqCst) {
-                        let _ = tx2.blocking_send(analysis_json(&a, false).to_string());
+                    if stop2.load(Ordering::SeqCst) {
+                        // Stopped inside this depth: the last complete
+                        // ranking stands unless this one went deeper.
+                        if last
+                            .as_ref()
+                            .is_none_or(|l: &PositionAnalysis| a.depth > l.depth)
+                        {
+                            last = Some(a);
+                        }
+                        break;
                     }
+                    let reached = a.depth;
+                    let _ = tx2.blocking_send((id, analysis_json(&a, false).to_string()));
                     last = Some(a);
                     if reached < depth {
                         break;
@@ -502,7 +532,7 @@ async fn analyse(
         Some(Err(e)) => error_message(e),
         None => error_message("the analysis could not run"),
     };
-    let _ = tx.send(text).await;
+    let _ = tx.send((id, text)).await;
 }
 
 /// Plies of a game the report analyses at this depth and node bound each

@@ -95,10 +95,10 @@ pub mod name {
     pub const SKILL_LEVEL: &str = "Skill Level";
 }
 
-/// The largest transposition table, in MiB.
-pub(super) const MAX_HASH_MB: i64 = 16384;
-/// The most search threads.
-pub(super) const MAX_THREADS: i64 = 256;
+/// The largest transposition table, in MiB ([`crate::search::MAX_HASH_MB`]).
+pub(super) const MAX_HASH_MB: i64 = crate::search::MAX_HASH_MB as i64;
+/// The most search threads ([`crate::search::MAX_THREADS`]).
+pub(super) const MAX_THREADS: i64 = crate::search::MAX_THREADS as i64;
 /// The most lines reported.
 pub(super) const MAX_MULTIPV: i64 = 256;
 /// The largest move overhead, in milliseconds.

@@ -174,6 +174,13 @@ def test_sets_claim(p):
     assert "claim" in p.ply_text(3)
 
 
+def test_clock_from_the_url(p):
+    # The docs' form: a query string reads the '+' as a space.
+    p.open("?mode=people&clock=300+2")
+    p.wait(lambda: p.q("#top-clock").text == "05:00", "Black's clock at 05:00")
+    assert p.status() == "playing", p.status_text()
+
+
 def test_illegal_click_changes_nothing(p):
     p.open("?variant=chess&mode=people")
     p.move("e2", "e4")

@@ -652,7 +652,8 @@ $("analyse-from-game").addEventListener("click", () => {
     if (q.get("movetime")) setup.movetime = Number(q.get("movetime"));
     if (q.get("elo")) setup.elo = Number(q.get("elo"));
     if (q.get("clock")) {
-      const [b, i] = q.get("clock").split("+");
+      // "300+2": a query string reads the + as a space.
+      const [b, i] = q.get("clock").trim().split(/[+ ]+/);
       setup.clock_base = Math.round(Number(b) * 1000);
       setup.clock_inc = Math.round(Number(i || 0) * 1000);
     }
