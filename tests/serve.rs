@@ -403,8 +403,10 @@ async fn bad_json_and_oversized_messages_are_refused() {
     );
     let (status, v) = server.json("POST", "/api/games", r#"{"variant":"nonsense"}"#);
     assert_eq!(status, 400, "{v}");
-    let (status, _) = server.http("POST", "/api/games", &[], &"x".repeat(300 * 1024));
+    let (status, body) = server.http("POST", "/api/games", &[], &"x".repeat(300 * 1024));
     assert_eq!(status, 413);
+    let v: Value = serde_json::from_str(&body).expect("a JSON error");
+    assert!(v["error"].as_str().unwrap().contains("larger than"), "{v}");
     let id = server.create(json!({"mode": "people"}));
     let mut ws = server.socket(&id).await;
     ws.state(|_| true).await;

@@ -224,6 +224,8 @@ pub struct ServedGame {
     pub generation: u64,
     /// Whether Tally is searching for this game now.
     pub thinking: bool,
+    /// Whether a hint's search runs for this game now (one at a time).
+    pub hinting: bool,
     /// The running search's stop flag.
     pub stop: Option<Arc<AtomicBool>>,
     /// The latest search report (JSON), while and after Tally thinks.
@@ -261,6 +263,7 @@ impl ServedGame {
             turn_started: Instant::now(),
             generation: 0,
             thinking: false,
+            hinting: false,
             stop: None,
             last_think: None,
             last_search: None,

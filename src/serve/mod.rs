@@ -296,7 +296,15 @@ async fn guard(State(app): State<Arc<App>>, request: Request, next: Next) -> Res
             );
         }
     }
-    next.run(request).await
+    let response = next.run(request).await;
+    if response.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        // The body limit's own answer is plain text: the page reads JSON.
+        return error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the request is larger than {MAX_BODY_BYTES} bytes"),
+        );
+    }
+    response
 }
 
 async fn status(State(app): State<Arc<App>>) -> Response {

@@ -218,13 +218,18 @@ pub(super) fn engine_turn(app: &Arc<App>, slot: &Arc<Slot>) {
 /// short full-strength search, sent to the pages as a `hint` message.
 pub(super) fn hint(app: &Arc<App>, slot: &Arc<Slot>) {
     let (pos, generation, limits) = {
-        let g = lock(&slot.game);
+        let mut g = lock(&slot.game);
         if g.is_over() || g.engine_to_move() {
             let _ = slot.tx.send(error_message(
                 "a hint is for your own turn in a running game",
             ));
             return;
         }
+        if g.hinting {
+            // Its answer is on its way: a second click queues no search.
+            return;
+        }
+        g.hinting = true;
         let (fen, actions) = g.position_text();
         let pos = Position {
             variant: g.setup.variant,
@@ -252,8 +257,12 @@ pub(super) fn hint(app: &Arc<App>, slot: &Arc<Slot>) {
         })
         .await
         .flatten();
-        if lock(&slot.game).generation != generation {
-            return;
+        {
+            let mut g = lock(&slot.game);
+            g.hinting = false;
+            if g.generation != generation {
+                return;
+            }
         }
         let text = match found {
             Some((best, san, imm, value)) => json!({
