@@ -559,6 +559,14 @@ impl Pos for Extinction {
         Extinction::from_setup_in(setup, mode, fen)
     }
 
+    /// Extinction's own reading: a side's castling king is the one at home
+    /// even beside a second, promoted king.
+    fn castling_rights_kept(setup: &Setup, mode: CastlingMode) -> Bitboard {
+        match detect_castles(setup, mode).0 {
+            Ok(c) | Err(c) => c.castling_rights(),
+        }
+    }
+
     #[inline]
     fn checkers_bb(&self) -> Bitboard {
         Bitboard::EMPTY
@@ -691,6 +699,15 @@ mod tests {
         assert_eq!(fen(start, CastlingMode::Standard), start);
         let none = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
         assert_eq!(fen(none, CastlingMode::Standard), none);
+        // A FEN repaired for another fault (an en-passant square no pawn
+        // passed) keeps the rights of a side with a second king.
+        let (pos, notes) = Extinction::from_fen_noting_in(
+            "rnbqk2r/pppppppp/8/8/3K4/8/1PPPPPPP/RNBQK2R w KQkq e6 0 1",
+            CastlingMode::Standard,
+        )
+        .expect("repaired");
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert_eq!(pos.fen(), two_kings);
     }
 
     #[test]

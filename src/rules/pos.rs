@@ -40,6 +40,14 @@ pub trait Pos: Position + FromSetup + Clone + Debug + Send + Sync + 'static {
     /// As [`Pos::from_setup_checked`].
     fn from_setup_in(setup: Setup, mode: CastlingMode, fen: &str) -> Result<Self, RulesError>;
 
+    /// The castling rights of `setup` that these rules keep under `mode`
+    /// (those whose king and rook stand where castling needs them).
+    fn castling_rights_kept(setup: &Setup, mode: CastlingMode) -> Bitboard {
+        match shakmaty::Castles::from_setup(setup, mode) {
+            Ok(c) | Err(c) => c.castling_rights(),
+        }
+    }
+
     /// Pieces giving check to the side to move (always empty in extinction).
     fn checkers_bb(&self) -> Bitboard;
 
@@ -181,13 +189,10 @@ pub trait Pos: Position + FromSetup + Clone + Debug + Send + Sync + 'static {
                 "en-passant square {ep} ignored: no pawn can have just passed it"
             ));
         }
-        if let Err(valid) = shakmaty::Castles::from_setup(&fixed, mode) {
-            let kept = valid.castling_rights();
-            if kept != fixed.castling_rights {
-                fixed.castling_rights = kept;
-                notes
-                    .push("castling rights without their king and rook at home ignored".to_owned());
-            }
+        let kept = Self::castling_rights_kept(&fixed, mode);
+        if kept != fixed.castling_rights {
+            fixed.castling_rights = kept;
+            notes.push("castling rights without their king and rook at home ignored".to_owned());
         }
         if notes.is_empty() {
             return Err(refused);
