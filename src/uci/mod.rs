@@ -986,12 +986,22 @@ fn parse_go(args: &[&str]) -> Go {
             }
             "wtime" | "btime" | "winc" | "binc" | "movestogo" | "depth" | "nodes" | "mate"
             | "movetime" | "perft" => {
-                let n = match args.get(i).map(|t| t.parse::<i64>()) {
-                    Some(Ok(n)) => {
+                let n = match args.get(i).map(|t| (t, t.parse::<i64>())) {
+                    Some((_, Ok(n))) => {
                         i += 1;
                         n
                     }
-                    Some(Err(_)) => {
+                    // Digits past i64: the largest (or smallest) value, as
+                    // the GUI meant a limit beyond reach.
+                    Some((t, Err(_))) if is_integer_text(t) => {
+                        i += 1;
+                        if t.starts_with('-') {
+                            i64::MIN
+                        } else {
+                            i64::MAX
+                        }
+                    }
+                    Some((_, Err(_))) => {
                         go.errors.push(format!(
                             "go: '{}' after {word} is not an integer; {word} ignored",
                             clip(args[i])
@@ -1027,9 +1037,34 @@ fn parse_go(args: &[&str]) -> Go {
     go
 }
 
+/// Whether `t` is an optional minus and digits only (an integer of any
+/// size).
+fn is_integer_text(t: &str) -> bool {
+    let digits = t.strip_prefix('-').unwrap_or(t);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_past_i64_are_the_largest_limit() {
+        let g = parse_go(&[
+            "nodes",
+            "99999999999999999999999",
+            "wtime",
+            "-99999999999999999999",
+        ]);
+        assert!(g.errors.is_empty(), "{:?}", g.errors);
+        assert_eq!(g.limits.nodes, Some(i64::MAX as u64));
+        assert_eq!(g.limits.time[0], Some(Duration::ZERO));
+        let g = parse_go(&["depth", "9".repeat(40).as_str()]);
+        assert_eq!(g.limits.depth, Some(1000));
+        let g = parse_go(&["nodes", "12x"]);
+        assert_eq!(g.limits.nodes, None);
+        assert_eq!(g.errors.len(), 1);
+    }
 
     #[test]
     fn go_words() {
