@@ -620,6 +620,37 @@ fn openings_come_from_the_file_and_lopsided_ones_are_dropped() {
     assert!(e.contains("opening 1") && e.contains("over"), "{e}");
 }
 
+/// An openings file with a Latin-1 byte in a comment is read, as `tally
+/// match` reads it.
+#[test]
+fn an_openings_file_need_not_be_utf8() {
+    let d = cli::scratch("datagen-latin1");
+    let epd = d.join("o.epd");
+    let mut text = b"# caf\xe9\n".to_vec();
+    text.extend_from_slice(b"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n");
+    std::fs::write(&epd, text).unwrap();
+    let run = tally()
+        .args([
+            "datagen",
+            "-v",
+            "chess",
+            "--games",
+            "1",
+            "--nodes",
+            "200",
+            "--threads",
+            "1",
+        ])
+        .arg("--openings")
+        .arg(&epd)
+        .arg("-o")
+        .arg(d.join("out.tdat"))
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", stderr(&run));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 #[test]
 fn the_output_is_checked_before_any_game_is_played() {
     let d = cli::scratch("datagen-outputs");

@@ -139,8 +139,11 @@ pub fn config(a: &Options) -> Result<(Config, Target), String> {
     };
     c.random_plies = a.random_plies;
     if let Some(path) = &a.openings {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        // Read as `tally match` reads an EPD file: bytes that are not
+        // UTF-8 (a Latin-1 comment) do not refuse the file.
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = String::from_utf8_lossy(&bytes);
         c.openings =
             load_openings(&text, variant).map_err(|e| format!("{}: {e}", path.display()))?;
         if c.openings.is_empty() {
