@@ -13,7 +13,6 @@ mod analysis;
 use analysis::analyse;
 use tally::analyse::{Exact, RankedAction};
 use tally::datagen::play::Rng;
-use tally::engine::{Engine, EngineOptions};
 use tally::rules::{Ending, Variant};
 use tally::search::{Limits, Silent};
 
@@ -134,17 +133,7 @@ fn several_lines_put_the_mate_that_earns_most_first() {
             .max()
             .expect("mates");
         differing += usize::from(mates.iter().any(|r| r.immediate.margin(a.turn) != most));
-        let mut engine = Engine::with_options(
-            Variant::Wacky,
-            EngineOptions {
-                threads: 1,
-                hash_mb: 8,
-                ..EngineOptions::default()
-            },
-        );
-        engine
-            .set_position(Some(fen.as_str()), &[])
-            .expect("position");
+        let mut engine = analysis::engine(Variant::Wacky, Some(fen.as_str()));
         engine.set_multipv(mates.len());
         let limits = Limits {
             searchmoves: mates.iter().map(|r| r.action).collect(),

@@ -704,6 +704,11 @@ mod tests {
             .unwrap()
     }
 
+    /// A served game of the setup `json`.
+    fn served(json: &str) -> ServedGame {
+        ServedGame::new("t".into(), setup(json)).unwrap()
+    }
+
     #[test]
     fn a_bad_setup_names_its_field() {
         let bad = |j: &str| {
@@ -721,11 +726,7 @@ mod tests {
 
     #[test]
     fn people_play_both_sides_and_totals_match_the_referee() {
-        let mut g = ServedGame::new(
-            "t".into(),
-            setup(r#"{"variant":"stylish","mode":"people"}"#),
-        )
-        .unwrap();
+        let mut g = served(r#"{"variant":"stylish","mode":"people"}"#);
         for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
             g.play(m, false).unwrap();
         }
@@ -739,11 +740,7 @@ mod tests {
 
     #[test]
     fn a_take_back_puts_the_clocks_back_and_undoes_a_loss_on_time() {
-        let mut g = ServedGame::new(
-            "t".into(),
-            setup(r#"{"mode":"people","clock_base":60000,"clock_inc":1000}"#),
-        )
-        .unwrap();
+        let mut g = served(r#"{"mode":"people","clock_base":60000,"clock_inc":1000}"#);
         let secs = Duration::from_secs;
         // White thinks 10 s over e2e4 (the turn's start set back, not
         // waited for), then Black's flag falls.
@@ -771,11 +768,8 @@ mod tests {
     fn a_game_on_a_clock_scores_from_its_pgn_as_served() {
         // Wacky pays a mate's winner for the time left: the PGN carries
         // the clocks, so the referee scores it as the page did.
-        let mut g = ServedGame::new(
-            "t".into(),
-            setup(r#"{"variant":"wacky","mode":"people","clock_base":600000,"clock_inc":0}"#),
-        )
-        .unwrap();
+        let mut g =
+            served(r#"{"variant":"wacky","mode":"people","clock_base":600000,"clock_inc":0}"#);
         for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
             g.play(m, false).unwrap();
         }

@@ -11,6 +11,13 @@ use tally::search::{Limits, Silent};
 /// Every legal action of `fen` (the start without one) ranked under
 /// `variant` by a search of `depth`, on one thread with an 8 MiB table.
 pub fn analyse(variant: Variant, fen: Option<&str>, depth: i32) -> PositionAnalysis {
+    let mut engine = engine(variant, fen);
+    analyse_position(&mut engine, Limits::depth(depth), &Silent).expect("analysis")
+}
+
+/// A fresh engine of one thread and an 8 MiB table at `fen` (the start
+/// without one).
+pub fn engine(variant: Variant, fen: Option<&str>) -> Engine {
     let mut engine = Engine::with_options(
         variant,
         EngineOptions {
@@ -20,5 +27,5 @@ pub fn analyse(variant: Variant, fen: Option<&str>, depth: i32) -> PositionAnaly
         },
     );
     engine.set_position(fen, &[]).expect("position");
-    analyse_position(&mut engine, Limits::depth(depth), &Silent).expect("analysis")
+    engine
 }
