@@ -617,7 +617,7 @@ fn openings_come_from_the_file_and_lopsided_ones_are_dropped() {
     // An opening already over is refused with its line.
     let e = tally::datagen::load_openings("7k/5QQ1/8/8/8/8/8/K7 b - - 0 1", Variant::Chess)
         .unwrap_err();
-    assert!(e.contains("opening 1") && e.contains("over"), "{e}");
+    assert!(e.contains("line 1") && e.contains("over"), "{e}");
 }
 
 /// An openings file with a Latin-1 byte in a comment is read, as `tally

@@ -27,7 +27,7 @@
 use crate::pgn::{GameSplitter, read_games};
 use crate::referee::score_input;
 use crate::rng::Rng;
-use crate::rules::{BoardKind, CHESS960_POSITIONS, Game, Variant, chess960_fen};
+use crate::rules::{BoardKind, CHESS960_POSITIONS, Game, RulesError, Variant, chess960_fen};
 use crate::scoring::Scorer;
 use crate::with_game;
 
@@ -58,7 +58,11 @@ pub fn load(path: Option<&std::path::Path>, variant: Variant) -> Result<Vec<Open
             } else {
                 parse_epd(&String::from_utf8_lossy(&bytes))
             };
-            parsed.map_err(|e| format!("{}: {e}", path.display()))
+            let mut parsed = parsed.map_err(|e| format!("{}: {e}", path.display()))?;
+            for o in &mut parsed {
+                o.origin = format!("{} {}", path.display(), o.origin);
+            }
+            Ok(parsed)
         }
     }
 }
@@ -86,6 +90,8 @@ pub fn chess960(seed: u64) -> Vec<Opening> {
             chess960_fen(n).map(|fen| Opening {
                 fen,
                 label: format!("960 #{n}"),
+                origin: format!("Chess960 position {n}"),
+                given: String::new(),
             })
         })
         .collect()
@@ -98,6 +104,14 @@ pub struct Opening {
     pub fen: String,
     /// Its name (the EPD `id`, the PGN's `White`/`Black`, or its number).
     pub label: String,
+    /// Where it comes from, as an error names it: `line 12` of an EPD
+    /// file, `game 3` of a PGN file (after the file's name when it was
+    /// read from one).
+    pub origin: String,
+    /// The FEN fields as the file gives them (before the move numbers an
+    /// EPD line may leave out are added), which an error echoes; empty
+    /// where the position was not written by a user.
+    pub given: String,
 }
 
 /// Reads EPD text.
@@ -122,16 +136,22 @@ pub fn parse_epd(text: &str) -> Result<Vec<Opening>, String> {
         let numbers = fields.len() >= 6
             && fields[4].bytes().all(|b| b.is_ascii_digit())
             && fields[5].bytes().all(|b| b.is_ascii_digit());
+        let given = fields[..if numbers { 6 } else { 4 }].join(" ");
         let fen = if numbers {
-            fields[..6].join(" ")
+            given.clone()
         } else {
-            format!("{} 0 1", fields[..4].join(" "))
+            format!("{given} 0 1")
         };
         let label = line
             .split_once("id \"")
             .and_then(|(_, rest)| rest.split_once('"'))
             .map_or_else(|| format!("#{}", out.len() + 1), |(id, _)| id.to_owned());
-        out.push(Opening { fen, label });
+        out.push(Opening {
+            fen,
+            label,
+            origin: format!("line {}", i + 1),
+            given,
+        });
     }
     Ok(out)
 }
@@ -168,37 +188,79 @@ pub fn parse_pgn(text: &[u8], variant: Variant) -> Result<Vec<Opening>, String> 
                 (Some(w), Some(b)) if w != "?" || b != "?" => format!("{w} - {b}"),
                 _ => format!("#{n}"),
             };
-            out.push(Opening { fen, label });
+            out.push(Opening {
+                fen,
+                label,
+                origin: format!("game {n}"),
+                given: String::new(),
+            });
         }
     }
     Ok(out)
 }
+
+/// At most this many bad openings are listed in [`validate`]'s message.
+const BAD_OPENINGS_LISTED: usize = 10;
 
 /// Checks that every opening is a legal, unfinished position of
 /// `variant` (read under Chess960 castling or not).
 ///
 /// # Errors
 ///
-/// A message naming the first bad opening.
+/// A message listing the bad openings, each by where it comes from (its
+/// file's line or game) and as the file writes it: the first
+/// [`BAD_OPENINGS_LISTED`] of them and how many there are, so that a file
+/// can be mended in one pass.
 pub fn validate(openings: &[Opening], variant: Variant, chess960: bool) -> Result<(), String> {
     if openings.is_empty() {
         return Err("no opening positions".to_owned());
     }
-    for (i, o) in openings.iter().enumerate() {
-        with_game!(crate::rules::AnyRules::of(variant), |rules| {
-            let game = Game::new(rules.with_chess960(chess960), Some(&o.fen))
-                .map_err(|e| format!("opening {} ({}): {e}", i + 1, o.label))?;
-            if let Some(e) = game.ending() {
-                return Err(format!(
-                    "opening {} ({}) is already over: {}",
-                    i + 1,
-                    o.label,
-                    e.describe()
-                ));
-            }
-        });
+    let mut bad = Vec::new();
+    for o in openings {
+        if let Some(problem) = problem(o, variant, chess960) {
+            bad.push(problem);
+        }
     }
-    Ok(())
+    match bad.len() {
+        0 => Ok(()),
+        1 => Err(bad.remove(0)),
+        n => {
+            let mut listed: Vec<String> = bad.drain(..).take(BAD_OPENINGS_LISTED).collect();
+            if n > BAD_OPENINGS_LISTED {
+                listed.push(format!("and {} more", n - BAD_OPENINGS_LISTED));
+            }
+            Err(format!(
+                "{n} of {} openings are bad: {}",
+                openings.len(),
+                listed.join("; ")
+            ))
+        }
+    }
+}
+
+/// What is wrong with one opening, if anything: named by its origin and
+/// label, the position echoed as given.
+fn problem(o: &Opening, variant: Variant, chess960: bool) -> Option<String> {
+    let name = if o.label.starts_with('#') {
+        o.origin.clone()
+    } else {
+        format!("{} ({})", o.origin, o.label)
+    };
+    let shown = if o.given.is_empty() { &o.fen } else { &o.given };
+    with_game!(crate::rules::AnyRules::of(variant), |rules| {
+        match Game::new(rules.with_chess960(chess960), Some(&o.fen)) {
+            Err(RulesError::InvalidFen { reason, .. }) => {
+                Some(format!("{name}: invalid FEN '{shown}': {reason}"))
+            }
+            Err(RulesError::InvalidPosition { reason, .. }) => {
+                Some(format!("{name}: illegal position '{shown}': {reason}"))
+            }
+            Err(e) => Some(format!("{name}: {e}")),
+            Ok(game) => game
+                .ending()
+                .map(|e| format!("{name} is already over: {}", e.describe())),
+        }
+    })
 }
 
 #[cfg(test)]
@@ -281,5 +343,59 @@ mod tests {
                 .starts_with("r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b")
         );
         assert!(parse_pgn(b"1. e4 e5 2. Ke3 *\n", Variant::Chess).is_err());
+        assert_eq!((o[0].origin.as_str(), o[1].origin.as_str()), ("game 1", "game 2"));
+    }
+
+    /// Every bad opening is named by its file line, as the file writes it
+    /// (not with the move numbers the reader adds), and the good ones are
+    /// not named.
+    #[test]
+    fn bad_openings_are_named_by_line_as_written() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+        let text = format!(
+            "# a comment\n\n{start}\n{start} e9 id \"bad ep\";\n\
+             rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 3 7\n\
+             7k/5QQ1/8/8/8/8/8/K7 b - -\n"
+        )
+        .replace("KQkq - e9", "KQkq e9");
+        let o = parse_epd(&text).unwrap();
+        assert_eq!(o.len(), 4);
+        let origins: Vec<&str> = o.iter().map(|x| x.origin.as_str()).collect();
+        assert_eq!(origins, ["line 3", "line 4", "line 5", "line 6"]);
+        let e = validate(&o, Variant::Chess, false).unwrap_err();
+        assert!(e.starts_with("3 of 4 openings are bad: "), "{e}");
+        assert!(
+            e.contains(&format!("line 4 (bad ep): invalid FEN '{}'", o[1].given)),
+            "{e}"
+        );
+        assert!(o[1].given.ends_with("KQkq e9"), "{}", o[1].given);
+        assert!(!e.contains("e9 0 1"), "{e}");
+        assert!(e.contains("line 5: invalid FEN '"), "{e}");
+        assert!(e.contains("- 3 7'"), "{e}");
+        assert!(e.contains("line 6 is already over: "), "{e}");
+        assert!(!e.contains("line 3"), "{e}");
+        // One bad opening: its own message, no count.
+        let e = validate(&o[..2], Variant::Chess, false).unwrap_err();
+        assert!(e.starts_with("line 4 (bad ep): invalid FEN"), "{e}");
+        // Many: the first ten and how many more.
+        let many: Vec<Opening> = std::iter::repeat_n(o[2].clone(), 25).collect();
+        let e = validate(&many, Variant::Chess, false).unwrap_err();
+        assert!(e.starts_with("25 of 25 openings are bad: "), "{e}");
+        assert_eq!(e.matches("invalid FEN").count(), BAD_OPENINGS_LISTED);
+        assert!(e.ends_with("; and 15 more"), "{e}");
+    }
+
+    /// A file's openings are named after it.
+    #[test]
+    fn a_file_names_its_openings() {
+        let dir = std::env::temp_dir().join(format!("tally-openings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("few.epd");
+        std::fs::write(&path, "\n8/8/8/8/8/8/8/8 w - -\n").unwrap();
+        let o = load(Some(&path), Variant::Chess).unwrap();
+        assert_eq!(o[0].origin, format!("{} line 2", path.display()));
+        let e = validate(&o, Variant::Chess, false).unwrap_err();
+        assert!(e.starts_with(&format!("{} line 2: ", path.display())), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
