@@ -343,7 +343,10 @@ mod tests {
                 .starts_with("r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b")
         );
         assert!(parse_pgn(b"1. e4 e5 2. Ke3 *\n", Variant::Chess).is_err());
-        assert_eq!((o[0].origin.as_str(), o[1].origin.as_str()), ("game 1", "game 2"));
+        assert_eq!(
+            (o[0].origin.as_str(), o[1].origin.as_str()),
+            ("game 1", "game 2")
+        );
     }
 
     /// Every bad opening is named by its file line, as the file writes it
@@ -395,7 +398,10 @@ mod tests {
         let o = load(Some(&path), Variant::Chess).unwrap();
         assert_eq!(o[0].origin, format!("{} line 2", path.display()));
         let e = validate(&o, Variant::Chess, false).unwrap_err();
-        assert!(e.starts_with(&format!("{} line 2: ", path.display())), "{e}");
+        assert!(
+            e.starts_with(&format!("{} line 2: ", path.display())),
+            "{e}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

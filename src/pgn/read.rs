@@ -536,6 +536,11 @@ pub fn nth_game(reader: impl BufRead, n: usize, name: &str) -> Result<PgnGame, S
     Err(format!("{name} has {seen} games: no game {n}"))
 }
 
+/// The longest tag line (`[Name "value"]`) read for certain; the reader
+/// may take somewhat longer ones, and refuses a far longer one by its
+/// length.
+pub const MAX_TAG_LINE: usize = 8192;
+
 /// Reads every game in one raw game text (normally one, as
 /// [`GameSplitter`] cuts them).
 ///
@@ -546,14 +551,25 @@ pub fn nth_game(reader: impl BufRead, n: usize, name: &str) -> Result<PgnGame, S
 pub fn read_games(text: &[u8]) -> Result<Vec<PgnGame>, String> {
     let mut reader = Reader::build(text)
         .set_supported_comment_length(4096)
-        .set_supported_tag_line_length(4096)
+        .set_supported_tag_line_length(MAX_TAG_LINE)
         .finish();
     let mut games = Vec::new();
     loop {
         match reader.read_game(&mut Collect) {
             Ok(Some(g)) => games.push(g),
             Ok(None) => break,
-            Err(e) => return Err(format!("malformed PGN: {e}")),
+            Err(e) => {
+                if let Some(long) = text
+                    .split(|&b| b == b'\n')
+                    .find(|l| l.trim_ascii_start().starts_with(b"[") && l.len() > MAX_TAG_LINE)
+                {
+                    return Err(format!(
+                        "malformed PGN: a tag line of {} bytes (a tag line may have {MAX_TAG_LINE})",
+                        long.len()
+                    ));
+                }
+                return Err(format!("malformed PGN: {e}"));
+            }
         }
     }
     if games.len() == 1
@@ -802,6 +818,27 @@ mod tests {
         );
         // Blank lines at the start of the stream make no game.
         assert_eq!(split("\n\n\n\n1. d4 *\n").len(), 1);
+    }
+
+    /// A tag line the reader cannot hold is refused by its length, and a
+    /// long one it can hold is read.
+    #[test]
+    fn overlong_tag_lines_are_refused_by_length() {
+        let tag = |n: usize| {
+            format!(
+                "[Event \"{}\"]\n[White \"w\"]\n\n1. e4 e5 *\n",
+                "x".repeat(n)
+            )
+        };
+        let games = read_games(tag(MAX_TAG_LINE - 20).as_bytes()).unwrap();
+        assert_eq!(games[0].white.as_deref(), Some("w"));
+        let e = read_games(tag(40_000).as_bytes()).unwrap_err();
+        assert_eq!(
+            e,
+            format!(
+                "malformed PGN: a tag line of 40010 bytes (a tag line may have {MAX_TAG_LINE})"
+            )
+        );
     }
 
     #[test]
