@@ -64,5 +64,13 @@ fn open_repairs_the_end_and_locks() {
     assert!(opened.games.is_empty());
     drop(opened);
     assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{line}\n"));
+    // A file that is not a results file is refused and left as it was:
+    // neither its last line cut nor an end added.
+    for text in ["l1\nl2\nl3\n", "l1\nl2\nl3", "notes"] {
+        std::fs::write(&path, text).unwrap();
+        let e = open(&path, &header()).unwrap_err();
+        assert!(e.contains("line 1: not a match record"), "{e}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -174,6 +174,9 @@ pub fn open(path: &Path, header: &Header) -> Result<Opened, String> {
             repaired: None,
         });
     }
+    // Read before anything is written: a file that is not a results file
+    // is refused as it is.
+    let (header, games) = parse(&bytes, path)?;
     let mut repaired = None;
     if let Some(start) = torn_tail(&bytes) {
         writer
@@ -184,7 +187,6 @@ pub fn open(path: &Path, header: &Header) -> Result<Opened, String> {
             "{shown}: removed a cut-short last line ({} bytes; a run was stopped while writing it)",
             bytes.len() - start
         ));
-        bytes.truncate(start);
     } else if bytes.last() != Some(&b'\n') {
         // A whole last line without its end: end it, so the next does not
         // glue onto it.
@@ -193,7 +195,6 @@ pub fn open(path: &Path, header: &Header) -> Result<Opened, String> {
             .write_all(b"\n")
             .map_err(|e| format!("cannot write {shown}: {e}"))?;
     }
-    let (header, games) = parse(&bytes, path)?;
     Ok(Opened {
         writer,
         header,
