@@ -8,9 +8,13 @@
 //! engine clears its own transposition table when the scoring changes.
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
 use std::thread::JoinHandle;
 use std::time::Duration;
+
+/// How often [`Engine::search_halting`] asks whether to stop.
+pub const HALT_POLL: Duration = Duration::from_millis(5);
 
 use crate::eval::base::{self, Breakdown};
 use crate::eval::variant_weights::WeightOverrides;
@@ -717,6 +721,40 @@ impl Engine {
         with_game!(&self.game, |g| {
             let (job, choice) = self.job(g, limits)?;
             Ok(run(&job, choice, &shared, &pool, threads, reporter))
+        })
+    }
+
+    /// [`Engine::search`] that ends (with the result so far) soon after
+    /// `halt` says so: it is asked every [`HALT_POLL`] from a watching
+    /// thread, for a caller whose reason to stop is not a flag of its own
+    /// (a match's Ctrl-C or a deadline, datagen's stop).
+    ///
+    /// # Errors
+    ///
+    /// As [`Engine::go`].
+    pub fn search_halting(
+        &mut self,
+        limits: Limits,
+        reporter: &dyn Reporter,
+        halt: &(dyn Fn() -> bool + Sync),
+    ) -> Result<SearchResult, RulesError> {
+        let stop = Arc::new(AtomicBool::new(false));
+        // The watcher waits on a channel that the search's end closes, so
+        // it ends at once rather than after a poll.
+        let (done, finished) = std::sync::mpsc::channel::<()>();
+        std::thread::scope(|scope| {
+            let stop = &stop;
+            scope.spawn(move || {
+                while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(HALT_POLL) {
+                    if halt() {
+                        stop.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                }
+            });
+            let result = self.search_until(limits, reporter, stop.clone());
+            drop(done);
+            result
         })
     }
 

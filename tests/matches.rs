@@ -234,6 +234,60 @@ fn a_hanging_engine_loses() {
     forfeits("hang", depth(1), ForfeitKind::Hang, "no reply within 1.0 s");
 }
 
+/// Tally's own players keep the match's wait and stop as an engine's
+/// process does: a search past the hang timeout forfeits, and Ctrl-C
+/// (the stop flag) ends a search under way.
+#[test]
+fn a_tally_player_keeps_the_wait_and_the_stop() {
+    let mut c = config(
+        Variant::Chess,
+        "name=deep hash=8 depth=64",
+        "name=quick hash=8 depth=1",
+        2,
+        depth(64),
+    );
+    c.hang_timeout = Duration::from_secs(1);
+    c.concurrency = 2;
+    for g in play(&c) {
+        let f = g.forfeit.as_ref().expect("the deep search forfeits");
+        assert_eq!((f.player, f.kind), (0, ForfeitKind::Hang), "{f:?}");
+        assert!(f.reason.contains("no reply within 1.0 s"), "{}", f.reason);
+    }
+    // With no deadline in sight, only the stop ends the games.
+    c.hang_timeout = Duration::from_secs(100_000);
+    let stop = AtomicBool::new(false);
+    let out = std::thread::scope(|s| {
+        let running = s.spawn(|| run(&c, Vec::new(), &stop, &Quiet).expect("match runs"));
+        std::thread::sleep(Duration::from_millis(300));
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        running.join().unwrap()
+    });
+    assert!(out.interrupted);
+    assert!(out.games.is_empty());
+}
+
+/// A run's games are bounded: a number beyond any experiment is refused
+/// before its plan is made, and none is refused.
+#[test]
+fn the_games_of_a_run_are_bounded() {
+    let mut c = config(Variant::Chess, "name=a", "name=b", 2, depth(1));
+    assert_eq!(c.check(2, false), Ok(()));
+    c.games = tally::matches::MAX_GAMES + 1;
+    let e = c.check(2, false).unwrap_err();
+    assert_eq!(e, "--games 10000001: at most 10000000 games in a run");
+    c.games = 0;
+    assert!(c.check(2, false).unwrap_err().contains("no games"));
+    // What is left to play skips the resumed games.
+    c.games = 6;
+    let mut resumed = play(&{
+        let mut r = c.clone();
+        r.games = 2;
+        r
+    });
+    resumed.retain(|g| g.index == 1);
+    assert_eq!(Vec::from(c.todo(&resumed)), [0, 2, 3, 4, 5]);
+}
+
 #[test]
 fn an_illegal_move_loses() {
     forfeits(

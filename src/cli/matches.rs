@@ -123,11 +123,7 @@ fn play(a: &setup::Options) -> Result<i32, CliError> {
         eprintln!("warning: {w}")
     })
     .map_err(bad)?;
-    let todo = config
-        .schedule()
-        .iter()
-        .filter(|i| !resumed.iter().any(|g: &GameRecord| g.index == **i))
-        .count();
+    let todo = config.todo(&resumed).len();
     let stop = super::stop_on_ctrl_c();
     let sink = Sink {
         files,

@@ -54,12 +54,12 @@ struct Ply {
 }
 
 /// Plays game `index` on `engine` (whose settings match `config`).
-/// `abort` is asked before every search.
+/// `abort` is asked before every search and ends a search under way.
 pub fn play_game(
     engine: &mut Engine,
     config: &Config,
     index: u64,
-    abort: &dyn Fn() -> bool,
+    abort: &(dyn Fn() -> bool + Sync),
 ) -> Played {
     let mut rng = Rng::for_game(config.seed, index);
     let mut opened = false;
@@ -67,7 +67,7 @@ pub fn play_game(
         if abort() {
             return Played::Aborted;
         }
-        if open(engine, config, &mut rng) {
+        if open(engine, config, &mut rng, abort) {
             opened = true;
             break;
         }
@@ -90,9 +90,12 @@ pub fn play_game(
             return Played::Aborted;
         }
         let forced = engine.legal_actions().len() == 1;
-        let Ok(result) = engine.search(limits.clone(), &Silent) else {
+        let Ok(result) = engine.search_halting(limits.clone(), &Silent, &abort) else {
             return Played::Skipped;
         };
+        if abort() {
+            return Played::Aborted;
+        }
         let Some(best) = result.best else {
             return Played::Skipped;
         };
@@ -167,7 +170,12 @@ pub fn play_game(
 
 /// Sets up an opening: a start position, random plies, the verification
 /// search. Returns whether it is playable.
-fn open(engine: &mut Engine, config: &Config, rng: &mut Rng) -> bool {
+fn open(
+    engine: &mut Engine,
+    config: &Config,
+    rng: &mut Rng,
+    abort: &(dyn Fn() -> bool + Sync),
+) -> bool {
     engine.new_game();
     let drawn;
     let fen = if !config.openings.is_empty() {
@@ -207,7 +215,7 @@ fn open(engine: &mut Engine, config: &Config, rng: &mut Rng) -> bool {
             nodes: Some(v.nodes.max(1)),
             ..Limits::default()
         };
-        let Ok(r) = engine.search(limits, &Silent) else {
+        let Ok(r) = engine.search_halting(limits, &Silent, abort) else {
             return false;
         };
         let value = r

@@ -80,6 +80,10 @@ use crate::rules::{EndingKind, Game, Pos, Rules, Variant};
 use crate::scoring::{DrawAdvantage, EndContext, Scorer, Tables};
 use crate::with_game;
 
+/// The most games one run may schedule (its shard's plan is kept whole in
+/// memory); a longer experiment is several runs merged.
+pub const MAX_GAMES: usize = 10_000_000;
+
 pub use openings::Opening;
 pub use player::{Failure, MoveLimits, Player, TallyPlayer, UciPlayer};
 pub use spec::{PlayerKind, PlayerSpec};
@@ -544,6 +548,16 @@ impl MatchConfig {
             .collect()
     }
 
+    /// The games of [`MatchConfig::schedule`] that `resumed` lacks, in
+    /// order.
+    pub fn todo(&self, resumed: &[GameRecord]) -> VecDeque<usize> {
+        let done: std::collections::HashSet<usize> = resumed.iter().map(|g| g.index).collect();
+        self.schedule()
+            .into_iter()
+            .filter(|i| !done.contains(i))
+            .collect()
+    }
+
     /// Whether games allow special actions (see the module docs).
     pub fn specials(&self) -> bool {
         self.players
@@ -575,6 +589,12 @@ impl MatchConfig {
         }
         if self.games == 0 {
             return Err("no games to play (--games 0)".to_owned());
+        }
+        if self.games > MAX_GAMES {
+            return Err(format!(
+                "--games {}: at most {MAX_GAMES} games in a run",
+                self.games
+            ));
         }
         if self.concurrency == 0 {
             return Err("--concurrency must be at least 1".to_owned());
@@ -738,11 +758,8 @@ pub fn run(
     stop: &AtomicBool,
     observer: &dyn Observer,
 ) -> Result<Outcome, String> {
-    let pending: VecDeque<usize> = config
-        .schedule()
-        .into_iter()
-        .filter(|i| !resumed.iter().any(|g| g.index == *i))
-        .collect();
+    let pending = config.todo(&resumed);
+    let planned = resumed.len() + pending.len();
     let workers = config.concurrency.clamp(1, pending.len().max(1));
     let mut pairs: Vec<[Box<dyn Player>; 2]> = Vec::new();
     if !pending.is_empty() {
@@ -801,13 +818,12 @@ pub fn run(
     let mut games = records.into_inner().unwrap_or_default();
     games.sort_by_key(|g| g.index);
     let summary = summarise(&names, &games, config.sprt.as_ref());
-    let left = queue.into_inner().map(|q| q.len()).unwrap_or(0);
     let sprt_stop = decided.into_inner().unwrap_or_default();
     Ok(Outcome {
         names,
+        interrupted: games.len() < planned && sprt_stop.is_none() && stop.load(Ordering::Relaxed),
         games,
         summary,
-        interrupted: left > 0 && sprt_stop.is_none() && stop.load(Ordering::Relaxed),
         sprt_stop,
     })
 }

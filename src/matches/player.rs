@@ -277,17 +277,27 @@ impl Player for TallyPlayer {
         start_fen: &str,
         moves: &[String],
         limits: &MoveLimits,
-        _wait: Duration,
-        _stop: &AtomicBool,
+        wait: Duration,
+        stop: &AtomicBool,
     ) -> Result<String, Failure> {
         let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
         self.engine
             .set_position(Some(start_fen), &moves)
             .map_err(|e| Failure::Protocol(format!("position refused: {}", e.error)))?;
+        // Ctrl-C and the wait end the search as they end an engine's.
+        let started = Instant::now();
+        let late = || started.elapsed() > wait;
+        let halt = || stop.load(Ordering::Relaxed) || late();
         let r = self
             .engine
-            .search(limits.search_limits(), &Silent)
+            .search_halting(limits.search_limits(), &Silent, &halt)
             .map_err(|e| Failure::Protocol(e.to_string()))?;
+        if stop.load(Ordering::Relaxed) {
+            return Err(Failure::Interrupted);
+        }
+        if late() {
+            return Err(Failure::Hang(wait));
+        }
         r.best
             .map(|a| a.to_string())
             .ok_or_else(|| Failure::Protocol("no move found".to_owned()))
