@@ -4,7 +4,7 @@
 //! standard input). Errors are one line naming the file.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader};
+use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
 /// Checks, before a command reads or computes anything, that `path` can
@@ -91,4 +91,52 @@ pub fn open_input(path: &Path) -> Result<Box<dyn BufRead + Send>, String> {
         return Err(cannot(&"not a regular file or a pipe"));
     }
     Ok(Box::new(BufReader::with_capacity(1 << 16, file)))
+}
+
+/// The most bytes [`read_input`] reads: far beyond any openings or results
+/// file, short of the memory a machine has.
+pub const MAX_INPUT_BYTES: u64 = 1 << 30;
+
+/// Reads a whole input file ([`open_input`]: a regular file or a pipe, not
+/// a device) of at most [`MAX_INPUT_BYTES`].
+///
+/// # Errors
+///
+/// A one-line message naming the file: it cannot be opened or read, or it
+/// is longer than the bound.
+pub fn read_input(path: &Path) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    let input = open_input(path)?;
+    input
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(format!(
+            "cannot read {}: longer than {} MiB",
+            path.display(),
+            MAX_INPUT_BYTES >> 20
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Whether two paths name one file (the same file system object, through
+/// links or different spellings); false when either cannot be looked up.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::metadata(a), std::fs::metadata(b)) {
+            (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        matches!(
+            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+            (Ok(x), Ok(y)) if x == y
+        )
+    }
 }

@@ -592,6 +592,26 @@ fn the_command_line_generates_and_reads() {
     }
 }
 
+/// A run for a number of positions whose every game is skipped ends with
+/// an error instead of trying for ever; a run for a number of games just
+/// counts them.
+#[test]
+fn a_positions_run_that_cannot_write_ends() {
+    // Every random ply of this opening ends the game by the fifty-move
+    // rule, so no game starts.
+    let fifty = "4k3/8/8/8/8/8/8/R3K3 w - - 99 80";
+    let mut c = config(Variant::Chess, 2);
+    c.openings = tally::datagen::load_openings(fifty, Variant::Chess).unwrap();
+    c.random_plies = 1;
+    c.verify = None;
+    let stop = AtomicBool::new(false);
+    let path = temp("stuck.tdat");
+    let e = run(&c, Target::Positions(100), &path, &stop, &Quiet).unwrap_err();
+    assert!(e.starts_with("200 games in a row skipped"), "{e}");
+    let out = generate(&c, Target::Games(3), &temp("stuck-games.tdat"));
+    assert_eq!((out.games, out.skipped), (0, 3));
+}
+
 #[test]
 fn openings_come_from_the_file_and_lopsided_ones_are_dropped() {
     let text = tally::matches::openings::SHIPPED;
@@ -722,6 +742,66 @@ fn readers(file: &Path, dir: &Path) -> Vec<(&'static str, Option<i32>, String)> 
             (name, status.code(), e)
         })
         .collect()
+}
+
+/// `stats` and `text` read every file they can: one that is missing or
+/// not a data file is reported and the rest are read; an output that is
+/// one of the inputs is refused before anything is written.
+#[test]
+fn data_readers_go_on_past_a_file_they_cannot_read() {
+    let dir = cli::scratch("datagen-readers");
+    let good = dir.join("good.tdat");
+    cli::datagen("chess", "2", "5", &good);
+    let notes = dir.join("notes.txt");
+    std::fs::write(&notes, "not data").unwrap();
+    let missing = dir.join("missing.tdat");
+    let one = stdout(&cli::tally(&["datagen", "stats", good.to_str().unwrap()]));
+    let games = |report: &str| {
+        report
+            .lines()
+            .find(|l| l.starts_with("chess: "))
+            .map(str::to_owned)
+    };
+    let out = cli::tally(&[
+        "datagen",
+        "stats",
+        good.to_str().unwrap(),
+        missing.to_str().unwrap(),
+        notes.to_str().unwrap(),
+        good.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let e = stderr(&out);
+    assert_eq!(e.lines().count(), 2, "{e}");
+    assert!(e.contains("missing.tdat") && e.contains("notes.txt"), "{e}");
+    // Both copies of the good file are counted: twice its games.
+    let both = stdout(&out);
+    let (one, both) = (games(&one).unwrap(), games(&both).unwrap());
+    let count = |l: &str| -> u64 { l.split_whitespace().find_map(|w| w.parse().ok()).unwrap() };
+    assert_eq!(count(&both), 2 * count(&one), "{one} / {both}");
+    // An output that is an input, however spelled, is refused untouched.
+    let before = std::fs::read(&good).unwrap();
+    let spelled = dir.join(".").join("good.tdat");
+    let out = cli::tally(&[
+        "datagen",
+        "text",
+        good.to_str().unwrap(),
+        "-o",
+        spelled.to_str().unwrap(),
+    ]);
+    cli::refused(&out, "is also an input", "text -o its input");
+    assert_eq!(std::fs::read(&good).unwrap(), before);
+    // A device as the openings file is refused, not read to the end.
+    let out = cli::tally(&[
+        "datagen",
+        "-n",
+        "1",
+        "-o",
+        dir.join("zero.tdat").to_str().unwrap(),
+        "--openings",
+        "/dev/zero",
+    ]);
+    cli::refused(&out, "not a regular file or a pipe", "openings /dev/zero");
 }
 
 #[test]

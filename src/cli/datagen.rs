@@ -156,6 +156,18 @@ fn generate(a: &RunArgs) -> Result<i32, CliError> {
     Ok(0)
 }
 
+/// Refuses an output that is one of the inputs: creating it would empty
+/// the file before it is read.
+fn refuse_input_as_output(out: &std::path::Path, inputs: &[PathBuf]) -> Result<(), CliError> {
+    match inputs.iter().find(|i| crate::files::same_file(out, i)) {
+        Some(_) => Err(bad(format!(
+            "--output {} is also an input: writing it would destroy what is to be read",
+            out.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// The exit code of `stats` and `text` for a damaged or cut-short file,
 /// after what was read before the damage: that of `tune` and `train`,
 /// which refuse such a file (docs/datagen.md).
@@ -181,13 +193,15 @@ fn stats(a: &StatsArgs) -> Result<i32, CliError> {
             all.add(g);
             ControlFlow::Continue(())
         },
-    )
-    .map_err(bad)?;
+    );
     print!("{}", all.report());
     Ok(code_of(end))
 }
 
 fn text(a: &TextArgs) -> Result<i32, CliError> {
+    if let Some(out) = &a.output {
+        refuse_input_as_output(out, &a.files)?;
+    }
     let sink: Box<dyn Write> = match &a.output {
         Some(p) => Box::new(
             File::create(p).map_err(|e| bad(format!("cannot create {}: {e}", p.display())))?,
@@ -207,8 +221,7 @@ fn text(a: &TextArgs) -> Result<i32, CliError> {
             }
             ControlFlow::Continue(())
         },
-    )
-    .map_err(bad)?;
+    );
     // A closed pipe (stopped): the reader has what it wanted.
     if !end.stopped
         && let Err(e) = out.flush()

@@ -306,6 +306,10 @@ pub fn load_openings(text: &str, variant: Variant) -> Result<Vec<String>, String
     Ok(parsed.into_iter().map(|o| o.fen).collect())
 }
 
+/// A run for a number of positions stops with an error after this many
+/// games in a row are skipped.
+pub const MAX_SKIPPED_RUN: u64 = 200;
+
 /// How much a run generates (in this shard).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
@@ -502,6 +506,7 @@ pub fn run(
         let mut pending: BTreeMap<u64, Played> = BTreeMap::new();
         let mut want = first_j;
         let mut blocked = false;
+        let mut skipped_run = 0u64;
         for (j, played) in rx {
             if blocked {
                 continue;
@@ -521,9 +526,21 @@ pub fn run(
                             outcome.games += 1;
                             outcome.positions += game.positions.len() as u64;
                             observer.written(outcome.games, outcome.positions);
+                            skipped_run = 0;
                         }
                     }
-                    Played::Skipped => outcome.skipped += 1,
+                    Played::Skipped => {
+                        outcome.skipped += 1;
+                        skipped_run += 1;
+                        // A run for a number of positions has no last game:
+                        // one whose openings all fail must end.
+                        if skipped_run >= MAX_SKIPPED_RUN && end_j == u64::MAX {
+                            error = Some(format!(
+                                "{MAX_SKIPPED_RUN} games in a row skipped (no opening passes the check or lasts a move): nothing more can be written; what was written is kept"
+                            ));
+                            blocked = true;
+                        }
+                    }
                     Played::Aborted => blocked = true,
                 }
                 // A stop writes nothing more, even games already played.

@@ -141,21 +141,19 @@ pub struct FilesEnd {
 
 /// [`each_game_of`] over `files` in order until `f` stops: `settings` is
 /// told each file's path and settings line, `damaged` where a file is
-/// damaged (its games before the damage were read, and the next file is
-/// read on).
-///
-/// # Errors
-///
-/// The first file that cannot be opened or has no valid header.
+/// damaged (its games before the damage were read) or cannot be read at
+/// all; either way the next file is read on.
 pub fn each_game_of_files(
     files: &[PathBuf],
     mut settings: impl FnMut(&Path, &str),
     mut damaged: impl FnMut(&str),
     mut f: impl FnMut(&DataGame) -> std::ops::ControlFlow<()>,
-) -> Result<FilesEnd, String> {
+) -> FilesEnd {
     let mut end = FilesEnd::default();
     for path in files {
-        match each_game_of(path, |s| settings(path, s), &mut f)? {
+        let read =
+            each_game_of(path, |s| settings(path, s), &mut f).unwrap_or_else(FileEnd::Damaged);
+        match read {
             FileEnd::Whole => {}
             FileEnd::Stopped => {
                 end.stopped = true;
@@ -167,5 +165,5 @@ pub fn each_game_of_files(
             }
         }
     }
-    Ok(end)
+    end
 }

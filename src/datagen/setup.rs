@@ -141,8 +141,7 @@ pub fn config(a: &Options) -> Result<(Config, Target), String> {
     if let Some(path) = &a.openings {
         // Read as `tally match` reads an EPD file: bytes that are not
         // UTF-8 (a Latin-1 comment) do not refuse the file.
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let bytes = crate::files::read_input(path)?;
         let text = String::from_utf8_lossy(&bytes);
         c.openings =
             load_openings(&text, variant).map_err(|e| format!("{}: {e}", path.display()))?;

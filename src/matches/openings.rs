@@ -48,8 +48,7 @@ pub fn load(path: Option<&std::path::Path>, variant: Variant) -> Result<Vec<Open
     match path {
         None => parse_epd(shipped(variant)),
         Some(path) => {
-            let bytes =
-                std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let bytes = crate::files::read_input(path)?;
             let is_pgn = path
                 .extension()
                 .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));

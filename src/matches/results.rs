@@ -48,7 +48,7 @@ enum Line {
 /// A one-line message: the file cannot be read, has no header, or a line
 /// (other than a cut-short last one) is not a record.
 pub fn read(path: &Path) -> Result<(Header, Vec<GameRecord>), String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let bytes = crate::files::read_input(path)?;
     parse(&bytes, path)
 }
 
