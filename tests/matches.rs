@@ -234,6 +234,38 @@ fn a_hanging_engine_loses() {
     forfeits("hang", depth(1), ForfeitKind::Hang, "no reply within 1.0 s");
 }
 
+/// An engine's control characters (its name, its illegal move) are kept
+/// out of the summary table, the records and the PGN: shown escaped.
+#[test]
+fn an_engines_control_characters_are_escaped() {
+    let mut c = config(
+        Variant::Chess,
+        "name=tally hash=8 depth=1",
+        &fake("control"),
+        2,
+        depth(1),
+    );
+    c.concurrency = 1;
+    let stop = AtomicBool::new(false);
+    let out = run(&c, Vec::new(), &stop, &Quiet).expect("match runs");
+    assert_eq!(out.names[1], "evil\\x1b[31mred\\x07");
+    let table = tally::matches::summary::summary_table("chess", "depth 1", None, &out.summary);
+    for text in out
+        .games
+        .iter()
+        .flat_map(|g| [g.pgn.clone(), g.forfeit.as_ref().unwrap().reason.clone()])
+        .chain([table])
+    {
+        assert!(!text.contains(['\x1b', '\x07']), "{text:?}");
+    }
+    let f = out.games[0].forfeit.as_ref().unwrap();
+    assert!(
+        f.reason.starts_with("illegal move '\\x1b[2Je2e4'"),
+        "{}",
+        f.reason
+    );
+}
+
 /// Tally's own players keep the match's wait and stop as an engine's
 /// process does: a search past the hang timeout forfeits, and Ctrl-C
 /// (the stop flag) ends a search under way.

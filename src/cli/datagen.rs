@@ -187,7 +187,9 @@ fn stats(a: &StatsArgs) -> Result<i32, CliError> {
     let mut all = Stats::default();
     let end = each_game_of_files(
         &a.files,
-        |path, settings| println!("{}: {settings}", path.display()),
+        |path, settings| {
+            println!("{}: {}", path.display(), crate::text::printable(settings));
+        },
         damaged,
         |g| {
             all.add(g);

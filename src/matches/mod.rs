@@ -858,7 +858,7 @@ fn forfeit_of(player: usize, f: &Failure) -> Forfeit {
     Forfeit {
         player,
         kind,
-        reason: f.to_string(),
+        reason: crate::text::printable(&f.to_string()).into_owned(),
     }
 }
 
@@ -963,7 +963,8 @@ fn play_game<P: Pos>(
                 forfeit = Some(Forfeit {
                     player: pi,
                     kind: ForfeitKind::Illegal,
-                    reason: format!("illegal move '{text}': {e}"),
+                    reason: crate::text::printable(&format!("illegal move '{text}': {e}"))
+                        .into_owned(),
                 });
             }
         }

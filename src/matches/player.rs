@@ -674,7 +674,8 @@ impl UciPlayer {
             &|l| l.trim() == "uciok",
             &mut |l| {
                 if let Some(n) = l.trim().strip_prefix("id name ") {
-                    id = Some(n.trim().to_owned());
+                    // Shown in tables and PGN tags: no control characters.
+                    id = Some(crate::text::printable(n.trim()).into_owned());
                 }
                 if let Some(v) = self.offer_variant {
                     listed |= lists_variant(l, v);

@@ -37,14 +37,16 @@ pub fn summary_table(variant: &str, control: &str, shard: Option<Shard>, s: &Sum
         control
     };
     out.push_str(&format!("{variant}, {control}{shard}: {} games\n", s.games));
-    let w = s.names.iter().map(String::len).max().unwrap_or(6).max(6);
+    // An engine names itself: its control characters are shown escaped.
+    let names = s.names.each_ref().map(|n| crate::text::printable(n));
+    let w = names.iter().map(|n| n.len()).max().unwrap_or(6).max(6);
     out.push_str(&format!(
         "{:<w$}  {:>5} {:>5} {:>5}  {:>12}\n",
         "player", "win", "draw", "loss", "mean points"
     ));
     out.push_str(&format!(
         "{:<w$}  {:>5} {:>5} {:>5}  {:>12}\n",
-        s.names[0],
+        names[0],
         s.wins,
         s.draws,
         s.losses,
@@ -52,7 +54,7 @@ pub fn summary_table(variant: &str, control: &str, shard: Option<Shard>, s: &Sum
     ));
     out.push_str(&format!(
         "{:<w$}  {:>5} {:>5} {:>5}  {:>12}\n",
-        s.names[1],
+        names[1],
         s.losses,
         s.draws,
         s.wins,

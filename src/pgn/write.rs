@@ -104,8 +104,11 @@ pub struct PgnOut {
     pub result: String,
 }
 
+/// A comment as PGN can carry it: no braces, control characters escaped.
 fn clean_comment(c: &str) -> String {
-    c.replace('}', ")").replace('{', "(")
+    crate::text::printable(c)
+        .replace('}', ")")
+        .replace('{', "(")
 }
 
 /// A comment's words for line wrapping, a `[%command ...]` kept whole so
