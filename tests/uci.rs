@@ -528,6 +528,18 @@ fn go_after_a_refused_position_answers_why_and_no_move() {
             .filter(|l| l.starts_with("info string") && l.contains("refused"))
             .count();
         assert!(why >= 2, "{bad}: {lines:#?}");
+        // No count of the old position either.
+        let lines = script(&format!("position startpos\n{bad}\ngo perft 1\n"));
+        assert!(
+            !lines.iter().any(|l| l.starts_with("Nodes searched")),
+            "{bad}: {lines:#?}"
+        );
+        assert!(
+            lines
+                .last()
+                .is_some_and(|l| l.contains("go perft: the last position command was refused")),
+            "{bad}: {lines:#?}"
+        );
         // A valid position ends it.
         let lines = script(&format!(
             "{bad}\nposition startpos moves e2e4\ngo depth 2\n"
@@ -538,6 +550,35 @@ fn go_after_a_refused_position_answers_why_and_no_move() {
             "{bad}: {best}"
         );
     }
+}
+
+/// `go perft` with a negative depth is refused, not counted at depth 0;
+/// `go mate N` with no mate ends (at depth 2N + 8), so piped input ends.
+#[test]
+fn perft_depths_and_a_mate_that_is_not_there() {
+    let lines = script("position startpos\ngo perft -1\ngo perft 1\n");
+    assert_eq!(
+        errors(&lines),
+        ["info string error: go perft: depth -1 is out of range 0..10"]
+    );
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 20");
+    let lines = script("position startpos\ngo mate 1\n");
+    let depths: Vec<i32> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .filter_map(|l| field(l, "depth")?.parse().ok())
+        .collect();
+    assert_eq!(depths.iter().max(), Some(&10), "{lines:#?}");
+    assert!(is_legal(
+        Variant::Chess,
+        false,
+        None,
+        &[],
+        &bestmove(&lines)
+    ));
+    // A mate that is there ends the search at once.
+    let lines = script("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\ngo mate 1\n");
+    assert_eq!(bestmove(&lines), "a1a8");
 }
 
 #[test]

@@ -230,6 +230,10 @@ pub const TIME_NODES_SLOPE: f64 = 1.3;
 pub const TIME_MAX_FACTOR: f64 = 1.5;
 /// With a single legal action on a clock, the depth that is enough.
 pub const SINGLE_ACTION_DEPTH: i32 = 4;
+/// `go mate N` (without `infinite`) gives up at depth `2N +
+/// MATE_EXTRA_DEPTH` with no mate in `N` found: far past the `2N - 1`
+/// plies a mate in `N` takes, for what pruning and reductions hide.
+pub const MATE_EXTRA_DEPTH: i32 = 8;
 
 // Transposition table.
 

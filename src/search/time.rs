@@ -75,6 +75,12 @@ impl TimeManager {
         if limits.infinite || shared.pondering.load(Ordering::Relaxed) {
             return false;
         }
+        // A mate that is not there is not searched for for ever.
+        if let Some(mate) = limits.mate
+            && done.depth >= (2 * mate as i32).saturating_add(MATE_EXTRA_DEPTH)
+        {
+            return true;
+        }
         if limits.nodes.is_some_and(|n| shared.nodes() >= n)
             || limits.soft_nodes.is_some_and(|n| shared.nodes() >= n)
         {
@@ -215,6 +221,16 @@ mod tests {
         let mut tm = manager(20);
         assert!(!tm.stop_after(&done(5, a, won_in(5), 0), &mate, &shared, zero));
         assert!(tm.stop_after(&done(5, a, won_in(3), 0), &mate, &shared, zero));
+        // No mate in 2 found: with `infinite` the search goes on; without,
+        // it ends at depth 2 * 2 + MATE_EXTRA_DEPTH.
+        let last = 4 + MATE_EXTRA_DEPTH;
+        assert!(!tm.stop_after(&done(last, a, 0, 0), &mate, &shared, zero));
+        let mate = Limits {
+            infinite: false,
+            ..mate
+        };
+        assert!(!tm.stop_after(&done(last - 1, a, 0, 0), &mate, &shared, zero));
+        assert!(tm.stop_after(&done(last, a, 0, 0), &mate, &shared, zero));
         // Infinite: only the stop flag ends it.
         let infinite = Limits {
             infinite: true,

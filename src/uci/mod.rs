@@ -729,7 +729,13 @@ impl<W: Write + Send + 'static> Session<W> {
         }
         if parsed.perft_asked {
             // A bad depth was reported: neither perft nor a search runs.
-            if let Some(depth) = parsed.perft {
+            if let Some(why) = &self.refused_position {
+                // Not the GUI's board either: no count of another position.
+                self.out.error(&format!(
+                    "go perft: the last position command was refused ({}); send a valid position",
+                    crate::text::printable(why)
+                ));
+            } else if let Some(depth) = parsed.perft {
                 self.perft(depth);
             }
             return;
@@ -853,13 +859,13 @@ impl<W: Write + Send + 'static> Session<W> {
         })
     }
 
-    fn perft(&mut self, depth: u32) {
-        if depth > MAX_PERFT_DEPTH {
+    fn perft(&mut self, depth: i64) {
+        let Some(depth) = u32::try_from(depth).ok().filter(|&d| d <= MAX_PERFT_DEPTH) else {
             self.out.error(&format!(
                 "go perft: depth {depth} is out of range 0..{MAX_PERFT_DEPTH}"
             ));
             return;
-        }
+        };
         self.engine.stop_and_wait();
         let count = self.engine.perft_work(depth);
         let mode = CastlingMode::from_chess960(self.engine.options().chess960);
@@ -944,7 +950,7 @@ struct Go {
     searchmoves: Vec<String>,
     /// Whether `perft` was given (with a good depth in `perft`, or not).
     perft_asked: bool,
-    perft: Option<u32>,
+    perft: Option<i64>,
     errors: Vec<String>,
 }
 
@@ -1026,7 +1032,7 @@ fn parse_go(args: &[&str]) -> Go {
                     "depth" => l.depth = Some(n.clamp(1, 1000) as i32),
                     "nodes" => l.nodes = Some(n.max(1) as u64),
                     "mate" => l.mate = Some(n.clamp(1, 1000) as u32),
-                    _ => go.perft = Some(n.clamp(0, i64::from(u32::MAX)) as u32),
+                    _ => go.perft = Some(n),
                 }
             }
             other => go
