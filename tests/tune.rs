@@ -100,6 +100,7 @@ fn refuses_bad_options_in_one_line() {
         vec!["tune", "--lambda", "2", "--data", "x"],
         vec!["tune", "--l2=-1", "--data", "x"],
         vec!["tune", "--data", "/nonexistent/tally.tdat"],
+        vec!["tune", "--holdout", "1", "--data", "x"],
     ] {
         let out = tally(&args);
         refused(&out, "", &format!("{args:?}"));

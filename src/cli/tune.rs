@@ -51,9 +51,9 @@ pub struct TuneArgs {
     /// The shuffling seed.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Hold out every N-th game for the validation loss (0: none); the
-    /// weights written are those of the epoch with the lowest validation
-    /// loss.
+    /// Hold out every N-th game for the validation loss (0: none; 1, every
+    /// game, is refused); the weights written are those of the epoch with
+    /// the lowest validation loss.
     #[arg(long, default_value_t = 10, value_name = "N")]
     pub holdout: u32,
     /// The weight of the L2 penalty on each weight's distance from its
@@ -109,6 +109,11 @@ pub fn run(args: &TuneArgs) -> Result<i32, CliError> {
     .check()
     .map_err(CliError::bad_input)?;
     fit::at_least_zero("--l2", args.l2).map_err(CliError::bad_input)?;
+    if args.holdout == 1 {
+        return Err(CliError::bad_input(
+            "--holdout 1 holds out every game, leaving none to fit: give 0 (none) or 2 or more",
+        ));
+    }
     // Before any data is read.
     super::check_output("-o", &out_path(args, variant))?;
     let pool = super::worker_pool(args.threads)?;

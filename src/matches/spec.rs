@@ -33,6 +33,7 @@ use crate::nnue::Network;
 use crate::scoring::DrawAdvantage;
 use crate::search::Strength;
 use crate::search::skill::{FULL_LEVEL, MAX_ELO, MIN_ELO};
+use crate::uci::{MAX_MOVE_OVERHEAD, MAX_MULTIPV};
 
 /// Who a player is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -253,11 +254,13 @@ impl Settings {
             match n.to_ascii_lowercase().as_str() {
                 "hash" => self.hash = Some(parse_num(n, v)?),
                 "threads" => self.threads = Some(parse_num(n, v)?),
+                // Checked as `setoption` checks them.
                 "multipv" => {
-                    parse_num::<usize>(n, v)?;
+                    parse_in(n, v, 1, MAX_MULTIPV as i32)?;
                 }
                 "move overhead" | "move_overhead" => {
-                    move_overhead = Some(Duration::from_millis(parse_num(n, v)?));
+                    let ms = parse_in(n, v, 0, MAX_MOVE_OVERHEAD as i32)?;
+                    move_overhead = Some(Duration::from_millis(ms.unsigned_abs().into()));
                 }
                 "specialactions" => self.specials = Some(parse_bool(n, v)?),
                 "evalmode" => self.eval = Some(parse_eval(v)?),
@@ -414,6 +417,16 @@ mod tests {
         assert!(PlayerSpec::parse("option.UCI_Elo=900").is_err());
         assert!(PlayerSpec::parse("\"option.Skill Level=21\"").is_err());
         assert!(PlayerSpec::parse("option.UCI_LimitStrength=maybe").is_err());
+        // Tally's options keep the bounds `setoption` keeps.
+        for bad in [
+            "option.MultiPV=0",
+            "option.MultiPV=257",
+            "\"option.Move Overhead=5001\"",
+        ] {
+            let e = PlayerSpec::parse(bad).unwrap_err();
+            assert!(e.contains("out of range"), "{bad}: {e}");
+        }
+        assert!(PlayerSpec::parse("option.MultiPV=256 \"option.Move Overhead=5000\"").is_ok());
         assert!(PlayerSpec::parse("cmd='unterminated").is_err());
         assert!(PlayerSpec::parse("depth=x").is_err());
     }

@@ -30,6 +30,7 @@ mod output;
 
 /// The names of Tally's UCI options (the match runner reads them too).
 pub use options::name as option_names;
+pub use options::{MAX_MOVE_OVERHEAD, MAX_MULTIPV};
 
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};

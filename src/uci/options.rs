@@ -100,9 +100,9 @@ pub(super) const MAX_HASH_MB: i64 = crate::search::MAX_HASH_MB as i64;
 /// The most search threads ([`crate::search::MAX_THREADS`]).
 pub(super) const MAX_THREADS: i64 = crate::search::MAX_THREADS as i64;
 /// The most lines reported.
-pub(super) const MAX_MULTIPV: i64 = 256;
+pub const MAX_MULTIPV: i64 = 256;
 /// The largest move overhead, in milliseconds.
-pub(super) const MAX_MOVE_OVERHEAD: i64 = 5000;
+pub const MAX_MOVE_OVERHEAD: i64 = 5000;
 
 /// The `UCI_Variant` entries: every variant id, `chess` first.
 const UCI_VARIANTS: &[&str] = &[
