@@ -218,8 +218,10 @@ pub struct ServedGame {
     /// The clocks when each ply's turn began (by ply), which a take-back
     /// puts back.
     clocks_before: Vec<[Duration; 2]>,
-    /// When the side to move's turn began.
-    turn_started: Instant,
+    /// When the side to move's turn began; `None` before the first ply:
+    /// the clocks start with the first move, not when the game is made
+    /// (a page may open it later), so the first move is not timed.
+    turn_started: Option<Instant>,
     /// Bumped by every change that makes a running search's result stale.
     pub generation: u64,
     /// Whether Tally is searching for this game now.
@@ -260,7 +262,7 @@ impl ServedGame {
             time_loss: None,
             clocks: [base; 2],
             clocks_before: Vec::new(),
-            turn_started: Instant::now(),
+            turn_started: None,
             generation: 0,
             thinking: false,
             hinting: false,
@@ -297,11 +299,23 @@ impl ServedGame {
         self.setup.mode == Mode::Engine && !self.is_over() && self.game.turn() != self.setup.side
     }
 
+    /// How long the running turn has taken on its clock (zero before the
+    /// first move).
+    fn turn_time(&self) -> Duration {
+        self.turn_started.map_or(Duration::ZERO, |t| t.elapsed())
+    }
+
+    /// The side whose clock runs: the side to move of a game that has
+    /// begun and is not over.
+    fn clock_running(&self) -> Option<Color> {
+        (self.turn_started.is_some() && !self.is_over()).then(|| self.game.turn())
+    }
+
     /// The remaining time of `color` now (its running turn counted).
     pub fn remaining(&self, color: Color) -> Duration {
         let left = self.clocks[color as usize];
-        if !self.is_over() && self.game.turn() == color {
-            left.saturating_sub(self.turn_started.elapsed())
+        if self.clock_running() == Some(color) {
+            left.saturating_sub(self.turn_time())
         } else {
             left
         }
@@ -349,11 +363,13 @@ impl ServedGame {
         let before = self.clocks;
         let action = self.game.play_text(text).map_err(|e| e.to_string())?;
         self.clocks_before.push(before);
-        if let Some((_, inc)) = self.setup.clock {
+        if let Some((_, inc)) = self.setup.clock
+            && self.turn_started.is_some()
+        {
             let i = mover as usize;
-            self.clocks[i] = self.clocks[i].saturating_sub(self.turn_started.elapsed()) + inc;
+            self.clocks[i] = self.clocks[i].saturating_sub(self.turn_time()) + inc;
         }
-        self.turn_started = Instant::now();
+        self.turn_started = Some(Instant::now());
         self.bump();
         Ok(action)
     }
@@ -382,9 +398,11 @@ impl ServedGame {
     fn charge_turn(&mut self) {
         if self.setup.clock.is_some() {
             let i = self.game.turn() as usize;
-            self.clocks[i] = self.clocks[i].saturating_sub(self.turn_started.elapsed());
+            self.clocks[i] = self.clocks[i].saturating_sub(self.turn_time());
         }
-        self.turn_started = Instant::now();
+        if self.turn_started.is_some() {
+            self.turn_started = Some(Instant::now());
+        }
     }
 
     /// Takes back the last ply, or against Tally back to the person's
@@ -412,7 +430,7 @@ impl ServedGame {
         self.clocks_before.truncate(actions.len());
         self.game = game;
         self.time_loss = None;
-        self.turn_started = Instant::now();
+        self.turn_started = (!actions.is_empty()).then(Instant::now);
         self.bump();
         self.last_think = None;
         Ok(())
@@ -651,7 +669,7 @@ impl ServedGame {
                 "inc_ms": inc.as_millis() as u64,
                 "white_ms": self.remaining(Color::White).as_millis() as u64,
                 "black_ms": self.remaining(Color::Black).as_millis() as u64,
-                "running": (!over).then(|| color_name(self.game.turn())),
+                "running": self.clock_running().map(color_name),
             })
         });
         let ending = record.ending.map(|e| {
@@ -742,26 +760,41 @@ mod tests {
     fn a_take_back_puts_the_clocks_back_and_undoes_a_loss_on_time() {
         let mut g = served(r#"{"mode":"people","clock_base":60000,"clock_inc":1000}"#);
         let secs = Duration::from_secs;
-        // White thinks 10 s over e2e4 (the turn's start set back, not
-        // waited for), then Black's flag falls.
-        g.turn_started = Instant::now() - secs(10);
+        let ago = |d: Duration| Some(Instant::now() - d);
+        // No clock runs before the first move, however long the game
+        // waits for it: White's first move is free.
+        assert_eq!(g.state_json()["clock"]["running"], Value::Null);
+        assert_eq!(g.remaining(Color::White), secs(60));
         g.play("e2e4", false).unwrap();
-        let white = g.remaining(Color::White);
-        assert!(white <= secs(51) && white > secs(50), "{white:?}");
-        g.turn_started = Instant::now() - secs(61);
+        assert_eq!(g.clocks, [secs(60), secs(60)]);
+        assert_eq!(g.state_json()["clock"]["running"], "black");
+        // Black thinks 10 s over e7e5 (the turn's start set back, not
+        // waited for), then White's flag falls.
+        g.turn_started = ago(secs(10));
+        g.play("e7e5", false).unwrap();
+        let black = g.remaining(Color::Black);
+        assert!(black <= secs(51) && black > secs(50), "{black:?}");
+        g.turn_started = ago(secs(61));
         assert!(g.check_time());
         assert!(g.is_over());
-        assert!(g.play("e7e5", false).unwrap_err().contains("over"));
-        // Taken back: White's turn again with its minute, Black's too.
+        assert!(g.play("g1f3", false).unwrap_err().contains("over"));
+        // Taken back: Black's turn again with the minute it had then,
+        // White's too.
         g.takeback().unwrap();
         assert!(!g.is_over());
         assert_eq!(g.clocks, [secs(60), secs(60)]);
         assert!(!g.check_time());
-        g.play("e2e4", false).unwrap();
-        assert!(!g.check_time(), "Black's clock came back");
-        assert!(g.remaining(Color::Black) > secs(59));
         g.play("e7e5", false).unwrap();
-        assert_eq!(g.clocks_before.len(), 2);
+        assert!(!g.check_time(), "White's clock came back");
+        assert!(g.remaining(Color::White) > secs(59));
+        g.play("g1f3", false).unwrap();
+        assert_eq!(g.clocks_before.len(), 3);
+        // Back to the start: the clocks stop until a first move again.
+        for _ in 0..3 {
+            g.takeback().unwrap();
+        }
+        assert_eq!(g.turn_started, None);
+        assert_eq!(g.clocks, [secs(60), secs(60)]);
     }
 
     #[test]
