@@ -408,3 +408,25 @@ fn a_game_past_its_repetition_says_so_and_bidi_controls_are_escaped() {
         assert!(text.contains("Ann"), "{path}");
     }
 }
+
+/// Output to a reader that has gone (`tally analyse | head -1`) ends
+/// quietly: no panic, exit code 0.
+#[test]
+fn a_closed_output_pipe_is_not_a_panic() {
+    for args in [
+        &["analyse", "--depth", "1", "--threads", "1", "--quiet"][..],
+        &["score", "--moves", "e2e4"][..],
+    ] {
+        let mut child = cli::command()
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+    }
+}

@@ -124,9 +124,9 @@ fn position(args: &AnalyseArgs, engine: &mut Engine, limits: Limits) -> Result<(
     let analysis = analyse_position(engine, limits, &reporter).map_err(CliError::bad_input)?;
     progress.finish();
     if args.json {
-        println!("{}", position_json(engine.variant(), &analysis));
+        outln!("{}", position_json(engine.variant(), &analysis));
     } else {
-        print!("{}", position_table(engine.variant(), &analysis));
+        out!("{}", position_table(engine.variant(), &analysis));
     }
     Ok(())
 }
@@ -190,7 +190,7 @@ fn whole_game(
     match &args.output {
         Some(path) => fs::write(path, text)
             .map_err(|e| CliError::bad_input(format!("cannot write {}: {e}", path.display())))?,
-        None => print!("{text}"),
+        None => out!("{text}"),
     }
     Ok(())
 }

@@ -55,6 +55,6 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     .unwrap_or_default();
     let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
     eprintln!("time {:.3} s", time.as_secs_f64());
-    println!("{nodes} nodes {nps} nps");
+    outln!("{nodes} nodes {nps} nps");
     Ok(())
 }

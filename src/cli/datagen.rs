@@ -145,7 +145,7 @@ fn generate(a: &RunArgs) -> Result<i32, CliError> {
     for note in outcome.notes() {
         eprintln!("{note}");
     }
-    println!(
+    outln!(
         "{}",
         outcome.report(&path, new_positions, secs, config.threads)
     );
@@ -188,7 +188,7 @@ fn stats(a: &StatsArgs) -> Result<i32, CliError> {
     let end = each_game_of_files(
         &a.files,
         |path, settings| {
-            println!("{}: {}", path.display(), crate::text::printable(settings));
+            outln!("{}: {}", path.display(), crate::text::printable(settings));
         },
         damaged,
         |g| {
@@ -196,7 +196,7 @@ fn stats(a: &StatsArgs) -> Result<i32, CliError> {
             ControlFlow::Continue(())
         },
     );
-    print!("{}", all.report());
+    out!("{}", all.report());
     Ok(code_of(end))
 }
 

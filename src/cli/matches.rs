@@ -136,7 +136,7 @@ fn play(a: &setup::Options) -> Result<i32, CliError> {
         eprintln!("error: {e}");
     }
     if a.json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string(&outcome.summary).unwrap_or_default()
         );
@@ -180,12 +180,12 @@ fn merge(m: &MergeArgs) -> Result<i32, CliError> {
     let names = names_of(&merged.games, e);
     let summary = summarise(&names, &merged.games, sprt.as_ref());
     if m.json {
-        println!("{}", serde_json::to_string(&summary).unwrap_or_default());
+        outln!("{}", serde_json::to_string(&summary).unwrap_or_default());
     } else {
         let missing = e.games.saturating_sub(merged.games.len());
         print_table(&summary_table(&e.variant, &e.control, None, &summary));
         if missing > 0 {
-            println!(
+            outln!(
                 "({missing} of the experiment's {} games are missing)",
                 e.games
             );
@@ -196,8 +196,8 @@ fn merge(m: &MergeArgs) -> Result<i32, CliError> {
 
 /// Prints a summary table, with a blank line after it on a terminal.
 fn print_table(table: &str) {
-    print!("{table}");
+    out!("{table}");
     if std::io::stdout().is_terminal() {
-        println!();
+        outln!();
     }
 }

@@ -5,6 +5,25 @@
 //! (some items of a batch failed), with any control character escaped
 //! ([`crate::text::printable`]).
 
+/// `print!` to standard output that does not panic when the reader has
+/// gone (`tally analyse | head -1`): a closed pipe ends the output
+/// quietly; any other write error is said on standard error.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::cli::write_out(format_args!($($arg)*))
+    };
+}
+
+/// [`out!`] with a line end, as `println!`.
+macro_rules! outln {
+    () => {
+        $crate::cli::write_out(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::cli::write_out(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 mod analyse;
 mod bench;
 mod datagen;
@@ -198,4 +217,15 @@ pub(crate) fn stop_on_ctrl_c() -> &'static AtomicBool {
         }
     });
     &STOP
+}
+
+/// Writes to standard output for [`out!`] and [`outln!`].
+pub(crate) fn write_out(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout.write_fmt(args).and_then(|()| stdout.flush())
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        eprintln!("error: cannot write the output: {e}");
+    }
 }

@@ -67,7 +67,7 @@ impl Progress {
 
     /// Prints a line on standard output with the bar out of the way.
     pub fn println(&self, line: &str) {
-        self.bar.suspend(|| println!("{line}"));
+        self.bar.suspend(|| outln!("{line}"));
     }
 
     /// Removes the bar.
@@ -101,7 +101,7 @@ impl crate::fit::Watch for Terminal {
     fn say(&mut self, line: &str) {
         match &self.bar {
             Some(bar) => bar.println(line),
-            None => println!("{line}"),
+            None => outln!("{line}"),
         }
     }
 

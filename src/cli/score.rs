@@ -179,7 +179,7 @@ fn score_moves(
             record.ignored
         );
     }
-    print!("{text}");
+    out!("{text}");
     Ok(0)
 }
 

@@ -139,7 +139,7 @@ pub fn run(a: &SpsaArgs) -> Result<i32, CliError> {
                 state.done,
                 a.state.display()
             );
-            println!("{}", table(&state));
+            outln!("{}", table(&state));
             return Ok(130);
         };
         write_state(&a.state, &state).map_err(bad)?;
@@ -158,7 +158,7 @@ pub fn run(a: &SpsaArgs) -> Result<i32, CliError> {
             );
         }
     }
-    print!("{}", table(&state));
-    println!("{}", state.options());
+    out!("{}", table(&state));
+    outln!("{}", state.options());
     Ok(0)
 }

@@ -49,7 +49,7 @@ pub fn run(args: &TrainArgs) -> Result<i32, CliError> {
 /// net's body.
 fn train_head(o: &Options, variant: Variant) -> Result<i32, CliError> {
     let run = o.head_run(variant).map_err(CliError::bad_input)?;
-    fit_and_write(&run, &mut |line| println!("{line}")).map_err(CliError::bad_input)?;
+    fit_and_write(&run, &mut |line| outln!("{line}")).map_err(CliError::bad_input)?;
     Ok(0)
 }
 
