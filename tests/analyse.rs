@@ -180,3 +180,33 @@ fn finished_positions_are_refused() {
         .unwrap();
     assert!(analyse_position(&mut engine, Limits::depth(2), &Silent).is_err());
 }
+
+/// A limit that ends the search before depth 1 values nothing: every
+/// action is "not searched" (not a mate against the first), and a game's
+/// analysis says which ply could not be valued.
+#[test]
+fn a_search_cut_before_depth_one_values_nothing() {
+    let mut engine = Engine::new(Variant::Chess);
+    let one_node = Limits {
+        nodes: Some(1),
+        ..Limits::default()
+    };
+    let a = analyse_position(&mut engine, one_node.clone(), &Silent).unwrap();
+    assert_eq!(a.actions.len(), 20);
+    assert!(
+        a.actions.iter().all(|r| r.value.is_none()),
+        "{:?}",
+        a.actions[0]
+    );
+    let input = tally::referee::GameInput::from_text(None, "e2e4 e7e5");
+    let e = tally::analyse::analyse_game(&mut engine, &input, &one_node, &mut |_, _| {}, &|| true)
+        .unwrap_err();
+    assert!(
+        matches!(e, tally::analyse::AnalyseError::Unsearched(1)),
+        "{e}"
+    );
+    assert!(
+        e.to_string()
+            .starts_with("ply 1: the limits ended the search before depth 1")
+    );
+}

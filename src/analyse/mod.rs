@@ -218,6 +218,9 @@ pub enum AnalyseError {
     Rules(RulesError),
     /// The game could not be scored.
     Score(ScoreError),
+    /// The limits ended a search before its first depth: nothing valued
+    /// (at this ply of a game, counted from 1).
+    Unsearched(usize),
 }
 
 impl std::fmt::Display for AnalyseError {
@@ -226,6 +229,10 @@ impl std::fmt::Display for AnalyseError {
             AnalyseError::GameOver(e) => write!(f, "the game is over ({e}): nothing to analyse"),
             AnalyseError::Rules(e) => write!(f, "{e}"),
             AnalyseError::Score(e) => write!(f, "{e}"),
+            AnalyseError::Unsearched(ply) => write!(
+                f,
+                "ply {ply}: the limits ended the search before depth 1, so no action has a value: give more --nodes or --movetime"
+            ),
         }
     }
 }
@@ -421,7 +428,8 @@ pub fn analyse_position_until(
         let Some(&action) = line.pv.first() else {
             continue;
         };
-        if actions.iter().any(|r| r.action == action) {
+        // Depth 0: the search's pick when depth 1 was cut short, unvalued.
+        if line.depth == 0 || actions.iter().any(|r| r.action == action) {
             continue;
         }
         let (imm, text) = immediate(engine, action);
@@ -616,7 +624,8 @@ fn best_of(
 ) -> Result<Option<(Action, SearchValue, u64)>, RulesError> {
     let units = engine.units();
     let r = engine.search(limits, &crate::search::Silent)?;
-    Ok(r.lines.first().and_then(|l| {
+    // Depth 0: the search's pick when depth 1 was cut short, unvalued.
+    Ok(r.lines.first().filter(|l| l.depth > 0).and_then(|l| {
         l.pv.first()
             .map(|&a| (a, exact_value(engine, l, units), r.nodes))
     }))
@@ -675,7 +684,7 @@ pub fn analyse_game(
         let (_, played_san) = immediate(engine, p.action);
         let best = best_of(engine, limits.clone())?;
         let Some((best_action, best_value, n1)) = best else {
-            break;
+            return Err(AnalyseError::Unsearched(i + 1));
         };
         nodes += n1;
         let (played, best) = if best_action == p.action {

@@ -290,10 +290,13 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 multipv: i + 1,
                 depth,
                 seldepth: rm.seldepth.max(depth),
-                value: if rm.value == -INFINITE {
-                    rm.prev_value.max(-INFINITE + 1)
-                } else {
-                    rm.value
+                // A line not searched yet keeps its last value; one never
+                // searched (depth 1 cut short) has none: 0, not the lost
+                // bound that would read as being mated.
+                value: match (rm.value, rm.prev_value) {
+                    (v, _) if v != -INFINITE => v,
+                    (_, p) if p != -INFINITE => p,
+                    _ => 0,
                 },
                 bound: rm.bound,
                 pv: rm.pv.clone(),

@@ -75,8 +75,11 @@ impl View {
 /// A one-line message if the game cannot be replayed (it was scored, so
 /// this does not happen).
 pub fn views(record: &ScoreRecord) -> Result<Vec<View>, String> {
+    // Under the rules it was scored by: its castling (Chess960) and its
+    // special actions.
     with_game!(crate::rules::AnyRules::of(record.variant), |rules| replay(
-        rules, record
+        rules.with_specials(true).with_chess960(record.chess960),
+        record
     ))
 }
 
@@ -260,6 +263,21 @@ mod tests {
         );
         assert_eq!(v[1].last, Some((Square::E1, Square::G1)));
         assert_eq!(v[2].last, Some((Square::E8, Square::C8)));
+    }
+
+    /// A Chess960 game replays under its own castling: king takes rook.
+    #[test]
+    fn chess960_castling_replays() {
+        let v = views_of(
+            Variant::Chess,
+            Some("bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1"),
+            "f1g1 f8g8 e2e4",
+        );
+        assert_eq!(v.len(), 4);
+        let board = &v[2].board;
+        assert_eq!(board.king_of(Color::White), Some(Square::G1));
+        assert_eq!(board.king_of(Color::Black), Some(Square::G8));
+        assert_eq!(board.role_at(Square::F1), Some(shakmaty::Role::Rook));
     }
 
     #[test]
