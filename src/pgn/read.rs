@@ -506,7 +506,8 @@ impl Visitor for Collect {
 }
 
 /// Game `n` (1-based) of a PGN stream; `name` (the file's) heads the
-/// messages. A game too long to read is skipped when it is not game `n`.
+/// messages. A game too long or too broken to read is skipped when it is
+/// not game `n`.
 ///
 /// # Errors
 ///
@@ -522,7 +523,16 @@ pub fn nth_game(reader: impl BufRead, n: usize, name: &str) -> Result<PgnGame, S
             }
             Err(e) => return Err(format!("{name} game {}: {e}", seen + 1)),
         };
-        let games = read_games(&chunk).map_err(|e| format!("{name}: {e}"))?;
+        // A game that cannot be read counts as one (as `tally score` counts
+        // it) and matters only when it is game `n`.
+        let games = match read_games(&chunk) {
+            Ok(games) => games,
+            Err(_) if seen + 1 != n => {
+                seen += 1;
+                continue;
+            }
+            Err(e) => return Err(format!("{name} game {n}: {e}")),
+        };
         for g in games {
             seen += 1;
             if seen == n {
@@ -839,6 +849,23 @@ mod tests {
                 "malformed PGN: a tag line of 40010 bytes (a tag line may have {MAX_TAG_LINE})"
             )
         );
+    }
+
+    /// Game `n` of a file is read whatever is wrong with the games before
+    /// it; game `n` itself unreadable is named by its number.
+    #[test]
+    fn nth_game_skips_unreadable_games_before_it() {
+        let long = format!("[Event \"{}\"]\n\n1. e4 *\n\n", "y".repeat(20_000));
+        let text = format!("{long}[White \"two\"]\n\n1. d4 d5 *\n");
+        let g = nth_game(text.as_bytes(), 2, "f.pgn").unwrap();
+        assert_eq!(g.white.as_deref(), Some("two"));
+        let e = nth_game(text.as_bytes(), 1, "f.pgn").unwrap_err();
+        assert!(
+            e.starts_with("f.pgn game 1: malformed PGN: a tag line of"),
+            "{e}"
+        );
+        let e = nth_game(text.as_bytes(), 3, "f.pgn").unwrap_err();
+        assert_eq!(e, "f.pgn has 2 games: no game 3");
     }
 
     #[test]
