@@ -38,6 +38,13 @@ impl<'de> Deserialize<'de> for Points {
     /// A number of points, at most [`Points::MAX_VALUE`] in magnitude.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Points, D::Error> {
         let x = f64::deserialize(d)?;
+        // Points count thousandths: a finer value would be rounded away
+        // without a word.
+        if x.is_finite() && ((x * 1000.0).round() - x * 1000.0).abs() > 1e-6 {
+            return Err(D::Error::custom(format!(
+                "{x} is finer than the thousandth of a point that points are counted in"
+            )));
+        }
         match Points::from_f64(x) {
             Some(p) if p.abs() <= Points::MAX_VALUE => Ok(p),
             Some(_) => Err(D::Error::custom(format!(
@@ -246,12 +253,18 @@ impl Tables {
 
     /// Whether every award the tables make fits the reported range: a
     /// product of values (wacky's) that can pass [`Points::MAX_TOTAL`] in
-    /// one award would saturate, so it is refused.
+    /// one award would saturate, so it is refused; and whether wacky's
+    /// bands (`life`, `moves`) start in rising order.
     ///
     /// # Errors
     ///
     /// [`TablesError`] naming the keys of the product.
     pub fn check(&self) -> Result<(), TablesError> {
+        if let Some(key) = self.wacky.unordered_bands() {
+            return Err(TablesError(format!(
+                "wacky.{key}: each band must start above the one before it"
+            )));
+        }
         match self.wacky.oversized_product() {
             Some((keys, v)) => Err(TablesError(format!(
                 "{keys} can reach {v} points in one award, beyond 10^15 \
@@ -453,5 +466,22 @@ mod tests {
         let e = Tables::from_toml("[sets]\nmate = \"two\"\n").unwrap_err();
         assert!(e.0.contains("mate"), "{e}");
         assert!(Tables::from_toml("[nonsense]\n").is_err());
+        // Finer than a thousandth: refused, not rounded to nothing.
+        let e = Tables::from_toml("[sets]\ndraw = 0.0004\n").unwrap_err();
+        assert!(e.0.contains("finer than the thousandth"), "{e}");
+        assert!(Tables::from_toml("[sets]\ndraw = 0.125\n").is_ok());
+        assert!(Tables::from_toml("[sets]\ndraw = 0.1\n").is_ok());
+        // Bands out of order would be read wrongly: refused.
+        let e = Tables::from_toml("[wacky]\nlife = [[50, 5], [0, 1000]]\n").unwrap_err();
+        assert_eq!(
+            e.0,
+            "wacky.life: each band must start above the one before it"
+        );
+        let e = Tables::from_toml("[wacky]\nmoves = [[1, 5], [1, 1000]]\n").unwrap_err();
+        assert_eq!(
+            e.0,
+            "wacky.moves: each band must start above the one before it"
+        );
+        assert!(Tables::from_toml("[wacky]\nlife = [[0, 5], [50, 1000]]\n").is_ok());
     }
 }

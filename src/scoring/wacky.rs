@@ -238,6 +238,16 @@ fn band(bands: &[(i64, Points)], x: i64) -> Points {
 }
 
 impl Table {
+    /// The first table of bands (`life`, `moves`) whose starts do not
+    /// rise strictly, which [`band`] would read wrongly.
+    pub fn unordered_bands(&self) -> Option<&'static str> {
+        let rising = |b: &[(i64, Points)]| b.windows(2).all(|w| w[0].0 < w[1].0);
+        [("life", &self.life), ("moves", &self.moves)]
+            .into_iter()
+            .find(|(_, b)| !rising(b))
+            .map(|(key, _)| key)
+    }
+
     /// The counter award of the n-th recapture of a chain (n >= 1).
     pub fn counter_award(&self, n: usize) -> Points {
         schedule(&self.counter, self.counter_step, n.saturating_sub(1))
