@@ -430,3 +430,28 @@ fn a_closed_output_pipe_is_not_a_panic() {
         assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
     }
 }
+
+/// `--big-miss` is a number of points above 0; a game where one side
+/// never moved has missed 0 points, not "-0".
+#[test]
+fn big_miss_bounds_and_no_negative_zero() {
+    let pgn = temp("one-ply.pgn");
+    std::fs::write(&pgn, "1. e4 *\n").unwrap();
+    for b in ["nan", "inf", "-5", "0"] {
+        let out = tally(&[
+            "analyse",
+            "--pgn",
+            &pgn,
+            "--depth",
+            "1",
+            &format!("--big-miss={b}"),
+        ]);
+        cli::refused(&out, "give a number of points above 0", b);
+    }
+    let out = tally(&[
+        "analyse", "--pgn", &pgn, "--depth", "1", "--json", "--quiet",
+    ]);
+    let text = cli::stdout(&out);
+    assert!(text.contains("\"missed\":{\"black\":0.0,"), "{text}");
+    assert!(!text.contains("-0.0"), "{text}");
+}

@@ -571,7 +571,8 @@ impl GameAnalysis {
             .iter()
             .filter(|p| p.mover == color)
             .map(|p| p.missed)
-            .sum()
+            // From +0: a float sum of nothing is -0, printed "-0.0".
+            .fold(0.0, |a, b| a + b)
     }
 
     /// The expected final margin before the first ply (the best value of

@@ -76,6 +76,13 @@ pub struct AnalyseArgs {
 ///
 /// Bad input (exit code 2): variant, FEN, actions, PGN, limits, files.
 pub fn run(args: &AnalyseArgs) -> Result<(), CliError> {
+    if let Some(b) = args.big_miss
+        && !(b.is_finite() && b > 0.0)
+    {
+        return Err(CliError::bad_input(format!(
+            "--big-miss {b}: give a number of points above 0"
+        )));
+    }
     // Before the game is read or a position analysed.
     for (flag, path) in [
         ("-o", &args.output),
