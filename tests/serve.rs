@@ -666,3 +666,32 @@ async fn measure_overhead_and_memory() {
         before
     );
 }
+
+/// Ctrl-C (SIGINT) ends the server while a long analysis runs and its
+/// page's socket is open: it does not wait for either.
+#[tokio::test]
+async fn ctrl_c_ends_the_server_during_a_search() {
+    let mut server = Server::start(&[]);
+    let url = format!("ws://{}/api/analyse/ws", server.addr);
+    let (ws, _) = tokio_tungstenite::connect_async(url).await.expect("ws");
+    let mut ws = Ws { ws };
+    ws.send(json!({"type": "analyse", "variant": "chess", "depth": 60}))
+        .await;
+    // Searching: a first ranking has come.
+    ws.until(|m| m["type"] == "analysis").await;
+    let pid = server.child.id().to_string();
+    let sent = Command::new("kill").args(["-INT", &pid]).status().unwrap();
+    assert!(sent.success());
+    // The 60-plies analysis would run its full minute (the server's limit
+    // of a search); the server ends long before (20 s is only the test's
+    // patience on a loaded machine).
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(s) = server.child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(Instant::now() < deadline, "the server did not end");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert!(status.success(), "{status:?}");
+}

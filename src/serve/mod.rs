@@ -135,7 +135,7 @@ pub fn run(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), 
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the server runtime: {e}"))?;
-    runtime.block_on(async move {
+    let served = runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind((options.host, options.port))
             .await
             .map_err(|e| format!("cannot listen on {}:{}: {e}", options.host, options.port))?;
@@ -160,14 +160,24 @@ pub fn run(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<(), 
             lock(&warm.engines).push(engine);
         });
         ready(addr);
-        axum::serve(listener, router(app))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await
-            .map_err(|e| format!("server error: {e}"))
-    })
+        // Ctrl-C ends the server at once: not after the pages' sockets
+        // close or the searches under way reach their limits (saved games
+        // are whole files, renamed into place).
+        tokio::select! {
+            served = axum::serve(listener, router(app)) => {
+                served.map_err(|e| format!("server error: {e}"))
+            }
+            _ = tokio::signal::ctrl_c() => Ok(()),
+        }
+    });
+    // Searches run on blocking threads, which a runtime's drop would wait
+    // for; the process ends with them.
+    runtime.shutdown_timeout(SHUTDOWN_WAIT);
+    served
 }
+
+/// How long a stopping server waits for its tasks.
+const SHUTDOWN_WAIT: std::time::Duration = std::time::Duration::from_millis(200);
 
 fn router(app: Arc<App>) -> Router {
     Router::new()
