@@ -656,3 +656,23 @@ fn totals_never_saturate_in_silence() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Wacky pays the winner's clock time: a clock no game can have passes
+/// the largest total, and the error says what may be too large without
+/// blaming a rules file that was not given.
+#[test]
+fn an_impossible_clock_names_the_clock() {
+    let dir = cli::scratch("score-clock");
+    let pgn = dir.join("clock.pgn");
+    let clk = "{[%clk 9999999999999:00:00]}";
+    std::fs::write(
+        &pgn,
+        format!("[Variant \"wacky\"]\n\n1. f3 {clk} e5 {clk} 2. g4 {clk} Qh4# 0-1\n"),
+    )
+    .unwrap();
+    let out = tally(&["score", "-v", "wacky", pgn.to_str().unwrap()]);
+    let text = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(text.contains("passes 10^15 points"), "{text}");
+    assert!(text.contains("a clock time of the PGN"), "{text}");
+    assert!(text.contains("1 games: 0 scored, 1 failed"), "{text}");
+}

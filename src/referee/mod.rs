@@ -214,7 +214,8 @@ impl ScoreRecord {
         let out = |what: String| {
             ScoreError::game(format!(
                 "{what} passes 10^15 points, the most a total may be: \
-                 the rules file's values are too large for this game"
+                 a value of this game is too large (a rules file's, or a clock \
+                 time of the PGN that wacky pays for)"
             ))
         };
         let mut sums = [wide(self.outcome.white), wide(self.outcome.black)];
