@@ -199,7 +199,7 @@ pub fn parse_pgn(text: &[u8], variant: Variant) -> Result<Vec<Opening>, String> 
 }
 
 /// At most this many bad openings are listed in [`validate`]'s message.
-const BAD_OPENINGS_LISTED: usize = 10;
+pub const BAD_OPENINGS_LISTED: usize = 10;
 
 /// Checks that every opening is a legal, unfinished position of
 /// `variant` (read under Chess960 castling or not).

@@ -239,7 +239,7 @@ fn band(bands: &[(i64, Points)], x: i64) -> Points {
 
 impl Table {
     /// The first table of bands (`life`, `moves`) whose starts do not
-    /// rise strictly, which [`band`] would read wrongly.
+    /// rise strictly, which the band lookup would read wrongly.
     pub fn unordered_bands(&self) -> Option<&'static str> {
         let rising = |b: &[(i64, Points)]| b.windows(2).all(|w| w[0].0 < w[1].0);
         [("life", &self.life), ("moves", &self.moves)]
