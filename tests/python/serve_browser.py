@@ -179,6 +179,14 @@ def test_clock_from_the_url(p):
     p.open("?mode=people&clock=300+2")
     p.wait(lambda: p.q("#top-clock").text == "05:00", "Black's clock at 05:00")
     assert p.status() == "playing", p.status_text()
+    # No clock runs before the first move, and the page says so.
+    line = p.q("#variant-line").text
+    assert "clock 5+2 (starts with the first move)" in line, line
+    assert "running" not in p.q("#bottom-clock").get_attribute("class")
+    p.move("e2", "e4")
+    p.wait(lambda: "running" in p.q("#top-clock").get_attribute("class"), "Black's clock running")
+    line = p.q("#variant-line").text
+    assert "starts with" not in line, line
 
 
 def test_illegal_click_changes_nothing(p):

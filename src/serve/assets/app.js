@@ -330,7 +330,8 @@ function render() {
     status.textContent = (s.mode === "people" ? side : "You (" + s.turn + ")") + " to move" + (s.check ? ", in check" : "");
   }
   const timing = s.clock
-    ? "clock " + s.clock.base_ms / 60000 + "+" + s.clock.inc_ms / 1000
+    ? "clock " + s.clock.base_ms / 60000 + "+" + s.clock.inc_ms / 1000 +
+      (s.clock.running === null && s.status === "playing" ? " (starts with the first move)" : "")
     : (s.mode === "engine" ? s.movetime + " ms a move" : "no clock");
   $("variant-line").textContent = s.variant + " · " + (s.mode === "people" ? "two people, Tally referees" : "against Tally") +
     " · " + timing + " · special actions " + (s.specials ? "on" : "off") + (s.chess960 ? " · Chess960" : "") + " · game " + s.id;
