@@ -340,10 +340,11 @@ fn parse_num<T: std::str::FromStr>(key: &str, v: &str) -> Result<T, String> {
         .map_err(|_| format!("player setting {key}={v}: not a valid number"))
 }
 
-/// A whole number in `min..=max`.
+/// A whole number in `min..=max` (a whole number of any size outside it
+/// is out of range, not "not a number").
 fn parse_in(key: &str, v: &str, min: i32, max: i32) -> Result<i32, String> {
-    let n: i32 = parse_num(key, v)?;
-    if (min..=max).contains(&n) {
+    let wide: i128 = parse_num(key, v)?;
+    if let Some(n) = i32::try_from(wide).ok().filter(|n| (min..=max).contains(n)) {
         Ok(n)
     } else {
         Err(format!(
@@ -426,6 +427,8 @@ mod tests {
             let e = PlayerSpec::parse(bad).unwrap_err();
             assert!(e.contains("out of range"), "{bad}: {e}");
         }
+        let e = PlayerSpec::parse("\"option.Move Overhead=99999999999999\"").unwrap_err();
+        assert!(e.contains("out of range 0..5000"), "{e}");
         assert!(PlayerSpec::parse("option.MultiPV=256 \"option.Move Overhead=5000\"").is_ok());
         assert!(PlayerSpec::parse("cmd='unterminated").is_err());
         assert!(PlayerSpec::parse("depth=x").is_err());
