@@ -175,6 +175,27 @@ fn bad_arguments_are_refused() {
         e.contains("cannot start") && e.contains("/no/such/engine"),
         "{e}"
     );
+    // Refused before any game: steps that could not stay finite, sizes
+    // beyond memory, a state that is a device or cannot be written.
+    let base = ["spsa", "--engine", engine, "--nodes", "9"];
+    for (extra, needle) in [
+        (
+            &["--state", "x.json", "--c-div", "1e-300"][..],
+            "--c-div must lie in",
+        ),
+        (&["--state", "x.json", "--r-end", "1e300"][..], "--r-end in"),
+        (
+            &["--state", "x.json", "--pairs", "1000000000000"][..],
+            "at most",
+        ),
+        (&["--state", "/dev/zero"][..], "not a regular file"),
+        (&["--state", "/no/such/dir/s.json"][..], "--state"),
+    ] {
+        let run = tally(&[&base[..], extra].concat());
+        assert_eq!(run.status.code(), Some(2), "{extra:?}");
+        let e = stderr(&run);
+        assert!(e.contains(needle), "{extra:?}: {e}");
+    }
 }
 
 #[cfg(not(feature = "spsa"))]

@@ -399,3 +399,36 @@ fn outputs_are_checked_before_the_data_is_read() {
     assert!(!d.join("n.tnn").exists());
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// The outputs are not the inputs or each other, and a checkpoint is a
+/// regular file: refused before anything is read or written.
+#[test]
+fn outputs_that_would_destroy_an_input_are_refused() {
+    let d = dir("same");
+    let data = d.join("d.tdat");
+    std::fs::copy(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/chess.tdat"),
+        &data,
+    )
+    .unwrap();
+    let before = std::fs::read(&data).unwrap();
+    let net = d.join("n.tnn");
+    let data_arg = data.to_str().unwrap();
+    let cases: [(&Path, &[&str], &str); 3] = [
+        (&net, &["--checkpoint", data_arg], "--checkpoint"),
+        (&data, &[], "-o"),
+        (&net, &["--checkpoint", net.to_str().unwrap()], "one file"),
+    ];
+    for (out, extra, needle) in cases {
+        let run = train(&data, out, extra);
+        let e = cli::refused(&run, needle, &format!("{extra:?}"));
+        assert!(e.contains("would"), "{e}");
+    }
+    assert_eq!(std::fs::read(&data).unwrap(), before);
+    let fifo = d.join("ckpt.fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        let run = train(&data, &net, &["--checkpoint", fifo.to_str().unwrap()]);
+        cli::refused(&run, "not a regular file", "a FIFO checkpoint");
+    }
+}

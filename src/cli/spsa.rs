@@ -99,9 +99,18 @@ pub fn run(a: &SpsaArgs) -> Result<i32, CliError> {
     if a.pairs == 0 || a.concurrency == 0 || a.batch == Some(0) {
         return Err(bad("--pairs, --batch and --concurrency must be at least 1"));
     }
-    if !(a.c_div.is_finite() && a.c_div > 0.0 && a.r_end.is_finite() && a.r_end > 0.0) {
-        return Err(bad("--c-div and --r-end must be positive numbers"));
+    // Bounds that keep every step finite: a tiny --c-div made the
+    // perturbation infinite and every theta NaN.
+    if !((1e-3..=1e6).contains(&a.c_div) && (1e-9..=1e6).contains(&a.r_end)) {
+        return Err(bad(
+            "--c-div must lie in 0.001..1000000 and --r-end in 1e-9..1000000",
+        ));
     }
+    if a.pairs > MAX_PAIRS || a.batch.is_some_and(|b| b > MAX_PAIRS) {
+        return Err(bad(format!("--pairs and --batch are at most {MAX_PAIRS}")));
+    }
+    // Before a batch is played: a state that cannot be written loses it.
+    super::check_output("--state", &a.state)?;
     // The state first: a damaged one is refused before the engine starts.
     let existing = read_state(&a.state).map_err(bad)?;
     let openings = crate::matches::openings::load(a.openings.as_deref(), variant).map_err(bad)?;
@@ -162,3 +171,7 @@ pub fn run(a: &SpsaArgs) -> Result<i32, CliError> {
     outln!("{}", state.options());
     Ok(0)
 }
+
+/// The most game pairs of a run or a batch (each batch's openings are
+/// drawn up front).
+const MAX_PAIRS: u64 = 10_000_000;

@@ -32,10 +32,44 @@ pub struct TrainArgs {
 pub fn run(args: &TrainArgs) -> Result<i32, CliError> {
     let o = &args.options;
     let variant: Variant = o.variant.parse()?;
-    // Every output is checked before any data is read.
+    // Every output is checked before any data is read: writable, not an
+    // input or the other output, and a checkpoint a regular file (it is
+    // renamed into place).
     super::check_output("-o", &o.out)?;
+    let mut outputs = vec![("-o", o.out.clone())];
     if !o.head {
-        super::check_output("--checkpoint", &o.checkpoint())?;
+        let ckpt = o.checkpoint();
+        super::check_output("--checkpoint", &ckpt)?;
+        if std::fs::metadata(&ckpt).is_ok_and(|m| !m.is_file()) {
+            return Err(CliError::bad_input(format!(
+                "--checkpoint {}: not a regular file (a checkpoint is written beside it and renamed over it)",
+                ckpt.display()
+            )));
+        }
+        outputs.push(("--checkpoint", ckpt));
+    }
+    let inputs = o
+        .data
+        .iter()
+        .map(|d| ("--data", d))
+        .chain(o.init.iter().map(|i| ("--init", i)));
+    for (flag, input) in inputs {
+        for (out_flag, out) in &outputs {
+            if crate::files::same_file(out, input) {
+                return Err(CliError::bad_input(format!(
+                    "{out_flag} {} is also {flag}: writing it would destroy what is read",
+                    out.display()
+                )));
+            }
+        }
+    }
+    if let [(_, out), (_, ckpt)] = &outputs[..]
+        && (out == ckpt || crate::files::same_file(out, ckpt))
+    {
+        return Err(CliError::bad_input(format!(
+            "-o and --checkpoint are one file ({}): the net would overwrite the checkpoint",
+            out.display()
+        )));
     }
     o.check(variant).map_err(CliError::bad_input)?;
     let pool = super::worker_pool(o.threads)?;

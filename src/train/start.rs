@@ -51,7 +51,9 @@ impl RunId<'_> {
         }
         if let Some(init) = self.init {
             // The starting net by its content, so a run resumes only from it.
-            let hash = std::fs::read(init).map_or(0, |b| fnv64(&b));
+            // Read as a net is (a regular file or a pipe, bounded); the
+            // loader says what is wrong with one that cannot be read.
+            let hash = crate::files::read_input(init).map_or(0, |b| fnv64(&b));
             text.push_str(&format!(" init={hash:016x}"));
         }
         for p in self.data {

@@ -119,7 +119,14 @@ fn game_result(points: [f64; 2]) -> f64 {
 
 /// Reads the state file, if there is one.
 pub fn read_state(path: &Path) -> Result<Option<State>, String> {
-    match std::fs::read_to_string(path) {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let read = crate::files::read_input(path).and_then(|b| {
+        String::from_utf8(b)
+            .map_err(|_| format!("{}: not a tally spsa state (not UTF-8)", path.display()))
+    });
+    match read {
         Ok(text) => {
             let state: State = serde_json::from_str(&text)
                 .map_err(|e| format!("{}: not a tally spsa state ({e})", path.display()))?;
@@ -128,8 +135,7 @@ pub fn read_state(path: &Path) -> Result<Option<State>, String> {
                 .map_err(|e| format!("{}: not a valid tally spsa state: {e}", path.display()))?;
             Ok(Some(state))
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+        Err(e) => Err(e),
     }
 }
 
