@@ -121,6 +121,27 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
+/// Refuses an output `out` (the option `out_flag`) that is one of the
+/// `inputs` (each with the option, or words, that name it): creating it
+/// would destroy what is to be read.
+///
+/// # Errors
+///
+/// The one-line message naming both.
+pub fn check_not_an_input(
+    out_flag: &str,
+    out: &Path,
+    inputs: &[(&str, &Path)],
+) -> Result<(), String> {
+    match inputs.iter().find(|(_, input)| same_file(out, input)) {
+        Some((flag, _)) => Err(format!(
+            "{out_flag} {} is also {flag}: writing it would destroy what is to be read",
+            out.display()
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Whether two paths name one file (the same file system object, through
 /// links or different spellings); false when either cannot be looked up.
 pub fn same_file(a: &Path, b: &Path) -> bool {

@@ -156,18 +156,6 @@ fn generate(a: &RunArgs) -> Result<i32, CliError> {
     Ok(0)
 }
 
-/// Refuses an output that is one of the inputs: creating it would empty
-/// the file before it is read.
-fn refuse_input_as_output(out: &std::path::Path, inputs: &[PathBuf]) -> Result<(), CliError> {
-    match inputs.iter().find(|i| crate::files::same_file(out, i)) {
-        Some(_) => Err(bad(format!(
-            "--output {} is also an input: writing it would destroy what is to be read",
-            out.display()
-        ))),
-        None => Ok(()),
-    }
-}
-
 /// The exit code of `stats` and `text` for a damaged or cut-short file,
 /// after what was read before the damage: that of `tune` and `train`,
 /// which refuse such a file (docs/datagen.md).
@@ -202,7 +190,9 @@ fn stats(a: &StatsArgs) -> Result<i32, CliError> {
 
 fn text(a: &TextArgs) -> Result<i32, CliError> {
     if let Some(out) = &a.output {
-        refuse_input_as_output(out, &a.files)?;
+        let inputs: Vec<(&str, &std::path::Path)> =
+            a.files.iter().map(|f| ("an input", f.as_path())).collect();
+        crate::files::check_not_an_input("--output", out, &inputs).map_err(bad)?;
     }
     let sink: Box<dyn Write> = match &a.output {
         Some(p) => Box::new(

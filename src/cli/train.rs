@@ -48,20 +48,14 @@ pub fn run(args: &TrainArgs) -> Result<i32, CliError> {
         }
         outputs.push(("--checkpoint", ckpt));
     }
-    let inputs = o
+    let inputs: Vec<(&str, &std::path::Path)> = o
         .data
         .iter()
-        .map(|d| ("--data", d))
-        .chain(o.init.iter().map(|i| ("--init", i)));
-    for (flag, input) in inputs {
-        for (out_flag, out) in &outputs {
-            if crate::files::same_file(out, input) {
-                return Err(CliError::bad_input(format!(
-                    "{out_flag} {} is also {flag}: writing it would destroy what is read",
-                    out.display()
-                )));
-            }
-        }
+        .map(|d| ("--data", d.as_path()))
+        .chain(o.init.iter().map(|i| ("--init", i.as_path())))
+        .collect();
+    for (out_flag, out) in &outputs {
+        crate::files::check_not_an_input(out_flag, out, &inputs).map_err(CliError::bad_input)?;
     }
     if let [(_, out), (_, ckpt)] = &outputs[..]
         && (out == ckpt || crate::files::same_file(out, ckpt))
