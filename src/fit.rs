@@ -65,8 +65,11 @@ pub struct Shared<'a> {
     pub result_flag: &'a str,
     /// The weight of the game result in the target, `0 ..= 1`.
     pub result_weight: f64,
-    /// The learning rate (`--lr`), above 0.
+    /// The learning rate (`--lr`), above 0 and at most `max_lr`.
     pub lr: f64,
+    /// The largest learning rate that keeps the fit's weights sane (a
+    /// step moves a weight by about the rate at most).
+    pub max_lr: f64,
     /// The sigmoid's scale (`--k`) when given, above 0.
     pub k: Option<f64>,
     /// Positions per mini-batch (`--batch`), at least 1.
@@ -82,6 +85,12 @@ impl Shared<'_> {
     pub fn check(&self) -> Result<(), String> {
         share(self.result_flag, self.result_weight)?;
         positive("--lr", self.lr)?;
+        if self.lr > self.max_lr {
+            return Err(format!(
+                "--lr {} is too large: at most {} (a step moves a weight by about the rate)",
+                self.lr, self.max_lr
+            ));
+        }
         if let Some(k) = self.k {
             positive("--k", k)?;
         }
@@ -158,6 +167,7 @@ mod tests {
             result_flag: "--wdl",
             result_weight: 0.5,
             lr: 0.001,
+            max_lr: 1.0,
             k: None,
             batch: 64,
         };
@@ -181,6 +191,11 @@ mod tests {
         assert_eq!(
             bad(Shared { lr: 0.0, ..good }),
             "--lr must be a positive number"
+        );
+        assert_eq!(Shared { lr: 1.0, ..good }.check(), Ok(()));
+        assert_eq!(
+            bad(Shared { lr: 1e30, ..good }),
+            "--lr 1000000000000000000000000000000 is too large: at most 1 (a step moves a weight by about the rate)"
         );
         assert_eq!(
             bad(Shared {

@@ -37,7 +37,7 @@ pub struct TuneArgs {
     /// Positions per mini-batch.
     #[arg(long, default_value_t = 16384)]
     pub batch: usize,
-    /// Adam's step size, in centipawns.
+    /// Adam's step size, in centipawns (above 0, at most 100).
     #[arg(long, default_value_t = 1.0)]
     pub lr: f64,
     /// The weight of the game result in the target, 0 ..= 1 (the rest is
@@ -103,6 +103,7 @@ pub fn run(args: &TuneArgs) -> Result<i32, CliError> {
         result_flag: "--lambda",
         result_weight: args.lambda,
         lr: args.lr,
+        max_lr: crate::tune::MAX_LR,
         k: args.k,
         batch: args.batch,
     }

@@ -60,6 +60,18 @@ pub const CLIP_HIDDEN: f32 = MAX_FEATURE_WEIGHT as f32 / QA as f32;
 /// The output weights are kept within ±this ([`MAX_OUTPUT_WEIGHT`] /
 /// [`QB`]).
 pub const CLIP_OUTPUT: f32 = MAX_OUTPUT_WEIGHT as f32 / QB as f32;
+/// The output biases are kept within ±this: with the output weights
+/// within [`CLIP_OUTPUT`] the float output stays inside the engine's clamp
+/// of a net's value (2^20 internal units), so the quantised net computes
+/// what the float pass does, and the bias times `QA · QB` fits an `i32`.
+pub const CLIP_OUTPUT_BIAS: f32 = 1000.0;
+const _: () = assert!(
+    ((2 * HIDDEN) as f32 * CLIP_OUTPUT + CLIP_OUTPUT_BIAS) * (OUTPUT_SCALE as f32)
+        < (1u32 << 20) as f32
+);
+/// The largest learning rate (`--lr`): Adam's step moves a weight by about
+/// this much at most, and the weights live within ±2.
+pub const MAX_LR: f64 = 1.0;
 
 /// Where each group of weights starts in the flat parameter vector: the
 /// hidden weights, the hidden biases, then per output bucket its weights
@@ -499,7 +511,7 @@ impl Trainer {
         adam(FT_B..OUT_W, false, CLIP_HIDDEN);
         for b in 0..self.settings.buckets {
             adam(out_w(b)..out_b(b), true, CLIP_OUTPUT);
-            adam(out_b(b)..out_b(b) + 1, false, f32::MAX);
+            adam(out_b(b)..out_b(b) + 1, false, CLIP_OUTPUT_BIAS);
         }
         sum.loss
     }

@@ -9,7 +9,7 @@ use super::data::check_validation;
 use super::head::HeadRun;
 use super::run::NetRun;
 use super::start::checkpoint_path;
-use super::{Schedule, Settings, supports};
+use super::{MAX_LR, Schedule, Settings, supports};
 use crate::fit;
 use crate::nnue::margin_head;
 use crate::rules::Variant;
@@ -43,7 +43,7 @@ pub struct Options {
     /// Positions per mini-batch.
     #[arg(long, default_value_t = 16384)]
     pub batch: usize,
-    /// AdamW's learning rate.
+    /// AdamW's learning rate (above 0, at most 1).
     #[arg(long, default_value_t = 0.001)]
     pub lr: f64,
     /// How the learning rate falls.
@@ -154,6 +154,7 @@ impl Options {
             result_flag: "--wdl",
             result_weight: self.wdl,
             lr: self.lr,
+            max_lr: MAX_LR,
             k: self.k,
             batch: self.batch,
         }

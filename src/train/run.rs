@@ -51,7 +51,8 @@ pub struct NetRun<'a> {
 ///
 /// # Errors
 ///
-/// A checkpoint that cannot be written (one line).
+/// A checkpoint that cannot be written, or a loss that is no longer a
+/// number (the run diverged; one line).
 pub fn epochs(
     t: &mut Trainer,
     data: &Dataset,
@@ -73,6 +74,13 @@ pub fn epochs(
             watch.at(before + done as u64);
             watch.note(format!("epoch {e} loss {loss:.6}"));
         });
+        if !train_loss.is_finite() {
+            // The checkpoint of the epoch before stays as it was.
+            return Err(format!(
+                "training diverged in epoch {e} (train loss {train_loss}): give a smaller --lr than {:.6}",
+                t.settings.lr
+            ));
+        }
         let speed = n as f64 / t0.elapsed().as_secs_f64().max(1e-9);
         let val = if data.validation.is_empty() {
             "no validation".to_owned()

@@ -283,3 +283,23 @@ fn a_narrower_net_grows_new_neurons_that_start_silent_and_learn() {
     );
     assert_eq!(from.network().unwrap().hidden(), HIDDEN);
 }
+
+#[test]
+fn a_step_of_any_size_keeps_every_weight_where_the_engine_computes_it() {
+    let data = samples(256, 4);
+    let idx: Vec<u32> = (0..128).collect();
+    let mut t = Trainer::new(BoardKind::Standard, settings(1));
+    for lr in [1e30, -1e30] {
+        t.step(&data, &idx, lr);
+        let p = &t.params;
+        assert!(p[FT_W..OUT_W].iter().all(|w| w.abs() <= CLIP_HIDDEN));
+        assert!(p[out_w(0)..out_b(0)].iter().all(|w| w.abs() <= CLIP_OUTPUT));
+        assert!(p[out_b(0)].abs() <= CLIP_OUTPUT_BIAS, "{}", p[out_b(0)]);
+        // The output bias is at its bound, and the integers still agree
+        // with the float pass.
+        assert_eq!(p[out_b(0)].abs(), CLIP_OUTPUT_BIAS);
+        let net = t.network().unwrap();
+        let a = compare(&t, &net, &data[128..]);
+        assert!(a.arithmetic <= ARITHMETIC_TOLERANCE, "{a:?}");
+    }
+}

@@ -172,6 +172,14 @@ pub fn fit_k(samples: &[Sample], lin: &[Vec<(usize, f64)>], w: &[f64]) -> f64 {
     (a + b) / 2.0
 }
 
+/// The largest step size (`--lr`), in centipawns: a step moves a weight
+/// by about this much at most.
+pub const MAX_LR: f64 = 100.0;
+/// Every weight is kept within ±this many centipawns while it is fitted,
+/// so that a fit gone wrong cannot write values the evaluation's sums
+/// would overflow on.
+pub const MAX_WEIGHT: f64 = 10_000.0;
+
 /// The tuning settings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
@@ -314,7 +322,7 @@ impl Tuner {
             let g = g * scale + l2 * (*w - w0);
             *m = b1 * *m + (1.0 - b1) * g;
             *v = b2 * *v + (1.0 - b2) * g * g;
-            *w -= lr * (*m / c1) / ((*v / c2).sqrt() + eps);
+            *w = (*w - lr * (*m / c1) / ((*v / c2).sqrt() + eps)).clamp(-MAX_WEIGHT, MAX_WEIGHT);
         }
     }
 
@@ -465,6 +473,27 @@ mod tests {
         assert!((free.mg - truth.material[1].mg).abs() < 30, "{free:?}");
         assert!((held.mg - start.material[1].mg).abs() <= 3, "{held:?}");
         assert!((held.eg - start.material[1].eg).abs() <= 3, "{held:?}");
+    }
+
+    #[test]
+    fn a_step_of_any_size_keeps_the_weights_bounded() {
+        let truth = EvalParams::UNTUNED;
+        let k = 0.004;
+        let samples = labelled(500, &weights_of(&truth), k);
+        let mut start = truth.clone();
+        start.material[1] += MgEg::new(60, -60);
+        let settings = Settings {
+            batch: 256,
+            lr: 1e30,
+            lambda: 1.0,
+            seed: 7,
+            l2: 0.0,
+        };
+        let mut tuner = Tuner::new(&start, &samples, k, settings);
+        tuner.epoch(&samples, |_| {});
+        assert!(tuner.w.iter().all(|w| w.abs() <= MAX_WEIGHT));
+        assert!(tuner.w.iter().any(|w| w.abs() == MAX_WEIGHT));
+        assert!(tuner.loss(&samples).is_finite());
     }
 
     #[test]
