@@ -486,6 +486,92 @@ async fn foreign_host_and_origin_are_refused() {
 }
 
 #[tokio::test]
+async fn every_refusal_is_json_and_no_other_site_may_frame_the_page() {
+    let server = Server::start(&[]);
+    let error = |status: u16, body: &str| {
+        let v: Value =
+            serde_json::from_str(body).unwrap_or_else(|e| panic!("{status} {e}: {body:?}"));
+        v["error"].as_str().expect("an error").to_owned()
+    };
+    let (status, body) = server.http("GET", "/nope", &[], "");
+    assert_eq!(status, 404);
+    assert!(error(status, &body).contains("no such page"), "{body}");
+    let (status, body) = server.http("DELETE", "/api/games", &[], "");
+    assert_eq!(status, 405);
+    assert!(error(status, &body).contains("DELETE"), "{body}");
+    // A plain request at a game's socket: the game is looked for first.
+    let (status, body) = server.http("GET", "/api/games/000000000000/ws", &[], "");
+    assert_eq!(status, 404);
+    assert!(error(status, &body).contains("no game"), "{body}");
+    let id = server.create(json!({"mode": "people"}));
+    for path in [format!("/api/games/{id}/ws"), "/api/analyse/ws".to_owned()] {
+        let (status, body) = server.http("GET", &path, &[], "");
+        assert_eq!(status, 400, "{path}");
+        assert!(error(status, &body).contains("WebSocket"), "{body}");
+    }
+    // The page says no site may frame it (a framing site would drive it
+    // with the page's own origin).
+    let mut s = TcpStream::connect(&server.addr).unwrap();
+    write!(
+        s,
+        "GET / HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        server.addr
+    )
+    .unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    let head = text.split("\r\n\r\n").next().unwrap().to_ascii_lowercase();
+    assert!(head.contains("x-frame-options: deny"), "{head}");
+    assert!(head.contains("frame-ancestors 'none'"), "{head}");
+}
+
+#[tokio::test]
+async fn a_loss_on_time_is_saved_and_stays_after_a_restart() {
+    let dir = std::env::temp_dir().join(format!("tally-serve-flag-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let id = {
+        let server = Server::start(&["--save", d]);
+        let id = server.create(json!({"mode": "people", "clock_base": 300}));
+        let mut ws = server.socket(&id).await;
+        ws.state(|_| true).await;
+        ws.play("e2e4").await;
+        // Black's 0.3 s run out while nobody moves.
+        let g = ws.state(|g| g["status"] == "over").await;
+        assert!(g["ending"]["text"].to_string().contains("time"), "{g}");
+        let saved = std::fs::read_to_string(dir.join(format!("{id}.pgn"))).unwrap();
+        assert!(saved.contains("[TallyTimeLoss \"true\"]"), "{saved}");
+        id
+    };
+    let server = Server::start(&["--save", d]);
+    let (_, g) = server.json("GET", &format!("/api/games/{id}"), "");
+    assert_eq!(g["status"], "over", "{g}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn a_hint_asked_again_after_a_move_is_answered() {
+    let server = Server::start(&[]);
+    let id = server.create(json!({"mode": "people", "movetime": 200}));
+    let mut ws = server.socket(&id).await;
+    ws.state(|_| true).await;
+    ws.send(json!({"type": "hint"})).await;
+    ws.play("e2e4").await;
+    ws.state(|g| plies(g) == 1).await;
+    // The first hint was for White, before the move; this one is Black's.
+    ws.send(json!({"type": "hint"})).await;
+    let hint = ws.next("hint").await;
+    let action = hint["action"].as_str().unwrap().to_owned();
+    ws.play(&action).await;
+    let g = ws.state(|g| plies(g) == 2).await;
+    assert_eq!(
+        g["plies"][1]["action"],
+        action.as_str(),
+        "the hint was Black's move"
+    );
+}
+
+#[tokio::test]
 async fn a_dropped_connection_stops_the_search() {
     let server = Server::start(&[]);
     let id = server.create(json!({"variant": "chess", "side": "white", "movetime": 60000}));
@@ -555,6 +641,20 @@ async fn the_analyse_view_ranks_every_action_and_a_hint_names_the_best() {
     assert_eq!(actions[0]["action"], "a1a8", "{a}");
     assert_eq!(actions[0]["mate"], 1);
     assert!(actions.len() > 10);
+    // A tiebraker game without special actions is analysed without them
+    // (the disk is no action of it); with them, the disk is ranked too.
+    for (specials, disk) in [(false, false), (true, true)] {
+        ws.send(
+            json!({"type": "analyse", "variant": "tiebraker", "specials": specials, "depth": 1}),
+        )
+        .await;
+        ws.next("position").await;
+        let a = ws
+            .until(|m| m["type"] == "analysis" && m["done"] == true)
+            .await;
+        let ranked = a["actions"].as_array().unwrap();
+        assert_eq!(ranked.iter().any(|r| r["action"] == "disk"), disk, "{a}");
+    }
     ws.send(json!({"type": "line", "variant": "chess", "fen": BACK_RANK, "moves": ["a1a8"]}))
         .await;
     let line = ws.next("line").await;

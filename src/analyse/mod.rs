@@ -395,11 +395,16 @@ pub fn analyse_position(
     limits: Limits,
     reporter: &dyn Reporter,
 ) -> Result<PositionAnalysis, AnalyseError> {
+    if !engine.options().specials {
+        engine.set_specials(true);
+    }
     analyse_position_until(engine, limits, reporter, Arc::new(AtomicBool::new(false)))
 }
 
 /// [`analyse_position`] that ends soon after `stop` is set, with the
-/// ranking of the last depth completed.
+/// ranking of the last depth completed, and keeps the engine's setting of
+/// the special actions (a served game's analysis ranks the actions its
+/// game has).
 ///
 /// # Errors
 ///
@@ -410,9 +415,6 @@ pub fn analyse_position_until(
     reporter: &dyn Reporter,
     stop: Arc<AtomicBool>,
 ) -> Result<PositionAnalysis, AnalyseError> {
-    if !engine.options().specials {
-        engine.set_specials(true);
-    }
     if let Some(e) = engine.ending() {
         return Err(AnalyseError::GameOver(e.describe()));
     }

@@ -29,8 +29,11 @@ pub const MAX_MOVETIME_MS: u64 = 60_000;
 pub const MAX_CLOCK_BASE_MS: u64 = 3 * 3600 * 1000;
 /// The largest clock increment (10 minutes).
 pub const MAX_CLOCK_INC_MS: u64 = 600_000;
-/// The most plies a served game may have.
-pub const MAX_PLIES: usize = 2000;
+/// The most plies a served game may have: more than any game can last,
+/// so that every game ends by its rules. The move-count rule ends a game
+/// 100 plies after the last pawn move or capture, and a game has at most
+/// 96 pawn moves and 31 captures: 100 · (96 + 31 + 1) = 12,800 plies.
+pub const MAX_PLIES: usize = 13_000;
 
 /// Who plays the moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, Default)]
@@ -123,8 +126,10 @@ impl SetupRequest {
             return Err(format!("movetime must be 1 to {MAX_MOVETIME_MS} ms"));
         }
         let clock = match (self.clock_base, self.clock_inc) {
-            (None, None) | (Some(0), _) => None,
-            (None, Some(_)) => return Err("clock_inc needs clock_base".to_owned()),
+            (None, None) | (Some(0), None | Some(0)) => None,
+            (None | Some(0), Some(_)) => {
+                return Err("clock_inc needs a clock_base above 0".to_owned());
+            }
             (Some(b), inc) => {
                 let inc = inc.unwrap_or(0);
                 if b > MAX_CLOCK_BASE_MS || inc > MAX_CLOCK_INC_MS {
@@ -226,8 +231,11 @@ pub struct ServedGame {
     pub generation: u64,
     /// Whether Tally is searching for this game now.
     pub thinking: bool,
-    /// Whether a hint's search runs for this game now (one at a time).
-    pub hinting: bool,
+    /// The generation whose hint is being searched, if one is (one at a
+    /// time; a change of the game stops it).
+    pub hinting: Option<u64>,
+    /// The running hint's stop flag.
+    pub hint_stop: Option<Arc<AtomicBool>>,
     /// The running search's stop flag.
     pub stop: Option<Arc<AtomicBool>>,
     /// The latest search report (JSON), while and after Tally thinks.
@@ -265,7 +273,8 @@ impl ServedGame {
             turn_started: None,
             generation: 0,
             thinking: false,
-            hinting: false,
+            hinting: None,
+            hint_stop: None,
             stop: None,
             last_think: None,
             last_search: None,
@@ -279,8 +288,20 @@ impl ServedGame {
     pub fn bump(&mut self) {
         self.generation += 1;
         self.thinking = false;
-        if let Some(stop) = self.stop.take() {
+        self.hinting = None;
+        for stop in [self.stop.take(), self.hint_stop.take()]
+            .into_iter()
+            .flatten()
+        {
             stop.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Restarts the running turn's clock now: Tally's turn is timed from
+    /// when its search starts, not from when it waited for a free one.
+    pub fn start_turn_clock(&mut self) {
+        if self.turn_started.is_some() && !self.is_over() {
+            self.turn_started = Some(Instant::now());
         }
     }
 
@@ -615,6 +636,11 @@ impl ServedGame {
                 game.time_loss = Some(l);
             }
         }
+        // A game that had begun goes on with its clock running from now
+        // (the time the server was down is not charged).
+        if !game.game.actions().is_empty() {
+            game.turn_started = Some(Instant::now());
+        }
         Ok(game)
     }
 
@@ -740,6 +766,14 @@ mod tests {
         assert!(bad(r#"{"movetime":0}"#).contains("movetime"));
         assert!(bad(r#"{"elo":5}"#).contains("elo"));
         assert!(bad(r#"{"colour":"white"}"#).contains("colour"));
+        // An increment is never dropped without a word with its clock.
+        for j in [
+            r#"{"clock_base":0,"clock_inc":99999999999}"#,
+            r#"{"clock_inc":1000}"#,
+        ] {
+            assert_eq!(bad(j), "clock_inc needs a clock_base above 0", "{j}");
+        }
+        assert!(bad(r#"{"clock_base":1000,"clock_inc":99999999999}"#).contains("increment"));
     }
 
     #[test]
@@ -754,6 +788,27 @@ mod tests {
         assert_eq!(s["totals"]["black"], r.total.black.to_json());
         assert_eq!(s["plies"][3]["san"], "Qh4#");
         assert!(g.play("e2e4", false).unwrap_err().contains("over"));
+    }
+
+    #[test]
+    fn tally_s_clock_starts_with_its_search_and_a_saved_game_s_clock_runs_again() {
+        let secs = Duration::from_secs;
+        let mut g = served(r#"{"side":"white","clock_base":60000,"clock_inc":0}"#);
+        g.play("e2e4", false).unwrap();
+        assert!(g.engine_to_move());
+        // Tally waited 30 s for a free search: not charged.
+        g.turn_started = Some(Instant::now() - secs(30));
+        assert!(g.remaining(Color::Black) <= secs(30));
+        g.start_turn_clock();
+        assert!(g.remaining(Color::Black) > secs(59));
+        assert_eq!(g.limits().time[1].map(|t| t > secs(59)), Some(true));
+        // Saved and read back, the side to move's clock runs on.
+        let back = ServedGame::from_saved("t".into(), &g.to_saved()).unwrap();
+        assert_eq!(back.state_json()["clock"]["running"], "black");
+        // Before the first move it does not.
+        let fresh = served(r#"{"mode":"people","clock_base":60000}"#);
+        let back = ServedGame::from_saved("t".into(), &fresh.to_saved()).unwrap();
+        assert_eq!(back.state_json()["clock"]["running"], Value::Null);
     }
 
     #[test]

@@ -26,6 +26,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{DefaultBodyLimit, Path, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -87,6 +88,18 @@ impl Default for ServeOptions {
 struct Slot {
     game: Mutex<ServedGame>,
     tx: broadcast::Sender<String>,
+    /// Held while the game is saved (one save at a time).
+    saving: Mutex<()>,
+}
+
+impl Slot {
+    fn new(game: ServedGame, tx: broadcast::Sender<String>) -> Slot {
+        Slot {
+            game: Mutex::new(game),
+            tx,
+            saving: Mutex::new(()),
+        }
+    }
 }
 
 /// The server's state.
@@ -198,6 +211,7 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/report", get(game_report))
         .route("/api/games/{id}/ws", get(game_socket))
         .route("/api/analyse/ws", get(search::analyse_socket))
+        .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page or API route") })
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::from_fn_with_state(app.clone(), guard))
         .with_state(app)
@@ -241,9 +255,11 @@ async fn asset(text: &'static str, kind: &'static str) -> Response {
             (
                 header::CONTENT_SECURITY_POLICY,
                 HeaderValue::from_static(
-                    "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'",
+                    "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'",
                 ),
             ),
+            // No other site may frame the app (and so drive it).
+            (header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")),
             (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
         ],
         text,
@@ -306,15 +322,24 @@ async fn guard(State(app): State<Arc<App>>, request: Request, next: Next) -> Res
             );
         }
     }
+    let method = request.method().clone();
     let response = next.run(request).await;
-    if response.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        // The body limit's own answer is plain text: the page reads JSON.
-        return error(
+    // The framework's own refusals are plain text or empty: the page
+    // reads JSON.
+    match response.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => error(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!("the request is larger than {MAX_BODY_BYTES} bytes"),
-        );
+        ),
+        StatusCode::METHOD_NOT_ALLOWED => error(
+            StatusCode::METHOD_NOT_ALLOWED,
+            format!(
+                "{} is not a method this address takes",
+                crate::text::printable(method.as_str())
+            ),
+        ),
+        _ => response,
     }
-    response
 }
 
 async fn status(State(app): State<Arc<App>>) -> Response {
@@ -390,13 +415,7 @@ async fn create_game(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Re
             );
         }
         let (tx, _) = broadcast::channel(64);
-        games.insert(
-            id.clone(),
-            Arc::new(Slot {
-                game: Mutex::new(game),
-                tx,
-            }),
-        );
+        games.insert(id.clone(), Arc::new(Slot::new(game, tx)));
     }
     store::save(&app, &id);
     axum::Json(state).into_response()
@@ -425,9 +444,8 @@ fn no_game(id: &str) -> Response {
 async fn game_state(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
     match app.slot(&id) {
         Some(s) => {
-            let mut g = lock(&s.game);
-            g.check_time();
-            axum::Json(g.state_json()).into_response()
+            flag_if_out(&app, &s);
+            axum::Json(lock(&s.game).state_json()).into_response()
         }
         None => no_game(&id),
     }
@@ -486,13 +504,25 @@ async fn game_report(State(app): State<Arc<App>>, Path(id): Path<String>) -> Res
     }
 }
 
+/// The answer to a plain request at a WebSocket's address.
+fn not_a_socket(why: &impl std::fmt::Display) -> Response {
+    error(
+        StatusCode::BAD_REQUEST,
+        format!("this address takes a WebSocket connection: {why}"),
+    )
+}
+
 async fn game_socket(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
-    ws: WebSocketUpgrade,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
     let Some(slot) = app.slot(&id) else {
         return no_game(&id);
+    };
+    let ws = match ws {
+        Ok(ws) => ws,
+        Err(why) => return not_a_socket(&why.body_text()),
     };
     ws.max_message_size(MAX_MESSAGE_BYTES * 4)
         .max_frame_size(MAX_MESSAGE_BYTES * 4)
@@ -517,18 +547,15 @@ fn publish(slot: &Slot) {
 /// out. When the last page goes, a running search stops.
 async fn watch(app: Arc<App>, slot: Arc<Slot>, mut socket: WebSocket) {
     let mut updates = slot.tx.subscribe();
-    let first = {
-        let mut g = lock(&slot.game);
-        g.watchers += 1;
-        g.check_time();
-        state_message(&g)
-    };
+    lock(&slot.game).watchers += 1;
+    flag_if_out(&app, &slot);
+    let first = state_message(&lock(&slot.game));
     if socket.send(Message::Text(first.into())).await.is_err() {
         leave(&slot);
         return;
     }
     search::engine_turn(&app, &slot);
-    clock_watch(&slot);
+    clock_watch(&app, &slot);
     loop {
         tokio::select! {
             incoming = socket.recv() => {
@@ -589,6 +616,7 @@ fn handle(app: &Arc<App>, slot: &Arc<Slot>, text: &str) -> Option<String> {
         Err(e) => return Some(error_message(format!("bad JSON: {e}"))),
     };
     let kind = message.get("type").and_then(Value::as_str).unwrap_or("");
+    let was_over = lock(&slot.game).is_over();
     let result = match kind {
         "play" => match message.get("action").and_then(Value::as_str) {
             Some(a) if a.len() <= 16 => lock(&slot.game).play(a, false).map(|_| ()),
@@ -614,16 +642,38 @@ fn handle(app: &Arc<App>, slot: &Arc<Slot>, text: &str) -> Option<String> {
             let id = lock(&slot.game).id.clone();
             store::save(app, &id);
             search::engine_turn(app, slot);
-            clock_watch(slot);
+            clock_watch(app, slot);
             None
         }
-        Err(e) => Some(error_message(e)),
+        Err(e) => {
+            // A move after the flag fell ends the game on time: every page
+            // hears of it and the save file keeps it.
+            if !was_over && lock(&slot.game).is_over() {
+                publish(slot);
+                let id = lock(&slot.game).id.clone();
+                store::save(app, &id);
+            }
+            Some(error_message(e))
+        }
+    }
+}
+
+/// Ends the game on time if the side to move's clock ran out, and then
+/// tells the pages and saves it.
+fn flag_if_out(app: &App, slot: &Slot) {
+    let (flagged, id) = {
+        let mut g = lock(&slot.game);
+        (g.check_time(), g.id.clone())
+    };
+    if flagged {
+        publish(slot);
+        store::save(app, &id);
     }
 }
 
 /// While a person's clock runs, a timer that ends the game when it runs
 /// out (and tells the pages).
-fn clock_watch(slot: &Arc<Slot>) {
+fn clock_watch(app: &Arc<App>, slot: &Arc<Slot>) {
     let (left, generation) = {
         let g = lock(&slot.game);
         if g.setup.clock.is_none() || g.is_over() || g.engine_to_move() {
@@ -631,15 +681,11 @@ fn clock_watch(slot: &Arc<Slot>) {
         }
         (g.remaining(g.game().turn()), g.generation)
     };
-    let slot = slot.clone();
+    let (app, slot) = (app.clone(), slot.clone());
     tokio::spawn(async move {
         tokio::time::sleep(left + Duration::from_millis(20)).await;
-        let flagged = {
-            let mut g = lock(&slot.game);
-            g.generation == generation && g.check_time()
-        };
-        if flagged {
-            publish(&slot);
+        if lock(&slot.game).generation == generation {
+            flag_if_out(&app, &slot);
         }
     });
 }

@@ -37,17 +37,20 @@ struct Position {
 
 /// Runs `work` with an engine set to `pos`, on a blocking thread under a
 /// permit; `None` when the permit could not be had or the thread failed.
+/// The permit and the count of searches go with the blocking work, not
+/// with this future: a caller that stops waiting (a page that closed its
+/// request) frees neither before the work ends, so `--max-searches` holds.
 async fn with_engine<T: Send + 'static>(
     app: &Arc<App>,
     pos: Position,
     work: impl FnOnce(&mut Engine) -> T + Send + 'static,
 ) -> Option<T> {
     let permit = app.permits.clone().acquire_owned().await.ok()?;
-    app.searching.fetch_add(1, Ordering::SeqCst);
-    let app2 = app.clone();
-    let out = tokio::task::spawn_blocking(move || {
+    let running = Running::new(app.clone(), permit);
+    tokio::task::spawn_blocking(move || {
+        let app2 = &running.app;
         let pooled = lock(&app2.engines).pop();
-        let mut engine = pooled.unwrap_or_else(|| new_engine(&app2, pos.variant));
+        let mut engine = pooled.unwrap_or_else(|| new_engine(app2, pos.variant));
         if engine.variant() != pos.variant {
             engine.set_variant(pos.variant);
         }
@@ -67,14 +70,45 @@ async fn with_engine<T: Send + 'static>(
             Err(_) => None,
         };
         lock(&app2.engines).push(engine);
+        drop(running);
         out
     })
     .await
     .ok()
-    .flatten();
-    app.searching.fetch_sub(1, Ordering::SeqCst);
-    drop(permit);
-    out
+    .flatten()
+}
+
+/// A search under way: counted in the server's status while it lives,
+/// holding its permit until it is dropped.
+struct Running {
+    app: Arc<App>,
+    _permit: tokio::sync::OwnedSemaphorePermit,
+}
+
+impl Running {
+    fn new(app: Arc<App>, permit: tokio::sync::OwnedSemaphorePermit) -> Running {
+        app.searching.fetch_add(1, Ordering::SeqCst);
+        Running {
+            app,
+            _permit: permit,
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.app.searching.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Sets its flag when dropped: a request's future that is dropped (its
+/// client went away) stops the work it started.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
 }
 
 /// A new engine with the server's Threads and Hash.
@@ -144,7 +178,7 @@ fn banked(slot: &Slot) -> f64 {
 /// search runs; its move is played when it ends, unless the game changed.
 pub(super) fn engine_turn(app: &Arc<App>, slot: &Arc<Slot>) {
     let banked = banked(slot);
-    let (pos, limits, generation, engine, stop) = {
+    let (pos, generation, engine, stop) = {
         let mut g = lock(&slot.game);
         if !g.engine_to_move() || g.thinking || g.watchers == 0 {
             return;
@@ -162,7 +196,7 @@ pub(super) fn engine_turn(app: &Arc<App>, slot: &Arc<Slot>) {
             fen,
             actions,
         };
-        (pos, g.limits(), g.generation, g.game().turn(), stop)
+        (pos, g.generation, g.game().turn(), stop)
     };
     publish(slot);
     let app = app.clone();
@@ -171,9 +205,17 @@ pub(super) fn engine_turn(app: &Arc<App>, slot: &Arc<Slot>) {
         let stream_slot = slot.clone();
         let stop2 = stop.clone();
         let result = with_engine(&app, pos, move |e| {
-            if stop2.load(Ordering::SeqCst) {
-                return None;
-            }
+            // Tally's clock starts when its search does: the wait for a
+            // free search (other games', hints, analyses) is not charged.
+            let limits = {
+                let mut g = lock(&stream_slot.game);
+                if g.generation != generation || stop2.load(Ordering::SeqCst) {
+                    return None;
+                }
+                g.start_turn_clock();
+                g.limits()
+            };
+            publish(&stream_slot);
             let reporter = Stream {
                 slot: stream_slot,
                 generation,
@@ -205,7 +247,7 @@ pub(super) fn engine_turn(app: &Arc<App>, slot: &Arc<Slot>) {
         publish(&slot);
         let id = lock(&slot.game).id.clone();
         super::store::save(&app, &id);
-        super::clock_watch(&slot);
+        super::clock_watch(&app, &slot);
         // A move the game refused (its ply limit) is not searched again and
         // again: the error stands until the game changes.
         if !failed {
@@ -215,9 +257,11 @@ pub(super) fn engine_turn(app: &Arc<App>, slot: &Arc<Slot>) {
 }
 
 /// A hint for the side to move: the action that scores most after a
-/// short full-strength search, sent to the pages as a `hint` message.
+/// short full-strength search, sent to the pages as a `hint` message. A
+/// hint already on its way for this position is not searched again; one
+/// for an earlier position was stopped when the game moved on.
 pub(super) fn hint(app: &Arc<App>, slot: &Arc<Slot>) {
-    let (pos, generation, limits) = {
+    let (pos, generation, limits, stop) = {
         let mut g = lock(&slot.game);
         if g.is_over() || g.engine_to_move() {
             let _ = slot.tx.send(error_message(
@@ -225,11 +269,12 @@ pub(super) fn hint(app: &Arc<App>, slot: &Arc<Slot>) {
             ));
             return;
         }
-        if g.hinting {
-            // Its answer is on its way: a second click queues no search.
+        if g.hinting == Some(g.generation) {
             return;
         }
-        g.hinting = true;
+        let stop = Arc::new(AtomicBool::new(false));
+        g.hinting = Some(g.generation);
+        g.hint_stop = Some(stop.clone());
         let (fen, actions) = g.position_text();
         let pos = Position {
             variant: g.setup.variant,
@@ -243,13 +288,16 @@ pub(super) fn hint(app: &Arc<App>, slot: &Arc<Slot>) {
             movetime: Some(g.setup.movetime.min(Duration::from_millis(1000))),
             ..Limits::default()
         };
-        (pos, g.generation, limits)
+        (pos, g.generation, limits, stop)
     };
     let app = app.clone();
     let slot = slot.clone();
     tokio::spawn(async move {
         let found = with_engine(&app, pos, move |e| {
-            let r = e.search(limits, &Silent).ok()?;
+            if stop.load(Ordering::SeqCst) {
+                return None;
+            }
+            let r = e.search_until(limits, &Silent, stop).ok()?;
             let best = r.best?;
             let (imm, san) = immediate(e, best);
             let value = r.lines.first().map(|l| exact_value(e, l, e.units()));
@@ -259,10 +307,11 @@ pub(super) fn hint(app: &Arc<App>, slot: &Arc<Slot>) {
         .flatten();
         {
             let mut g = lock(&slot.game);
-            g.hinting = false;
             if g.generation != generation {
                 return;
             }
+            g.hinting = None;
+            g.hint_stop = None;
         }
         let text = match found {
             Some((best, san, imm, value)) => json!({
@@ -312,11 +361,15 @@ fn analysis_position(message: &Value) -> Result<(Position, Vec<String>, Vec<Stri
     {
         return Err("the FEN is too long".to_owned());
     }
-    let mut chess960 = match message.get("chess960") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => return Err("chess960 is true or false".to_owned()),
+    let flag = |name: &str, default: bool| match message.get(name) {
+        None | Some(Value::Null) => Ok(default),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(_) => Err(format!("{name} is true or false")),
     };
+    let mut chess960 = flag("chess960", false)?;
+    // A game's analysis asks with the game's setting; the analyse view's
+    // own positions have the special actions.
+    let specials = flag("specials", true)?;
     let mut actions: Vec<String> = match message.get("moves") {
         None | Some(Value::Null) => Vec::new(),
         Some(Value::Array(a)) => a
@@ -347,7 +400,7 @@ fn analysis_position(message: &Value) -> Result<(Position, Vec<String>, Vec<Stri
     };
     let chess960 = chess960 || crate::rules::fen_needs_chess960(&fen);
     // Check the position now, for a clear error.
-    let mut game = crate::rules::AnyGame::new_in(variant, true, chess960, Some(&fen))
+    let mut game = crate::rules::AnyGame::new_in(variant, specials, chess960, Some(&fen))
         .map_err(|e| e.to_string())?;
     for (i, a) in actions.iter().enumerate() {
         game.play_text(a)
@@ -358,7 +411,7 @@ fn analysis_position(message: &Value) -> Result<(Position, Vec<String>, Vec<Stri
     Ok((
         Position {
             variant,
-            specials: true,
+            specials,
             chess960,
             strength: Strength::default(),
             fen,
@@ -400,7 +453,14 @@ fn analysis_json(a: &PositionAnalysis, done: bool) -> Value {
 /// The analyse view's connection: `analyse` requests in (each stops the
 /// one before), rankings out after every depth until `stop`, the depth
 /// limit or the time limit.
-pub(super) async fn analyse_socket(State(app): State<Arc<App>>, ws: WebSocketUpgrade) -> Response {
+pub(super) async fn analyse_socket(
+    State(app): State<Arc<App>>,
+    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> Response {
+    let ws = match ws {
+        Ok(ws) => ws,
+        Err(why) => return super::not_a_socket(&why.body_text()),
+    };
     ws.max_message_size(MAX_MESSAGE_BYTES * 4)
         .max_frame_size(MAX_MESSAGE_BYTES * 4)
         .on_upgrade(move |socket| analyse_loop(app, socket))
@@ -550,7 +610,8 @@ const REPORT_DEPTH: i32 = 6;
 const REPORT_NODES: u64 = 30_000;
 
 /// The HTML report of a finished game (the report of `tally analyse --pgn
-/// FILE --html`), its plies analysed at a small fixed depth.
+/// FILE --html`), its plies analysed at a small fixed depth; it stops
+/// when the request is dropped (the page went away).
 pub(super) async fn report(
     app: &Arc<App>,
     variant: Variant,
@@ -566,6 +627,8 @@ pub(super) async fn report(
         fen: start,
         actions: Vec::new(),
     };
+    let stop = Arc::new(AtomicBool::new(false));
+    let _stop_when_dropped = StopOnDrop(stop.clone());
     with_engine(app, pos, move |engine| {
         let games = read_games(pgn.as_bytes())?;
         let g = games.first().ok_or("no game to report")?;
@@ -575,11 +638,92 @@ pub(super) async fn report(
             ..Limits::default()
         };
         let analysis =
-            crate::analyse::analyse_game(engine, &g.input, &limits, &mut |_, _| {}, &|| true)
-                .map_err(|e| e.to_string())?;
+            crate::analyse::analyse_game(engine, &g.input, &limits, &mut |_, _| {}, &|| {
+                !stop.load(Ordering::SeqCst)
+            })
+            .map_err(|e| e.to_string())?;
         let big = 2.0 * engine.scorer().points_per_pawn().as_f64();
         crate::analyse::report::page(&analysis, g, variant, &limits, big)
     })
     .await
     .unwrap_or_else(|| Err("the report could not be made".to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc as std_mpsc;
+
+    fn app(max_searches: usize) -> Arc<App> {
+        let options = super::super::ServeOptions {
+            hash_mb: 1,
+            max_searches,
+            ..Default::default()
+        };
+        Arc::new(App {
+            permits: Arc::new(tokio::sync::Semaphore::new(max_searches)),
+            addr: "127.0.0.1:0".parse().unwrap(),
+            games: Default::default(),
+            engines: Default::default(),
+            searching: Default::default(),
+            ids: Default::default(),
+            options,
+        })
+    }
+
+    fn start() -> Position {
+        Position {
+            variant: Variant::Chess,
+            specials: false,
+            chess960: false,
+            strength: Strength::default(),
+            fen: crate::rules::AnyGame::start(Variant::Chess, false).start_fen(),
+            actions: Vec::new(),
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_search_whose_caller_went_away_holds_its_permit_until_it_ends() {
+        let app = app(1);
+        let (started_tx, started) = std_mpsc::channel::<()>();
+        let (release, released) = std_mpsc::channel::<()>();
+        let caller = tokio::spawn({
+            let app = app.clone();
+            async move {
+                with_engine(&app, start(), move |_| {
+                    started_tx.send(()).unwrap();
+                    released.recv().unwrap();
+                })
+                .await
+            }
+        });
+        tokio::task::spawn_blocking(move || started.recv().unwrap())
+            .await
+            .unwrap();
+        // The caller goes away (a page closed its request) while the work
+        // runs: the work still counts and still holds the one permit.
+        caller.abort();
+        let _ = caller.await;
+        assert_eq!(app.searching.load(Ordering::SeqCst), 1);
+        assert_eq!(app.permits.available_permits(), 0);
+        release.send(()).unwrap();
+        // Both are given back when the work ends.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while app.searching.load(Ordering::SeqCst) != 0 || app.permits.available_permits() != 1 {
+            assert!(Instant::now() < deadline, "the permit was not given back");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert_eq!(
+            lock(&app.engines).len(),
+            1,
+            "the engine went back to the pool"
+        );
+    }
+
+    #[test]
+    fn dropping_the_guard_stops_the_work() {
+        let flag = Arc::new(AtomicBool::new(false));
+        drop(StopOnDrop(flag.clone()));
+        assert!(flag.load(Ordering::SeqCst));
+    }
 }

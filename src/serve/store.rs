@@ -5,12 +5,16 @@
 
 use std::fs;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use tokio::sync::broadcast;
 
 use super::game::ServedGame;
 use super::{App, Slot, lock};
+
+/// The largest saved game read back (a game of the most plies, every ply
+/// with its awards and clocks, is far smaller).
+const MAX_SAVED_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Whether `id` is one of the server's game ids (12 hex digits).
 fn is_id(id: &str) -> bool {
@@ -29,6 +33,9 @@ pub(super) fn save(app: &App, id: &str) {
     let Some(slot) = app.slot(id) else {
         return;
     };
+    // One save of a game at a time, each of the game as it is when its
+    // turn comes: the last write is of the latest state.
+    let _one_at_a_time = lock(&slot.saving);
     let text = lock(&slot.game).to_saved();
     if let Err(e) = write_atomic(dir, id, &text) {
         eprintln!("warning: cannot save game {id} in {}: {e}", dir.display());
@@ -66,20 +73,28 @@ pub(super) fn load(app: &Arc<App>) {
     files.sort_by_key(|b| std::cmp::Reverse(b.0));
     let mut games = lock(&app.games);
     for (_, id, path) in files.into_iter().take(app.options.max_games) {
-        let text = match fs::read_to_string(&path) {
-            Ok(t) if t.len() <= super::MAX_BODY_BYTES * 4 => t,
-            _ => continue,
+        let too_large = |len: u64| len > MAX_SAVED_BYTES;
+        let text = match fs::metadata(&path).map(|m| m.len()) {
+            Ok(len) if too_large(len) => {
+                eprintln!(
+                    "warning: cannot read saved game {}: {len} bytes (at most {MAX_SAVED_BYTES})",
+                    path.display()
+                );
+                continue;
+            }
+            _ => match fs::read_to_string(&path) {
+                Ok(t) if !too_large(t.len() as u64) => t,
+                Ok(_) => continue,
+                Err(e) => {
+                    eprintln!("warning: cannot read saved game {}: {e}", path.display());
+                    continue;
+                }
+            },
         };
         match ServedGame::from_saved(id.clone(), &text) {
             Ok(game) => {
                 let (tx, _) = broadcast::channel(64);
-                games.insert(
-                    id,
-                    Arc::new(Slot {
-                        game: Mutex::new(game),
-                        tx,
-                    }),
-                );
+                games.insert(id, Arc::new(Slot::new(game, tx)));
             }
             Err(e) => eprintln!("warning: cannot read saved game {}: {e}", path.display()),
         }

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import traceback
+import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -74,7 +75,13 @@ class Page:
         self.base = base
 
     def open(self, query):
+        """Opens a link; a link with setup parameters fills the setup in,
+        and the game starts when Start is pressed, as a person would."""
         self.d.get("http://%s/%s" % (self.base, query))
+        if "game=" not in query and "view=" not in query:
+            self.wait(lambda: "press Start" in self.q("#setup-note").text, "the setup from the link")
+            self.q('#setup-form button[type="submit"]').click()
+            self.wait(lambda: "game=" in self.d.current_url, "the game to start")
         self.wait(lambda: self.d.find_elements(By.CSS_SELECTOR, '[data-square="e2"]'))
         self.wait(lambda: "Loading" not in self.status_text())
 
@@ -187,6 +194,42 @@ def test_clock_from_the_url(p):
     p.wait(lambda: "running" in p.q("#top-clock").get_attribute("class"), "Black's clock running")
     line = p.q("#variant-line").text
     assert "starts with" not in line, line
+
+
+def games_on_server(p):
+    with urllib.request.urlopen("http://%s/api/games" % p.base) as r:
+        return len(json.loads(r.read()))
+
+
+def test_a_link_fills_the_setup_in_and_starts_nothing(p):
+    before = games_on_server(p)
+    p.d.get("http://%s/?variant=wacky&side=black&movetime=300&clock=90+1" % p.base)
+    p.wait(lambda: "press Start" in p.q("#setup-note").text, "the setup from the link")
+    form = "#setup-form "
+    assert p.q(form + '[name="variant"]').get_attribute("value") == "wacky"
+    assert p.q(form + '[name="side"]').get_attribute("value") == "black"
+    assert p.q(form + '[name="timing"]').get_attribute("value") == "clock"
+    assert float(p.q(form + '[name="base"]').get_attribute("value")) == 1.5
+    assert games_on_server(p) == before, "a link started a game by itself"
+    # A value that cannot be used is named, and nothing starts.
+    p.d.get("http://%s/?elo=abc&clock=fast" % p.base)
+    p.wait(lambda: "could not be used" in p.q("#setup-error").text, "the link's error")
+    text = p.q("#setup-error").text
+    assert "elo 'abc'" in text and "clock 'fast'" in text, text
+    assert games_on_server(p) == before
+
+
+def test_a_hint_goes_when_the_position_changes(p):
+    p.open("?variant=chess&mode=people&movetime=200")
+    p.q("#hint-on").click()
+    p.q("#btn-hint").click()
+    p.wait(lambda: p.q("#hint").text.startswith("Hint:"), "the hint")
+    p.move("e2", "e4")
+    assert "hidden" in p.q("#hint").get_attribute("class"), "White's hint stayed for Black"
+    # Asked again and the move made before it comes: it never shows.
+    p.q("#btn-hint").click()
+    p.move("e7", "e5")
+    assert "hidden" in p.q("#hint").get_attribute("class")
 
 
 def test_illegal_click_changes_nothing(p):

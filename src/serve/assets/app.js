@@ -276,9 +276,13 @@ $("btn-resign").addEventListener("click", () => {
 });
 $("hint-on").addEventListener("change", () => {
   $("btn-hint").classList.toggle("hidden", !$("hint-on").checked);
-  if (!$("hint-on").checked) $("hint").classList.add("hidden");
+  if (!$("hint-on").checked) hideHint();
 });
+// The position (ply count) a hint was asked for: a hint shows only there.
+let hintFor = null;
+function hideHint() { hintFor = null; $("hint").classList.add("hidden"); }
 $("btn-hint").addEventListener("click", () => {
+  hintFor = game.state ? game.state.plies.length : null;
   $("hint").textContent = "looking for the move that scores most…";
   $("hint").classList.remove("hidden");
   send({ type: "hint" });
@@ -407,11 +411,12 @@ function onGameMessage(ev) {
   if (m.type === "state") {
     game.state = m.game;
     game.receivedAt = performance.now();
-    if (m.game.status === "over" || !myTurn()) $("hint").classList.add("hidden");
+    if (m.game.status === "over" || !myTurn() || m.game.plies.length !== hintFor) hideHint();
     render();
   } else if (m.type === "think") {
     if (game.state) { game.state.think = m.think; renderThink(); }
   } else if (m.type === "hint") {
+    if (!$("hint-on").checked || !game.state || game.state.plies.length !== hintFor) return;
     const h = $("hint");
     h.classList.remove("hidden");
     const a = m.award;
@@ -419,7 +424,7 @@ function onGameMessage(ev) {
       (a.events.length ? ", " + a.events.join(" ") : "") + "; expected " + (m.margin === null ? "?" : signed(m.margin)) + ")";
   } else if (m.type === "error") {
     showMessage(m.message);
-    if ($("hint").textContent.startsWith("looking")) $("hint").classList.add("hidden");
+    if ($("hint").textContent.startsWith("looking")) hideHint();
   }
 }
 
@@ -447,6 +452,7 @@ async function openGame(id) {
   }
   game.state = await r.json();
   game.receivedAt = performance.now();
+  hideHint();
   if (game.state.mode === "engine" && game.state.side === "black" && !board.flipped) board.flip();
   render();
   connect(id);
@@ -480,6 +486,7 @@ async function startGame(setup) {
 function showSetup(error) {
   $("view-setup").classList.remove("hidden");
   $("setup-error").textContent = error || "";
+  $("setup-note").textContent = "";
   fetch("/api/games").then((r) => r.json()).then((list) => {
     const box = $("saved-list");
     box.replaceChildren();
@@ -512,8 +519,11 @@ form.addEventListener("submit", (ev) => {
   if (form.mode.value === "engine") setup.side = form.side.value;
   if (form.strength.value === "elo") setup.elo = Number(form.elo.value);
   if (form.timing.value === "clock") {
-    setup.clock_base = Math.round(Number(form.base.value) * 60000);
-    setup.clock_inc = Math.round(Number(form.inc.value) * 1000);
+    const base = Number(form.base.value), inc = Number(form.inc.value || 0);
+    if (!(base > 0)) { $("setup-error").textContent = "give the clock's base time, in minutes (more than 0)"; return; }
+    if (!(inc >= 0)) { $("setup-error").textContent = "give the increment in seconds (0 or more)"; return; }
+    setup.clock_base = Math.round(base * 60000);
+    setup.clock_inc = Math.round(inc * 1000);
   } else {
     setup.movetime = Number(form.movetime.value);
   }
@@ -575,6 +585,7 @@ const analysis = {
       this.playOut(m);
     } else if (m.type === "error") {
       $("aerror").textContent = m.message;
+      $("astatus").textContent = "not analysing";
       $("analyse-stop").disabled = true;
     }
   },
@@ -635,10 +646,48 @@ $("analyse-from-game").addEventListener("click", () => {
   f.fen.value = s.start_fen;
   f.pgn.value = "";
   $("ranking").replaceChildren();
-  analysis.send({ type: "analyse", variant: s.variant, chess960: s.chess960, fen: s.start_fen, moves: s.plies.map((p) => p.action) });
+  analysis.send({ type: "analyse", variant: s.variant, chess960: s.chess960, specials: s.specials, fen: s.start_fen, moves: s.plies.map((p) => p.action) });
 });
 
 // ---- start ----
+
+// Fills the setup form from a link's parameters; the names of those that
+// could not be used.
+function fillSetup(q) {
+  const bad = [];
+  const choose = (name, value) => {
+    const field = form[name];
+    if ([...field.options].some((o) => o.value === value)) field.value = value; else bad.push(name + " '" + value + "'");
+  };
+  const number = (name, text, min, max) => {
+    const n = Number(text);
+    if (text.trim() === "" || !Number.isFinite(n) || n < min || n > max) { bad.push(name + " '" + text + "'"); return null; }
+    return n;
+  };
+  if (q.get("variant")) choose("variant", q.get("variant"));
+  if (q.get("mode")) choose("mode", q.get("mode"));
+  if (q.get("side")) choose("side", q.get("side"));
+  form.specials.checked = q.get("specials") === "on";
+  form.chess960.checked = q.get("chess960") === "on";
+  form.fen.value = q.get("fen") || "";
+  if (q.has("movetime")) {
+    const ms = number("movetime", q.get("movetime"), 1, 60000);
+    if (ms !== null) { form.timing.value = "movetime"; form.movetime.value = Math.round(ms); }
+  }
+  if (q.has("elo")) {
+    const elo = number("elo", q.get("elo"), Number(form.elo.min), Number(form.elo.max));
+    if (elo !== null) { form.strength.value = "elo"; form.elo.value = Math.round(elo); }
+  }
+  if (q.has("clock")) {
+    // "300+2": a query string reads the + as a space.
+    const [b, i] = q.get("clock").trim().split(/[+ ]+/);
+    const base = number("clock", b || "", 0.001, 3 * 3600);
+    const inc = number("clock increment", i || "0", 0, 600);
+    if (base !== null && inc !== null) { form.timing.value = "clock"; form.base.value = base / 60; form.inc.value = inc; }
+  }
+  syncForm();
+  return bad;
+}
 
 (function start() {
   const q = new URLSearchParams(location.search);
@@ -646,19 +695,11 @@ $("analyse-from-game").addEventListener("click", () => {
   if (q.has("view") && q.get("view") === "analyse") { showView("analyse"); analysis.connect(); return; }
   const keys = ["variant", "side", "fen", "movetime", "elo", "specials", "mode", "clock", "chess960"];
   if (keys.some((k) => q.has(k))) {
-    const setup = { variant: q.get("variant") || "chess", specials: q.get("specials") === "on", chess960: q.get("chess960") === "on" };
-    if (q.get("mode")) setup.mode = q.get("mode");
-    if (q.get("side")) setup.side = q.get("side");
-    if (q.get("fen")) setup.fen = q.get("fen");
-    if (q.get("movetime")) setup.movetime = Number(q.get("movetime"));
-    if (q.get("elo")) setup.elo = Number(q.get("elo"));
-    if (q.get("clock")) {
-      // "300+2": a query string reads the + as a space.
-      const [b, i] = q.get("clock").trim().split(/[+ ]+/);
-      setup.clock_base = Math.round(Number(b) * 1000);
-      setup.clock_inc = Math.round(Number(i || 0) * 1000);
-    }
-    startGame(setup).catch((e) => showSetup(e.message));
+    // A link fills the setup in; the game starts when the person presses
+    // Start (a link from another site cannot set Tally thinking).
+    const bad = fillSetup(q);
+    showSetup(bad.length ? "the link's " + bad.join(", ") + " could not be used" : "");
+    if (!bad.length) $("setup-note").textContent = "Set up from the link: press Start to play.";
     return;
   }
   showSetup("");
