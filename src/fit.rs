@@ -58,6 +58,12 @@ pub fn at_least_one(flag: &str, n: u64) -> Result<(), String> {
     }
 }
 
+/// The smallest sigmoid scale `--k` (per internal unit or centipawn): a
+/// pawn then moves the prediction by a ten-thousandth of its slope.
+pub const MIN_K: f64 = 1e-6;
+/// The largest `--k`: a pawn then spans the whole sigmoid a hundred times.
+pub const MAX_K: f64 = 1.0;
+
 /// The options both fitters take, in the order they are checked.
 #[derive(Clone, Copy, Debug)]
 pub struct Shared<'a> {
@@ -91,8 +97,12 @@ impl Shared<'_> {
                 self.lr, self.max_lr
             ));
         }
-        if let Some(k) = self.k {
-            positive("--k", k)?;
+        if let Some(k) = self.k
+            && !(MIN_K..=MAX_K).contains(&k)
+        {
+            return Err(format!(
+                "--k must lie between {MIN_K} and {MAX_K} (the sigmoid's scale per unit; a pawn is 100)"
+            ));
         }
         at_least_one("--batch", self.batch as u64)
     }
@@ -197,12 +207,19 @@ mod tests {
             bad(Shared { lr: 1e30, ..good }),
             "--lr 1000000000000000000000000000000 is too large: at most 1 (a step moves a weight by about the rate)"
         );
+        for k in [f64::INFINITY, 1e39, 0.0, 1e-320, f64::NAN] {
+            assert!(
+                bad(Shared { k: Some(k), ..good }).starts_with("--k must lie between"),
+                "{k}"
+            );
+        }
         assert_eq!(
-            bad(Shared {
-                k: Some(f64::INFINITY),
+            Shared {
+                k: Some(0.0043),
                 ..good
-            }),
-            "--k must be a positive number"
+            }
+            .check(),
+            Ok(())
         );
         assert_eq!(
             bad(Shared { batch: 0, ..good }),

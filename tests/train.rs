@@ -320,6 +320,12 @@ fn refuses_bad_options_in_one_line() {
         vec!["train", "--wdl", "2", "--data", "x", "-o", "y"],
         vec!["train", "--val", "0.9", "--data", "x", "-o", "y"],
         vec!["train", "--lr", "0", "--data", "x", "-o", "y"],
+        vec!["train", "--lr", "2", "--data", "x", "-o", "y"],
+        vec!["train", "--k", "1e39", "--data", "x", "-o", "y"],
+        vec!["train", "--wd", "3", "--data", "x", "-o", "y"],
+        vec!["train", "--epochs", "0", "--data", "x", "-o", "y"],
+        vec!["tune", "--epochs", "0", "--data", "x", "-o", "y"],
+        vec!["tune", "--lr", "1000", "--data", "x", "-o", "y"],
         vec!["train", "--data", "/nonexistent/tally.tdat", "-o", "y"],
         vec![
             "train",
@@ -424,6 +430,39 @@ fn outputs_that_would_destroy_an_input_are_refused() {
         let e = cli::refused(&run, needle, &format!("{extra:?}"));
         assert!(e.contains("would"), "{e}");
     }
+    assert_eq!(std::fs::read(&data).unwrap(), before);
+    // The checkpoint is written beside itself first: that file is an
+    // output too.
+    let tmp_named = d.join("c.ckpt.tmp");
+    std::fs::copy(&data, &tmp_named).unwrap();
+    let ckpt = d.join("c.ckpt");
+    let run = train(&tmp_named, &net, &["--checkpoint", ckpt.to_str().unwrap()]);
+    cli::refused(&run, "temporary file", "the checkpoint's temporary file");
+    assert_eq!(std::fs::read(&tmp_named).unwrap(), before);
+    // A head's body net is an input.
+    let body = d.join("body.tnn");
+    let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(manifest.join("nets/chess.tnn"), &body).unwrap();
+    let body_before = std::fs::read(&body).unwrap();
+    let stylish = manifest.join("tests/data/stylish.tdat");
+    let b = body.to_str().unwrap();
+    let run = tally(&[
+        "train",
+        "--head",
+        "-v",
+        "stylish",
+        "--net",
+        b,
+        "--data",
+        stylish.to_str().unwrap(),
+        "-o",
+        b,
+    ]);
+    cli::refused(&run, "--net", "-o the head's body");
+    assert_eq!(std::fs::read(&body).unwrap(), body_before);
+    // tune's output is no input either.
+    let run = tally(&["tune", "--data", data_arg, "-o", data_arg, "--epochs", "1"]);
+    cli::refused(&run, "--data", "tune -o its data");
     assert_eq!(std::fs::read(&data).unwrap(), before);
     let fifo = d.join("ckpt.fifo");
     let made = std::process::Command::new("mkfifo").arg(&fifo).status();

@@ -46,24 +46,29 @@ pub fn run(args: &TrainArgs) -> Result<i32, CliError> {
                 ckpt.display()
             )));
         }
+        let tmp = crate::train::checkpoint::temporary(&ckpt);
         outputs.push(("--checkpoint", ckpt));
+        outputs.push(("the checkpoint's temporary file", tmp));
     }
     let inputs: Vec<(&str, &std::path::Path)> = o
         .data
         .iter()
         .map(|d| ("--data", d.as_path()))
         .chain(o.init.iter().map(|i| ("--init", i.as_path())))
+        .chain(o.net.iter().map(|n| ("--net", n.as_path())))
         .collect();
     for (out_flag, out) in &outputs {
         crate::files::check_not_an_input(out_flag, out, &inputs).map_err(CliError::bad_input)?;
     }
-    if let [(_, out), (_, ckpt)] = &outputs[..]
-        && (out == ckpt || crate::files::same_file(out, ckpt))
-    {
-        return Err(CliError::bad_input(format!(
-            "-o and --checkpoint are one file ({}): the net would overwrite the checkpoint",
-            out.display()
-        )));
+    for (i, (a_flag, a)) in outputs.iter().enumerate() {
+        for (b_flag, b) in &outputs[i + 1..] {
+            if a == b || crate::files::same_file(a, b) {
+                return Err(CliError::bad_input(format!(
+                    "{a_flag} and {b_flag} are one file ({}): one would overwrite the other",
+                    a.display()
+                )));
+            }
+        }
     }
     o.check(variant).map_err(CliError::bad_input)?;
     let pool = super::worker_pool(o.threads)?;

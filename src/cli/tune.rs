@@ -110,6 +110,7 @@ pub fn run(args: &TuneArgs) -> Result<i32, CliError> {
     .check()
     .map_err(CliError::bad_input)?;
     fit::at_least_zero("--l2", args.l2).map_err(CliError::bad_input)?;
+    fit::at_least_one("--epochs", u64::from(args.epochs)).map_err(CliError::bad_input)?;
     if args.holdout == 1 {
         return Err(CliError::bad_input(
             "--holdout 1 holds out every game, leaving none to fit: give 0 (none) or 2 or more",
@@ -117,6 +118,10 @@ pub fn run(args: &TuneArgs) -> Result<i32, CliError> {
     }
     // Before any data is read.
     super::check_output("-o", &out_path(args, variant))?;
+    let inputs: Vec<(&str, &std::path::Path)> =
+        args.data.iter().map(|d| ("--data", d.as_path())).collect();
+    crate::files::check_not_an_input("-o", &out_path(args, variant), &inputs)
+        .map_err(CliError::bad_input)?;
     let pool = super::worker_pool(args.threads)?;
     let out = out_path(args, variant);
     let run = Run {

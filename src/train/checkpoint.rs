@@ -56,7 +56,15 @@ pub struct State {
     pub v: Vec<f32>,
 }
 
-/// Writes the trainer's state to `path` (through `path` + `.tmp`).
+/// The file a checkpoint at `path` is written to before it is renamed
+/// over `path`.
+pub fn temporary(path: &std::path::Path) -> std::path::PathBuf {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    std::path::PathBuf::from(tmp)
+}
+
+/// Writes the trainer's state to `path` (through [`temporary`]).
 ///
 /// # Errors
 ///
@@ -82,9 +90,7 @@ pub fn save(t: &Trainer, digest: u64, path: &Path) -> Result<(), String> {
     }
     let h = fnv64(&out);
     out.extend_from_slice(&h.to_le_bytes());
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = std::path::PathBuf::from(tmp);
+    let tmp = temporary(path);
     std::fs::write(&tmp, &out)
         .and_then(|()| std::fs::rename(&tmp, path))
         .map_err(|e| format!("cannot write the checkpoint {}: {e}", path.display()))

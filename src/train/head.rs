@@ -391,6 +391,12 @@ pub fn fit_and_write(run: &HeadRun, say: &mut dyn FnMut(String)) -> Result<(), S
             body.board().name()
         ));
     }
+    // The head's place in the net is checked before any data is read.
+    let silent = Head {
+        weights: [[0; HIDDEN]; 2],
+        bias: 0,
+    };
+    with_head(&body, variant, silent)?;
     let data = load_margins(run.data, variant, run.val, run.seed)?;
     say(format!(
         "{} training and {} validation positions (quiet) of {} in {} {variant} games read",

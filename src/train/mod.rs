@@ -646,7 +646,9 @@ impl Agreement {
     ///
     /// How far apart the two are (one line).
     pub fn check(&self) -> Result<(), String> {
-        if self.arithmetic > ARITHMETIC_TOLERANCE {
+        // A difference that is not a number (a net of NaN weights) fails
+        // too: `!(x <= bound)`.
+        if !(self.arithmetic <= ARITHMETIC_TOLERANCE && self.mean.is_finite()) {
             return Err(format!(
                 "the engine's inference differs from the trainer's by {:.2} internal units on the same weights (at most {ARITHMETIC_TOLERANCE} expected)",
                 self.arithmetic
@@ -706,13 +708,23 @@ pub fn compare(trainer: &Trainer, net: &Network, samples: &[Sample]) -> Agreemen
     let n = diffs.len();
     Agreement {
         positions: n,
-        max: diffs.iter().map(|d| d.0).fold(0.0, f64::max),
+        max: diffs.iter().map(|d| d.0).fold(0.0, nan_max),
         mean: if n == 0 {
             0.0
         } else {
             diffs.iter().map(|d| d.0).sum::<f64>() / n as f64
         },
-        arithmetic: diffs.iter().map(|d| d.1).fold(0.0, f64::max),
+        arithmetic: diffs.iter().map(|d| d.1).fold(0.0, nan_max),
+    }
+}
+
+/// The larger of two differences; NaN when either is (`f64::max` would
+/// drop it, and a NaN difference must not pass as agreement).
+fn nan_max(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.max(b)
     }
 }
 

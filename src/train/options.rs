@@ -164,7 +164,12 @@ impl Options {
         if !(share(self.lr_final) && share(self.gamma)) {
             return Err("--lr-final and --gamma must lie between 0 and 1".to_owned());
         }
-        fit::at_least_zero("--wd", self.wd)?;
+        if !(0.0..=1.0).contains(&self.wd) {
+            return Err("--wd must lie between 0 and 1".to_owned());
+        }
+        if self.epochs == 0 {
+            return Err("--epochs must be at least 1".to_owned());
+        }
         fit::at_least_one("--step-epochs", u64::from(self.step_epochs))
     }
 

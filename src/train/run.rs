@@ -77,8 +77,8 @@ pub fn epochs(
         if !train_loss.is_finite() {
             // The checkpoint of the epoch before stays as it was.
             return Err(format!(
-                "training diverged in epoch {e} (train loss {train_loss}): give a smaller --lr than {:.6}",
-                t.settings.lr
+                "training diverged in epoch {e} (train loss {train_loss}): give a smaller --lr (now {}) or --k (now {})",
+                t.settings.lr, t.settings.k
             ));
         }
         let speed = n as f64 / t0.elapsed().as_secs_f64().max(1e-9);
