@@ -199,13 +199,20 @@ impl Engine {
         &self.options
     }
 
-    /// Switches variant; the position goes back to the start and the hash
-    /// table is cleared.
-    pub fn set_variant(&mut self, variant: Variant) {
+    /// Switches variant and clears the hash table; the position is kept
+    /// where it holds under the variant's rules (whether it did), else it
+    /// goes back to the variant's start.
+    pub fn set_variant(&mut self, variant: Variant) -> bool {
         self.stop_and_wait();
+        let (fen, actions) = self.position_text();
         self.variant = variant;
-        self.game = AnyGame::start_in(variant, self.options.specials, self.options.chess960);
         self.forget();
+        let moves: Vec<&str> = actions.iter().map(String::as_str).collect();
+        if self.set_position(Some(&fen), &moves).is_ok() {
+            return true;
+        }
+        self.game = AnyGame::start_in(variant, self.options.specials, self.options.chess960);
+        false
     }
 
     /// Forgets what earlier searches learnt: the hash table and the
@@ -288,30 +295,34 @@ impl Engine {
     }
 
     /// Allows or forbids special actions; the position is kept if it has
-    /// none, else it goes back to its start.
-    pub fn set_specials(&mut self, on: bool) {
+    /// none (whether it was), else it goes back to its start.
+    pub fn set_specials(&mut self, on: bool) -> bool {
         self.stop_and_wait();
         self.options.specials = on;
         let (fen, actions) = self.position_text();
         let moves: Vec<&str> = actions.iter().map(String::as_str).collect();
-        if self.set_position(Some(&fen), &moves).is_err() {
-            let _ = self.set_position(Some(&fen), &[]);
+        if self.set_position(Some(&fen), &moves).is_ok() {
+            return true;
         }
+        let _ = self.set_position(Some(&fen), &[]);
+        false
     }
 
     /// Reads and writes positions and actions as Chess960 or not; the
-    /// position is kept if it reads the same way, else it goes back to its
-    /// start (or to the standard start position).
-    pub fn set_chess960(&mut self, on: bool) {
+    /// position is kept if it reads the same way (whether it was), else it
+    /// goes back to its start (or to the standard start position).
+    pub fn set_chess960(&mut self, on: bool) -> bool {
         self.stop_and_wait();
         let (fen, actions) = self.position_text();
         self.options.chess960 = on;
         let moves: Vec<&str> = actions.iter().map(String::as_str).collect();
-        if self.set_position(Some(&fen), &moves).is_err()
-            && self.set_position(Some(&fen), &[]).is_err()
-        {
+        if self.set_position(Some(&fen), &moves).is_ok() {
+            return true;
+        }
+        if self.set_position(Some(&fen), &[]).is_err() {
             let _ = self.set_position(None, &[]);
         }
+        false
     }
 
     /// Sets the sets draw advantage; a change clears the hash table (its

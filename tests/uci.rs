@@ -1079,18 +1079,17 @@ fn long_work_answers_isready_and_stops() {
     c.send("bench 21");
     let e = c.sync();
     assert_eq!(errors(&e).len(), 2, "{e:#?}");
-    // A new table: isready at once; what follows waits for the table.
+    // A new table: readyok once it is there, and what follows after it.
     c.send("setoption name Hash value 2");
     c.send("isready");
     c.send("go depth 3");
     let go = c.wait_for(60, |l| l.starts_with("bestmove"));
-    assert!(go.contains(&"readyok".to_owned()), "{go:#?}");
+    let ready = go.iter().position(|l| l == "readyok");
+    assert!(ready.is_some() && ready < Some(go.len() - 1), "{go:#?}");
     assert!(errors(&go).is_empty(), "{go:#?}");
     // A large table takes a while to fill: quit does not wait for it. (Not
     // the largest: a test must not take most of the machine's memory.)
     c.send("setoption name Hash value 2048");
-    c.send("isready");
-    c.wait_for(60, |l| l == "readyok");
     c.send("quit");
     c.finish();
 }
@@ -1760,4 +1759,65 @@ fn chess960_positions_and_castling() {
         lines.iter().any(|l| l == "Nodes searched: 45"),
         "{lines:#?}"
     );
+}
+
+/// What a GUI's board and the engine's must agree on: a change of rules
+/// keeps the position where it holds, says so where it does not, and a
+/// `position` that is not what the GUI meant is refused.
+#[test]
+fn the_engine_s_position_stays_the_gui_s() {
+    // A change of scoring keeps the position: Black is to move.
+    let out = script(
+        "position startpos moves e2e4 e7e5 g1f3\nsetoption name Scoring value sets\ngo depth 2\n",
+    );
+    let m = bestmove(&out);
+    assert!(
+        is_legal(Variant::Sets, true, None, &["e2e4", "e7e5", "g1f3"], &m),
+        "{m}: {out:#?}"
+    );
+    assert!(errors(&out).is_empty(), "{out:#?}");
+    // Extinction without a white king is no chess position: the change of
+    // variant says so, and go plays no move of another board.
+    let out = script(
+        "setoption name UCI_Variant value extinction\nposition fen 4k3/8/8/8/8/8/8/Q7 w - - 0 1\nsetoption name UCI_Variant value chess\ngo depth 2\n",
+    );
+    assert!(
+        out.iter()
+            .any(|l| l.contains("does not hold under the new")),
+        "{out:#?}"
+    );
+    assert_eq!(bestmove(&out), "0000", "{out:#?}");
+    // Moves without the word `moves`.
+    let out = script("position startpos e2e4\ngo depth 1\n");
+    assert_eq!(errors(&out).len(), 1, "{out:#?}");
+    assert_eq!(bestmove(&out), "0000", "{out:#?}");
+    // A refused FEN is echoed clipped, not whole.
+    let long = "x".repeat(100_000);
+    let out = script(&format!("position fen {long}\ngo depth 1\n"));
+    assert!(
+        out.iter().all(|l| l.len() < 1000),
+        "an echo of 100,000 bytes"
+    );
+    assert_eq!(bestmove(&out), "0000");
+}
+
+#[test]
+fn a_search_always_completes_its_first_depth_and_ends() {
+    // One node: still a move searched to depth 1, the free queen taken.
+    let out = script("position fen 4k3/8/8/8/8/8/3q4/4K3 w - - 0 1\ngo nodes 1\n");
+    assert_eq!(bestmove(&out), "e1d2", "{out:#?}");
+    // A clock for the side not to move only: the mover's counts as empty,
+    // and the search ends (at the end of input too).
+    let out = script("position startpos\ngo btime 1000\n");
+    let m = bestmove(&out);
+    assert!(is_legal(Variant::Chess, false, None, &[], &m), "{m}");
+    // An option during a search ends it first, whichever option it is.
+    let mut c = Client::start();
+    c.send("position startpos");
+    c.send("go infinite");
+    c.send("setoption name MultiPV value 3");
+    let b = c.wait_for(60, |l| l.starts_with("bestmove"));
+    assert!(errors(&b).is_empty(), "{b:#?}");
+    c.send("quit");
+    c.finish();
 }

@@ -247,6 +247,14 @@ variant_weights! {
 }
 
 impl VariantWeights {
+    /// The largest value `EvalWeights` may give the `i`-th weight: a
+    /// hundred times its hand-set size, or 1,000 where that is smaller.
+    /// Far beyond any sensible trial, and small enough that the
+    /// evaluators' sums of such weights cannot overflow.
+    pub fn ceiling(i: usize) -> f64 {
+        (100.0 * VariantWeights::UNTUNED.get(i).abs()).max(1000.0)
+    }
+
     /// The win/draw/loss curves, full material and bare board.
     pub fn curves(&self) -> [Curve; 2] {
         [
@@ -341,6 +349,10 @@ impl WeightOverrides {
             if v < floor {
                 return Err(format!("weight {name}: {v} is below its floor {floor}"));
             }
+            let ceiling = VariantWeights::ceiling(i);
+            if v > ceiling {
+                return Err(format!("weight {name}: {v} is above its ceiling {ceiling}"));
+            }
             out.retain(|&(j, _)| j != i);
             out.push((i, v));
         }
@@ -396,6 +408,11 @@ mod tests {
                 );
             }
             assert!(base.get(i) >= k.floor, "{} starts below its floor", k.name);
+            assert!(
+                base.get(i) <= VariantWeights::ceiling(i),
+                "{} starts above its ceiling",
+                k.name
+            );
         }
         assert!(base.get(VariantWeights::KNOBS.len()).is_nan());
         assert_eq!(base.source(0), "230.0");
@@ -474,6 +491,7 @@ mod tests {
             ("wacky_tempo=x", "'x' is not a number"),
             ("wacky_tempo=inf", "is not a number"),
             ("wacky_our_check=-1", "below its floor"),
+            ("wacky_tempo=1e300", "above its ceiling 1400000"),
         ] {
             let err = WeightOverrides::parse(bad).unwrap_err();
             assert!(err.contains(says), "{bad}: {err}");

@@ -86,7 +86,9 @@ impl Budget {
                 hard: Some(t),
             };
         }
-        let Some(time) = limits.time[side] else {
+        // A clock given for the other side only: the mover's counts as
+        // empty (it moves at once), not as no clock (a search without end).
+        let Some(time) = limits.time[side].or(limits.time[1 - side].map(|_| Duration::ZERO)) else {
             return Budget {
                 soft: None,
                 hard: None,
@@ -162,6 +164,18 @@ pub(super) fn watch(shared: &Shared, hard: Option<Duration>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_other_side_s_clock_alone_is_an_empty_clock() {
+        let ms = Duration::from_millis;
+        let l = Limits {
+            time: [None, Some(ms(1000))],
+            ..Limits::default()
+        };
+        let b = Budget::new(&l, 0, ms(0), 25);
+        assert_eq!((b.soft, b.hard), (Some(ms(1)), Some(ms(1))));
+        assert_eq!(Budget::new(&l, 1, ms(0), 25).soft, Some(ms(40)));
+    }
 
     #[test]
     fn budgets() {

@@ -107,13 +107,20 @@ fn a_soft_node_limit_ends_the_search_between_iterations() {
 }
 
 #[test]
-fn a_stopped_search_looks_at_one_node_and_still_answers() {
+fn a_stopped_search_completes_depth_one_and_no_more() {
     let shared = Arc::new(Shared::new(Arc::new(Tt::new(1)), 4));
     shared.stop();
     let r = search_with_watchdog(job(Limits::default()), shared, 4, Arc::new(Silent));
-    // The main thread notices at its first node; the helpers do not start.
-    assert_eq!(r.nodes, 1);
-    assert_eq!(r.depth, 0);
+    // The main thread's answer is searched (depth 1, the same nodes as a
+    // search to depth 1), and it goes no deeper.
+    assert_eq!(r.depth, 1);
+    let one = search_with_watchdog(
+        job(Limits::depth(1)),
+        Arc::new(Shared::new(Arc::new(Tt::new(1)), 1)),
+        1,
+        Arc::new(Silent),
+    );
+    assert_eq!((r.nodes, r.best), (one.nodes, one.best));
     let best = r.best.expect("a best action");
     assert!(job(Limits::default()).root_actions.contains(&best));
 }

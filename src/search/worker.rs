@@ -271,7 +271,8 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             self.wait_while_infinite();
         }
         if completed.is_empty() {
-            // Not even depth 1 completed: play the first ordered action.
+            // Not even depth 1 completed (a helper thread, or a position
+            // the main thread found over): the first ordered action.
             completed = self.lines(0, 1);
         }
         self.publish_nodes();
@@ -338,8 +339,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         // At every node (one load of a flag that stays in the cache), so
         // that every thread ends within a node of the stop, not a slice.
         if self.shared.stop.load(Ordering::Relaxed) {
-            self.stopped = true;
-            return true;
+            return self.halt();
         }
         if self.nodes.is_multiple_of(CHECK_EVERY) {
             self.publish_nodes();
@@ -349,9 +349,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 return true;
             }
             if self.is_main() && self.shared.stopped_outside() {
-                self.shared.stop();
-                self.stopped = true;
-                return true;
+                return self.halt();
             }
             if self.is_main() {
                 let pondering = self.shared.pondering.load(Ordering::Relaxed);
@@ -363,9 +361,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                         .and_then(TimeManager::hard)
                         .is_some_and(|h| self.shared.elapsed() >= h)
                 {
-                    self.shared.stop();
-                    self.stopped = true;
-                    return true;
+                    return self.halt();
                 }
             }
         }
@@ -374,11 +370,24 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             && !self.job.limits.infinite
             && self.nodes >= limit
         {
-            self.shared.stop();
-            self.stopped = true;
-            return true;
+            return self.halt();
         }
         false
+    }
+
+    /// The search is to stop (a stop, the clock, the node limit): every
+    /// thread is told, and this one stops, except the main thread before
+    /// its first depth is complete: a move is always one searched to
+    /// depth 1 (a few hundred nodes), never the first one generated.
+    fn halt(&mut self) -> bool {
+        if !self.shared.stop.load(Ordering::Relaxed) {
+            self.shared.stop();
+        }
+        if self.is_main() && self.root_depth <= 1 {
+            return false;
+        }
+        self.stopped = true;
+        true
     }
 
     /// Searches root line `pv_idx` at `depth` with aspiration windows.

@@ -108,6 +108,11 @@ struct Work {
     /// Set to stop it.
     stop: Arc<AtomicBool>,
     handle: JoinHandle<WorkEnd>,
+    /// Whether the engine is not ready until it ends (a new hash table,
+    /// which the next search needs): `isready` then waits for it, as the
+    /// protocol asks of slow setup; during a calculation (`go perft`,
+    /// `bench`) it is answered at once.
+    setup: bool,
 }
 
 /// What long work leaves for the loop to do when it ends.
@@ -251,14 +256,19 @@ impl<W: Write + Send + 'static> Session<W> {
     /// A line as it comes: handled at once, or, while long work runs, kept
     /// for after it; but `stop` and `quit` act at once, and `isready` is
     /// answered at once unless other lines wait before it (`readyok` then
-    /// still comes after them).
+    /// still comes after them) or the work is a new hash table (`readyok`
+    /// comes when the table is there).
     fn accept(&mut self, line: String) -> Flow {
         if self.work.is_none() {
             return self.handle(&line);
         }
         match command_of(&line) {
             Some("quit") => return self.handle(&line),
-            Some("isready") if self.waiting.is_empty() => return self.handle(&line),
+            Some("isready")
+                if self.waiting.is_empty() && !self.work.as_ref().is_some_and(|w| w.setup) =>
+            {
+                return self.handle(&line);
+            }
             Some("stop") => {
                 self.handle(&line);
                 // It also stops what the lines before it start.
@@ -273,7 +283,7 @@ impl<W: Write + Send + 'static> Session<W> {
 
     /// Runs `work` on a thread of its own (on this one should no thread
     /// start); its flag is set to stop it.
-    fn start_work<F>(&mut self, work: F)
+    fn start_work<F>(&mut self, setup: bool, work: F)
     where
         F: FnOnce(&Arc<AtomicBool>) -> WorkEnd + Send + 'static,
     {
@@ -288,7 +298,13 @@ impl<W: Write + Send + 'static> Session<W> {
                 work.map_or(WorkEnd::Nothing, |w| w(&flag))
             });
         match spawned {
-            Ok(handle) => self.work = Some(Work { stop, handle }),
+            Ok(handle) => {
+                self.work = Some(Work {
+                    stop,
+                    handle,
+                    setup,
+                });
+            }
             Err(_) => {
                 let work = slot.lock().unwrap_or_else(PoisonError::into_inner).take();
                 if let Some(w) = work {
@@ -393,6 +409,10 @@ impl<W: Write + Send + 'static> Session<W> {
     }
 
     fn setoption(&mut self, args: &str) {
+        // Any option, as the protocol has them only between searches: a
+        // running search ends first (and prints its bestmove), whichever
+        // option it is and whether its value is good.
+        self.engine.stop_and_wait();
         let Some((name, value)) = options::split_setoption(args) else {
             self.out
                 .error("setoption: expected 'setoption name <name> [value <value>]'");
@@ -448,13 +468,13 @@ impl<W: Write + Send + 'static> Session<W> {
                 }
             }
             (name::SPECIAL_ACTIONS, Value::Bool(b)) => {
-                if b != e.options().specials {
-                    e.set_specials(b);
+                if b != e.options().specials && !e.set_specials(b) {
+                    self.position_lost(name::SPECIAL_ACTIONS);
                 }
             }
             (name::UCI_CHESS960, Value::Bool(b)) => {
-                if b != e.options().chess960 {
-                    e.set_chess960(b);
+                if b != e.options().chess960 && !e.set_chess960(b) {
+                    self.position_lost(name::UCI_CHESS960);
                 }
             }
             (name::DRAW_ADVANTAGE, Value::Choice(v)) => {
@@ -517,7 +537,7 @@ impl<W: Write + Send + 'static> Session<W> {
         let old = self.engine.options().hash_mb;
         // The old table goes first, so that its memory can be used again.
         self.engine.free_hash();
-        self.start_work(move |stop| {
+        self.start_work(true, move |stop| {
             let (table, mb, error) = match Tt::try_new_until(mb, stop) {
                 Ok(t) => (t, mb, None),
                 Err(why) => match Tt::try_new_until(old, stop) {
@@ -533,12 +553,25 @@ impl<W: Write + Send + 'static> Session<W> {
         });
     }
 
+    /// An option changed the rules so that the position set last does not
+    /// hold under them: the engine is at a start position the GUI does not
+    /// know of, so `go` answers no move until a new `position`.
+    fn position_lost(&mut self, what: &str) {
+        self.out.error(&format!(
+            "setoption: the last position does not hold under the new {what}; send position again"
+        ));
+        self.refused_position = Some(format!("the position was set before {what} changed"));
+    }
+
     /// Makes the engine play the variant the options select (a change
-    /// resets the position to the start and clears the table).
+    /// keeps the position where it holds under the new rules, and clears
+    /// the table).
     fn sync_variant(&mut self) {
         let v = self.variants.variant();
         if v != self.engine.variant() {
-            self.engine.set_variant(v);
+            if !self.engine.set_variant(v) {
+                self.position_lost("the variant");
+            }
             self.note_eval();
         }
         if self.debug {
@@ -613,10 +646,14 @@ impl<W: Write + Send + 'static> Session<W> {
         let fen = match setup.split_first() {
             Some((&"startpos", rest)) => {
                 if !rest.is_empty() {
+                    // Moves without the word `moves`: the GUI's position
+                    // is not the start, so none is taken.
+                    let junk = clip(&rest.join(" "));
                     self.out.error(&format!(
-                        "position: ignored '{}' after startpos",
-                        clip(&rest.join(" "))
+                        "position: '{junk}' after startpos (moves come after the word 'moves'); kept the previous position"
                     ));
+                    self.refused_position = Some(format!("'{junk}' after startpos"));
+                    return;
                 }
                 None
             }
@@ -656,11 +693,11 @@ impl<W: Write + Send + 'static> Session<W> {
                 return;
             };
             if e.bad_fen {
-                self.out.error(&format!(
-                    "position: {}; kept the previous position",
-                    e.error
-                ));
-                self.refused_position = Some(e.error.to_string());
+                // The error quotes the FEN: clipped, as every echo is.
+                let why = clip(&e.error.to_string());
+                self.out
+                    .error(&format!("position: {why}; kept the previous position"));
+                self.refused_position = Some(why);
                 return;
             }
             let at = from + e.applied;
@@ -871,7 +908,7 @@ impl<W: Write + Send + 'static> Session<W> {
         let count = self.engine.perft_work(depth);
         let mode = CastlingMode::from_chess960(self.engine.options().chess960);
         let out = self.out.clone();
-        self.start_work(move |stop| {
+        self.start_work(false, move |stop| {
             let entries = if depth == 0 {
                 Ok(Some(Vec::new()))
             } else {
@@ -920,7 +957,7 @@ impl<W: Write + Send + 'static> Session<W> {
         };
         self.engine.stop_and_wait();
         let out = self.out.clone();
-        self.start_work(move |stop| {
+        self.start_work(false, move |stop| {
             let result = crate::bench::run_until(depth, stop, |i, line| {
                 out.info(&line.describe(i));
             });
