@@ -380,6 +380,47 @@ fn outputs_are_checked_before_the_game_is_read() {
     }
 }
 
+/// An output that is the PGN read, another output or `-`, and the
+/// whole-game outputs given in position mode, are refused before anything
+/// is read or written; a game whose totals pass 10^15 is refused as
+/// `tally score` refuses it.
+#[test]
+fn outputs_never_destroy_an_input_and_position_mode_has_none() {
+    let pgn = temp("three.pgn");
+    std::fs::copy(game("chess.pgn"), &pgn).unwrap();
+    let before = std::fs::read(&pgn).unwrap();
+    let svg = temp("same.svg");
+    let cases: [(&[&str], &str); 6] = [
+        (&["-o", &pgn], "is also --pgn"),
+        (&["--svg", &pgn], "is also --pgn"),
+        (&["--html", &pgn], "is also --pgn"),
+        (&["--svg", &svg, "--html", &svg], "are one file"),
+        (&["-o", "-"], "give a file name"),
+        (&["--ply", "2", "-o", &svg], "whole-game mode"),
+    ];
+    for (extra, want) in cases {
+        let mut args = vec!["analyse", "--pgn", &pgn, "--depth", "1"];
+        args.extend_from_slice(extra);
+        cli::refused(&tally(&args), want, &format!("{extra:?}"));
+    }
+    assert_eq!(std::fs::read(&pgn).unwrap(), before);
+    assert!(!std::path::Path::new(&svg).exists());
+    let fen = "4k3/8/8/8/8/8/8/4K2R w K - 0 1";
+    for extra in [["--svg", svg.as_str()], ["--big-miss", "5"]] {
+        let mut args = vec!["analyse", "--fen", fen, "--depth", "1"];
+        args.extend_from_slice(&extra);
+        cli::refused(&tally(&args), "whole-game mode", extra[0]);
+    }
+    let clk = temp("clk.pgn");
+    std::fs::write(
+        &clk,
+        "[Variant \"wacky\"]\n\n1. f3 e5 2. g4 Qh4# {[%clk 9000000000000:00:00]} 0-1\n",
+    )
+    .unwrap();
+    let run = tally(&["analyse", "-v", "wacky", "--pgn", &clk, "--depth", "1"]);
+    cli::refused(&run, "passes 10^15", "a clock worth more than 10^15");
+}
+
 #[test]
 fn a_game_past_its_repetition_says_so_and_bidi_controls_are_escaped() {
     // Threefold repetition after 4...Ng8 (ply 8); two more moves follow.

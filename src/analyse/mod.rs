@@ -15,8 +15,9 @@
 //!   to move can expect from here on, counting the action's own award and
 //!   nothing banked before it, in the variant's points
 //!   ([`Units::to_points`]).
-//! - Where the search proved a checkmate or an extinction (every variant
-//!   but stylish, which has no decisive band), [`SearchValue::mate`] gives the
+//! - Where the search proved a checkmate or an extinction (the variants
+//!   with a decisive band: not stylish or wacky, whose mates are worth
+//!   points like any other award), [`SearchValue::mate`] gives the
 //!   moves to it (negative when the side to move is the one mated) and
 //!   [`SearchValue::points`] the margin at that end.
 //! - Values are exact to the point ([`exact_value`]): the search counts in

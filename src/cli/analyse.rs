@@ -18,7 +18,7 @@
 //! a second unless `--quiet` or `--json`.
 
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
@@ -83,17 +83,57 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CliError> {
             "--big-miss {b}: give a number of points above 0"
         )));
     }
-    // Before the game is read or a position analysed.
-    for (flag, path) in [
+    let o = &args.options;
+    // The outputs of whole-game mode: given elsewhere they would be
+    // ignored without a word.
+    if !o.whole_game() {
+        for (flag, given) in [
+            ("-o", args.output.is_some()),
+            ("--svg", args.svg.is_some()),
+            ("--big-miss", args.big_miss.is_some()),
+        ] {
+            if given {
+                return Err(CliError::bad_input(format!(
+                    "{flag} is for whole-game mode (--pgn FILE without --ply); a position's ranking goes to standard output"
+                )));
+            }
+        }
+    }
+    // Before the game is read or a position analysed: each output can be
+    // written, is not the PGN read, and is not another output.
+    let outputs: Vec<(&str, &Path)> = [
         ("-o", &args.output),
         ("--svg", &args.svg),
         ("--html", &args.html),
-    ] {
-        if let Some(path) = path {
-            super::check_output(flag, path)?;
+    ]
+    .into_iter()
+    .filter_map(|(flag, path)| path.as_deref().map(|p| (flag, p)))
+    .collect();
+    let inputs: Vec<(&str, &Path)> = o
+        .pgn
+        .iter()
+        .filter(|p| p.as_os_str() != "-")
+        .map(|p| ("--pgn", p.as_path()))
+        .chain(o.rules.iter().map(|r| ("--rules", r.as_path())))
+        .collect();
+    for (i, &(flag, path)) in outputs.iter().enumerate() {
+        if path.as_os_str() == "-" {
+            return Err(CliError::bad_input(format!(
+                "{flag} -: give a file name (without -o the annotated game goes to standard output)"
+            )));
+        }
+        super::check_output(flag, path)?;
+        crate::files::check_not_an_input(flag, path, &inputs).map_err(CliError::bad_input)?;
+        if let Some((other, _)) = outputs[..i]
+            .iter()
+            .find(|(_, p)| *p == path || crate::files::same_file(p, path))
+        {
+            return Err(CliError::bad_input(format!(
+                "{other} and {flag} are one file ({}): one would overwrite the other",
+                path.display()
+            )));
         }
     }
-    let o = &args.options;
     let setup::Session {
         mut engine,
         limits,
@@ -149,10 +189,10 @@ fn whole_game(
         .big_miss
         .unwrap_or(2.0 * scorer.points_per_pawn().as_f64());
     let progress = Progress::new(None, !args.quiet && !args.json, "plies");
-    let total = score_input(&scorer, &g.input)
-        .map_err(|e| CliError::bad_input(format!("game {}: {e}", args.options.game)))?
-        .plies
-        .len();
+    let record = score_input(&scorer, &g.input)
+        .and_then(|r| r.check_range().map(|()| r))
+        .map_err(|e| CliError::bad_input(format!("game {}: {e}", args.options.game)))?;
+    let total = record.plies.len();
     let progress = {
         drop(progress);
         Progress::new(Some(total as u64), !args.quiet && !args.json, "plies")
