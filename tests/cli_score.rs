@@ -125,6 +125,23 @@ fn broken_game_in_the_middle() {
 }
 
 #[test]
+fn a_uci_move_in_a_pgn_is_named_as_one() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let f = dir.join(format!("uci-moves-{}.pgn", std::process::id()));
+    std::fs::write(&f, "1. e2e4 e7e5 2. g1f3 *\n").unwrap();
+    let o = tally(&["score", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains(
+            "illegal move 'g1f3' (a legal move in UCI notation; a PGN's moves are in SAN)"
+        ),
+        "{err}"
+    );
+    let _ = std::fs::remove_file(&f);
+}
+
+#[test]
 fn malformed_games_are_named_and_the_rest_scored() {
     let o = tally(&["score", "--summary", &fixture("malformed.pgn")]);
     assert_eq!(o.status.code(), Some(1));

@@ -556,6 +556,11 @@ fn resolve<P: Pos>(
                     let over = moves.is_empty();
                     Err(if over {
                         format!("illegal move '{sp}': the game is over")
+                    } else if rules.parse_action(node, &sp.to_string()).is_ok() {
+                        // g1f3: a legal UCI move that SAN reads as a pawn's.
+                        format!(
+                            "illegal move '{sp}' (a legal move in UCI notation; a PGN's moves are in SAN)"
+                        )
                     } else {
                         format!("illegal move '{sp}'")
                     })
