@@ -178,6 +178,14 @@ impl Ws {
     }
 }
 
+/// An empty directory for a test's `--save`, named for the test and the
+/// process.
+fn fresh_save_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tally-serve-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
 fn referee_totals(variant: Variant, fen: Option<&str>, moves: &str) -> (Value, Value) {
     let r = score_input(&Scorer::new(variant), &GameInput::from_text(fen, moves)).unwrap();
     (r.total.white.to_json(), r.total.black.to_json())
@@ -527,8 +535,7 @@ async fn every_refusal_is_json_and_no_other_site_may_frame_the_page() {
 
 #[tokio::test]
 async fn a_loss_on_time_is_saved_and_stays_after_a_restart() {
-    let dir = std::env::temp_dir().join(format!("tally-serve-flag-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = fresh_save_dir("flag");
     let d = dir.to_str().unwrap();
     let id = {
         let server = Server::start(&["--save", d]);
@@ -599,8 +606,7 @@ async fn a_dropped_connection_stops_the_search() {
 
 #[tokio::test]
 async fn saved_games_come_back_after_a_restart() {
-    let dir = std::env::temp_dir().join(format!("tally-serve-test-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = fresh_save_dir("test");
     let d = dir.to_str().unwrap();
     let id = {
         let server = Server::start(&["--save", d]);
