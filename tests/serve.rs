@@ -304,13 +304,18 @@ async fn chess960_games_castle_by_king_takes_rook() {
     assert_eq!((white.clone(), black.clone()), (json!(860), json!(860)));
     assert_eq!(g["totals"]["white"], white, "{g}");
     assert_eq!(g["totals"]["black"], black, "{g}");
-    let (status, page) = server.http("GET", "/", &[], "");
+    // The page's variant lists come from the server's one list.
+    let (status, v) = server.json("GET", "/api/variants", "");
     assert_eq!(status, 200);
-    assert_eq!(page.matches("<option value=\"tiebraker\">").count(), 2);
-    assert_eq!(
-        page.matches("<option value=\"stylish\" selected>").count(),
-        2
-    );
+    let ids: Vec<&str> = v["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["id"].as_str().unwrap())
+        .collect();
+    let all: Vec<&str> = Variant::ALL.iter().map(|v| v.id()).collect();
+    assert_eq!(ids, all);
+    assert_eq!(v["default_variant"], "stylish");
 }
 
 #[tokio::test]
@@ -423,15 +428,18 @@ async fn bad_json_and_oversized_messages_are_refused() {
         ws.next("error").await["message"]
             .as_str()
             .unwrap()
-            .contains("bad JSON")
+            .contains("bad message")
     );
     ws.send(json!({"type": "dance"})).await;
-    assert!(
-        ws.next("error").await["message"]
-            .as_str()
-            .unwrap()
-            .contains("unknown message type")
-    );
+    let e = ws.next("error").await;
+    assert!(e["message"].as_str().unwrap().contains("dance"), "{e}");
+    // A repeated key is refused, not read as its last value.
+    ws.ws
+        .send(Message::Text(r#"{"type":"state","type":"resign"}"#.into()))
+        .await
+        .unwrap();
+    let e = ws.next("error").await;
+    assert!(e["message"].as_str().unwrap().contains("duplicate"), "{e}");
     let big = json!({"type": "play", "action": "x".repeat(300 * 1024)});
     ws.send(big).await;
     assert!(
@@ -440,19 +448,21 @@ async fn bad_json_and_oversized_messages_are_refused() {
             .unwrap()
             .contains("too large")
     );
-    // Past the protocol limit the connection is closed.
+    // Past the protocol limit the connection is closed, saying why
+    // (1009: message too big).
     let huge = "y".repeat(2 * 1024 * 1024);
     let _ = ws.ws.send(Message::Text(huge.into())).await;
     let end = tokio::time::timeout(WAIT, async {
         loop {
             match ws.ws.next().await {
-                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
+                Some(Ok(Message::Close(frame))) => return frame.map(|f| u16::from(f.code)),
+                None | Some(Err(_)) => return None,
                 Some(Ok(_)) => {}
             }
         }
     })
     .await;
-    assert!(end.is_ok(), "the connection ends");
+    assert_eq!(end, Ok(Some(1009)), "the connection ends with 1009");
     let (_, g) = server.json("GET", &format!("/api/games/{id}"), "");
     assert_eq!(plies(&g), 0);
 }
@@ -539,11 +549,11 @@ async fn a_loss_on_time_is_saved_and_stays_after_a_restart() {
     let d = dir.to_str().unwrap();
     let id = {
         let server = Server::start(&["--save", d]);
-        let id = server.create(json!({"mode": "people", "clock_base": 300}));
+        let id = server.create(json!({"mode": "people", "clock_base": 1000}));
         let mut ws = server.socket(&id).await;
         ws.state(|_| true).await;
         ws.play("e2e4").await;
-        // Black's 0.3 s run out while nobody moves.
+        // Black's second runs out while nobody moves.
         let g = ws.state(|g| g["status"] == "over").await;
         assert!(g["ending"]["text"].to_string().contains("time"), "{g}");
         let saved = std::fs::read_to_string(dir.join(format!("{id}.pgn"))).unwrap();

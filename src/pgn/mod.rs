@@ -58,8 +58,8 @@ pub use read::{
     GameSplitter, GameTooLong, MAX_GAME_BYTES, PgnGame, nth_game, parse_clock, read_games,
 };
 pub use write::{
-    PgnOut, PgnPly, add_clock, award_comment, clock_text, game_sans, pgn_of, result_text, san,
-    write_pgn,
+    PgnOut, PgnPly, add_clock, award_comment, clock_text, game_sans, line_sans, pgn_of,
+    result_text, san, write_pgn,
 };
 
 use crate::rules::Variant;

@@ -48,6 +48,20 @@ pub fn game_sans<P: Pos>(game: &Game<P>) -> Vec<String> {
         .collect()
 }
 
+/// The SAN of `line` (actions as UCI text or special words) played on
+/// from where `game` stands, as far as its actions are legal there.
+pub fn line_sans(game: &crate::rules::AnyGame, line: &[String]) -> Vec<String> {
+    let mut g = game.clone();
+    let start = g.actions().len();
+    for a in line {
+        if g.play_text(a).is_err() {
+            break;
+        }
+    }
+    let mut sans = crate::with_game!(&g, |g| game_sans(g));
+    sans.split_off(start.min(sans.len()))
+}
+
 /// The PGN result of a scored game (see the module docs).
 pub fn result_text(record: &ScoreRecord) -> &'static str {
     match record.ending {

@@ -39,7 +39,7 @@ use shakmaty::{Color, KnownOutcome};
 use crate::rules::{
     Action, Ending, EndingKind, Game, Pos, Rules, RulesError, Variant, fen_needs_chess960,
 };
-use crate::scoring::{Award, EndContext, Events, Memo, Points, Scorer};
+use crate::scoring::{Award, AwardItem, EndContext, Events, Memo, Points, Scorer, itemise};
 use crate::with_game;
 
 /// One action of a game as it was written.
@@ -174,6 +174,8 @@ pub struct PlyScore {
     /// What it earned: the action award, plus on the last ply what it
     /// earned by ending the game ([`Scorer::final_ply_award`]).
     pub award: Award,
+    /// The award's points event by event.
+    pub items: Vec<AwardItem>,
 }
 
 /// A scored game.
@@ -191,6 +193,8 @@ pub struct ScoreRecord {
     pub ending: Option<Ending>,
     /// The ending's own award.
     pub outcome: Award,
+    /// The outcome award's points event by event.
+    pub outcome_items: Vec<AwardItem>,
     /// The sum of every ply's award and the outcome award.
     pub total: Award,
     /// Actions given after the board had ended the game, not scored.
@@ -332,6 +336,106 @@ impl ScoreRecord {
     }
 }
 
+/// How a finished game's winner is decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DecidedBy {
+    /// The larger total wins (in chess and extinction, the board result:
+    /// 1 against 0); equal totals tie.
+    Points,
+    /// A resignation: the resigner loses whatever the points (stylish's
+    /// rule, which a contest may turn on for any variant).
+    Resignation,
+}
+
+/// Who won a finished game, and by what.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Decision {
+    /// The winner (`None`: tied on points).
+    #[serde(serialize_with = "color_or_null")]
+    pub winner: Option<Color>,
+    /// What decided it.
+    pub by: DecidedBy,
+    /// The decision in words: `Black wins on points, 14 to 10, though
+    /// mated`.
+    pub text: String,
+}
+
+fn color_or_null<S: Serializer>(c: &Option<Color>, s: S) -> Result<S::Ok, S::Error> {
+    match c {
+        Some(c) => s.serialize_str(c.fold_wb("white", "black")),
+        None => s.serialize_none(),
+    }
+}
+
+/// Whether a resignation loses the game whatever the points, by the
+/// variant's own rules: stylish ("resigned player loses regardless of
+/// number of points").
+pub fn resignation_loses(variant: Variant) -> bool {
+    variant == Variant::Stylish
+}
+
+impl ScoreRecord {
+    /// Who won the finished game and why (`None` while it runs): the
+    /// larger total, unless `resignation_loses` and a side resigned (or
+    /// lost on time), which then loses whatever the points.
+    pub fn decision(&self, resignation_loses: bool) -> Option<Decision> {
+        let ending = self.ending?;
+        let name = |c: Color| c.fold_wb("White", "Black");
+        let (w, b) = (self.total.white, self.total.black);
+        let score = |c: Color| {
+            let (own, other) = c.fold_wb((w, b), (b, w));
+            format!("{own} to {other}")
+        };
+        if let Ending::Resignation { winner } = ending
+            && resignation_loses
+        {
+            let how = if self.time_forfeit {
+                "lost on time"
+            } else {
+                "resigned"
+            };
+            return Some(Decision {
+                winner: Some(winner),
+                by: DecidedBy::Resignation,
+                text: format!(
+                    "{} wins: {} {how}, which loses whatever the points ({})",
+                    name(winner),
+                    name(!winner),
+                    score(winner)
+                ),
+            });
+        }
+        let winner = match w.cmp(&b) {
+            std::cmp::Ordering::Greater => Some(Color::White),
+            std::cmp::Ordering::Less => Some(Color::Black),
+            std::cmp::Ordering::Equal => None,
+        };
+        let text = match (winner, self.variant) {
+            (None, _) => format!("Tied on points, {w} to {b}"),
+            (Some(c), Variant::Chess | Variant::Extinction) => format!(
+                "{} wins ({})",
+                name(c),
+                self.ending_text().unwrap_or_default()
+            ),
+            (Some(c), _) => {
+                let mated = matches!(ending, Ending::Checkmate { winner } if winner != c);
+                format!(
+                    "{} wins on points, {}{}",
+                    name(c),
+                    score(c),
+                    if mated { ", though mated" } else { "" }
+                )
+            }
+        };
+        Some(Decision {
+            winner,
+            by: DecidedBy::Points,
+            text,
+        })
+    }
+}
+
 struct JsonRecord<'a> {
     record: &'a ScoreRecord,
     game: Option<usize>,
@@ -344,30 +448,6 @@ impl Serialize for JsonTotal<'_> {
         let mut m = s.serialize_map(Some(2))?;
         m.serialize_entry("white", &self.0.white)?;
         m.serialize_entry("black", &self.0.black)?;
-        m.end()
-    }
-}
-
-struct JsonEvents(Events);
-
-impl Serialize for JsonEvents {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut seq = s.serialize_seq(None)?;
-        for e in self.0.iter() {
-            seq.serialize_element(e.name())?;
-        }
-        seq.end()
-    }
-}
-
-struct JsonAward<'a>(&'a Award);
-
-impl Serialize for JsonAward<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(3))?;
-        m.serialize_entry("white", &self.0.white)?;
-        m.serialize_entry("black", &self.0.black)?;
-        m.serialize_entry("events", &JsonEvents(self.0.events))?;
         m.end()
     }
 }
@@ -395,7 +475,7 @@ impl Serialize for JsonPly<'_> {
         m.serialize_entry("action", &p.action.to_string())?;
         m.serialize_entry("white", &p.award.white)?;
         m.serialize_entry("black", &p.award.black)?;
-        m.serialize_entry("events", &JsonEvents(p.award.events))?;
+        m.serialize_entry("events", &p.award.events)?;
         m.end()
     }
 }
@@ -425,7 +505,7 @@ impl Serialize for JsonRecord<'_> {
         }
         m.serialize_entry("total", &JsonTotal(&r.total))?;
         m.serialize_entry("ending", &r.ending.map(|e| JsonEnding(r, e)))?;
-        m.serialize_entry("outcome", &JsonAward(&r.outcome))?;
+        m.serialize_entry("outcome", &r.outcome)?;
         if r.ignored > 0 {
             m.serialize_entry("ignored_plies", &r.ignored)?;
         }
@@ -446,38 +526,44 @@ impl Serialize for ScoreRecord {
 }
 
 /// Scores a game already played: every action's award, the end awards
-/// when the game is over, and the totals.
+/// when the game is over, and the totals, each award with its items (the
+/// points of each event, [`itemise`]).
 pub fn score_game<P: Pos>(scorer: &Scorer, game: &Game<P>, ctx: &EndContext) -> ScoreRecord {
     let nodes = game.nodes();
     let actions = game.actions();
+    let ending = game.ending();
     let mut memo = Memo::default();
     let mut plies = Vec::with_capacity(actions.len());
-    for (pair, &action) in nodes.windows(2).zip(actions) {
+    for (i, (pair, &action)) in nodes.windows(2).zip(actions).enumerate() {
         let [before, after] = pair else { continue };
-        let (award, next) = scorer.action_award(&memo, before, action, after);
+        let last = i + 1 == actions.len();
+        // The last ply of a finished game shows what the ending pays for
+        // it too (a mate), in the same itemised scope, so that an award a
+        // mate replaces is itemised as the mate's.
+        let ((award, next), items) = itemise(|| {
+            let (award, next) = scorer.action_award(&memo, before, action, after);
+            let award = match ending {
+                Some(e) if last => {
+                    let last_ply = scorer.last_ply_award(Some((before, action)), after, &e);
+                    scorer.final_ply_award(&award, &last_ply)
+                }
+                _ => award,
+            };
+            (award, next)
+        });
         memo = next;
         plies.push(PlyScore {
             action,
             mover: before.turn(),
             fullmove: before.pos.fullmoves().get(),
             award,
+            items,
         });
     }
-    let mut outcome = Award::default();
-    if let Some(ending) = game.ending() {
-        let last = match (
-            nodes.len().checked_sub(2).and_then(|i| nodes.get(i)),
-            actions.last(),
-        ) {
-            (Some(node), Some(&a)) => Some((node, a)),
-            _ => None,
-        };
-        let end = scorer.end_award(&memo, last, game.current(), &ending, ctx);
-        if let (Some(p), Some(_)) = (plies.last_mut(), last) {
-            p.award = scorer.final_ply_award(&p.award, &end);
-        }
-        outcome = end.outcome;
-    }
+    let (outcome, outcome_items) = match ending {
+        Some(e) => itemise(|| scorer.outcome_award(&memo, game.current(), &e, ctx)),
+        None => (Award::default(), Vec::new()),
+    };
     let mut total = Award {
         events: Events::NONE,
         ..outcome
@@ -491,11 +577,12 @@ pub fn score_game<P: Pos>(scorer: &Scorer, game: &Game<P>, ctx: &EndContext) -> 
         chess960: game.rules().chess960(),
         start_fen: game.start().fen(),
         plies,
-        ending: game.ending(),
+        ending,
         outcome,
+        outcome_items,
         total,
         ignored: 0,
-        time_forfeit: ctx.time_forfeit && matches!(game.ending(), Some(Ending::Resignation { .. })),
+        time_forfeit: ctx.time_forfeit && matches!(ending, Some(Ending::Resignation { .. })),
     }
 }
 
@@ -638,6 +725,72 @@ mod tests {
         input.result = Some(result);
         input.time_forfeit = true;
         score_input(&Scorer::new(Variant::Chess), &input).expect("a legal game")
+    }
+
+    fn decide(variant: Variant, moves: &str, result: Option<KnownOutcome>) -> Decision {
+        let mut input = GameInput::from_text(None, moves);
+        input.result = result;
+        let r = score_input(&Scorer::new(variant), &input).expect("a legal game");
+        r.decision(resignation_loses(variant))
+            .expect("a finished game")
+    }
+
+    #[test]
+    fn a_decision_names_the_winner_on_points_and_the_resignation_rule() {
+        let white_wins = Some(KnownOutcome::Decisive {
+            winner: Color::White,
+        });
+        // Stylish fool's mate: Black mates with the queen next to the king
+        // (h4 is not adjacent to e1: 80), Black 80 to 0.
+        let d = decide(Variant::Stylish, "f2f3 e7e5 g2g4 d8h4", None);
+        assert_eq!((d.winner, d.by), (Some(Color::Black), DecidedBy::Points));
+        assert_eq!(d.text, "Black wins on points, 80 to 0");
+        // 1. e4 d5 2. exd5 (a pawn takes a pawn: 5) and Black resigns:
+        // White wins, on points and by the rule alike.
+        let d = decide(Variant::Stylish, "e2e4 d7d5 e4d5", white_wins);
+        assert_eq!(
+            (d.winner, d.by),
+            (Some(Color::White), DecidedBy::Resignation)
+        );
+        // 1. e4 d5 2. Bb5+ c6?? ... White resigns after Black took the
+        // bishop with the pawn (c6xb5: pawn takes bishop, 10): Black has
+        // 10, White 0; White resigned, Black wins by the rule.
+        let d = decide(
+            Variant::Stylish,
+            "e2e4 d7d5 f1b5 c7c6 a2a3 c6b5",
+            Some(KnownOutcome::Decisive {
+                winner: Color::Black,
+            }),
+        );
+        assert_eq!(d.winner, Some(Color::Black));
+        assert!(d.text.contains("White resigned"), "{}", d.text);
+        // In dynamic a resignation scores as a mate, 100 to 0, on points.
+        let d = decide(Variant::Dynamic, "e2e4", white_wins);
+        assert_eq!((d.winner, d.by), (Some(Color::White), DecidedBy::Points));
+        assert_eq!(d.text, "White wins on points, 100 to 0");
+        // A chess draw ties.
+        let d = decide(
+            Variant::Chess,
+            "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8",
+            None,
+        );
+        assert_eq!(d.winner, None);
+        assert_eq!(d.text, "Tied on points, 0.5 to 0.5");
+    }
+
+    #[test]
+    fn the_winner_on_points_may_have_been_mated() {
+        // Stylish, from a composed position: White's pawns take two queens
+        // (a pawn takes a queen: 40 each), then Black's queen mates on b1,
+        // next to the king (60). White 80, Black 60.
+        let input = GameInput::from_text(
+            Some("7k/7q/8/1q2q3/2PP4/8/PP1n4/K7 w - - 0 1"),
+            "c4b5 h8g8 d4e5 h7b1",
+        );
+        let r = score_input(&Scorer::new(Variant::Stylish), &input).unwrap();
+        let d = r.decision(true).unwrap();
+        assert_eq!(d.winner, Some(Color::White));
+        assert_eq!(d.text, "White wins on points, 80 to 60, though mated");
     }
 
     /// A loss on time is named only where the recorded result decides the

@@ -69,6 +69,26 @@ impl Action {
         }
     }
 
+    /// What a special action does, in one line for a player (docs/rules.md
+    /// has the whole rule); `None` for a move.
+    pub const fn special_help(self) -> Option<&'static str> {
+        match self {
+            Action::Move(_) => None,
+            Action::Disk => Some(
+                "Tiebraker, once a game, instead of a move when not in check: your king becomes a frozen disk; the opponent then accepts (any move: capture-or-check for both from then on), swaps or restores.",
+            ),
+            Action::Swap => Some(
+                "Answer to a disk: you take the disk (your king freezes) and the first player gets the king back; 20 plies play as dynamic, then capture-or-check for both.",
+            ),
+            Action::Restore => Some(
+                "Answer to a disk: no disk remains and capture is optional; from now on the restorer scores only by mating or stalemating, every other ending goes to the first player.",
+            ),
+            Action::Claim => Some(
+                "Sets: after you bared the opponent's king and they replied without baring yours, end the game with the bare-king award.",
+            ),
+        }
+    }
+
     /// A compact 16-bit code, unique among the actions of one position:
     /// from (6 bits), to (6 bits), promotion (3 bits); special actions use
     /// codes with from == to, which no move has. 0 means "no action".

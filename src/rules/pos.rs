@@ -138,11 +138,7 @@ pub trait Pos: Position + FromSetup + Clone + Debug + Send + Sync + 'static {
     ///
     /// As [`Pos::from_fen`].
     fn from_fen_in(fen: &str, mode: CastlingMode) -> Result<Self, RulesError> {
-        let parsed: Fen = fen.trim().parse().map_err(|e| RulesError::InvalidFen {
-            fen: fen.trim().to_owned(),
-            reason: format!("{e}"),
-        })?;
-        Self::from_setup_in(parsed.into_setup(), mode, fen.trim())
+        Self::from_setup_in(parse_fen(fen.trim())?, mode, fen.trim())
     }
 
     /// Parses a FEN into a validated position, with a note for each part of
@@ -170,11 +166,7 @@ pub trait Pos: Position + FromSetup + Clone + Debug + Send + Sync + 'static {
         mode: CastlingMode,
     ) -> Result<(Self, Vec<String>), RulesError> {
         let fen = fen.trim();
-        let parsed: Fen = fen.parse().map_err(|e| RulesError::InvalidFen {
-            fen: fen.to_owned(),
-            reason: format!("{e}"),
-        })?;
-        let setup = parsed.into_setup();
+        let setup = parse_fen(fen)?;
         let refused = match Self::from_setup_in(setup.clone(), mode, fen) {
             Ok(pos) => return Ok((pos, Vec::new())),
             Err(e) => e,
@@ -512,6 +504,30 @@ impl CheckSquares {
                 || (self.blockers.contains(from) && !shakmaty::attacks::aligned(from, to, king)),
         )
     }
+}
+
+/// A FEN's setup, refusing the fields of variants Tally does not play
+/// (crazyhouse pockets, three-check counters), which shakmaty reads.
+fn parse_fen(fen: &str) -> Result<Setup, RulesError> {
+    let refuse = |reason: String| RulesError::InvalidFen {
+        fen: fen.to_owned(),
+        reason,
+    };
+    let setup = fen
+        .parse::<Fen>()
+        .map_err(|e| refuse(e.to_string()))?
+        .into_setup();
+    if setup.pockets.is_some() {
+        return Err(refuse(
+            "it has crazyhouse pockets, which no variant of Tally has".to_owned(),
+        ));
+    }
+    if setup.remaining_checks.is_some() {
+        return Err(refuse(
+            "it has three-check counters, which no variant of Tally has".to_owned(),
+        ));
+    }
+    Ok(setup)
 }
 
 /// A readable list of what shakmaty found wrong with a setup.

@@ -92,6 +92,19 @@ impl Variant {
         matches!(self, Variant::Sets)
     }
 
+    /// The special actions the variant has (none but tiebraker's disk,
+    /// swap and restore and sets' claim).
+    pub const fn special_actions(self) -> &'static [super::Action] {
+        use super::Action;
+        if self.has_disk() {
+            &[Action::Disk, Action::Swap, Action::Restore]
+        } else if self.has_claim() {
+            &[Action::Claim]
+        } else {
+            &[]
+        }
+    }
+
     /// Whether insufficient material ends the game (every variant but
     /// extinction, where no such rule exists).
     pub const fn has_insufficient_material(self) -> bool {

@@ -1,7 +1,17 @@
 //! [`Award`]: points to White and to Black with the named events behind them.
+//!
+//! An award keeps its points per side and the set of its events, which is
+//! all the search needs. How the points split between the events (a
+//! stylish mate's `mate 110 + discovered 50 + coverage 70`) is recorded
+//! only on request, by running the scoring inside [`itemise`]: every
+//! [`Award::give`] then also writes an [`AwardItem`]. The search never asks,
+//! and pays one thread-local flag read per award for the possibility.
 
+use std::cell::{Cell, RefCell};
 use std::fmt;
 
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Serialize, Serializer};
 use shakmaty::Color;
 
 use super::Points;
@@ -199,6 +209,24 @@ impl Events {
     }
 }
 
+impl Serialize for Events {
+    /// The events' names, as a list: `["capture", "check"]`.
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(None)?;
+        for e in self.iter() {
+            seq.serialize_element(e.name())?;
+        }
+        seq.end()
+    }
+}
+
+impl Serialize for Event {
+    /// The event's name ([`Event::name`]).
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
 impl fmt::Display for Events {
     /// The names joined by commas: `capture,check`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -235,6 +263,10 @@ impl Award {
             Color::Black => self.black += p,
         }
         self.events.add(event);
+        if RECORDING.get() {
+            let (w, b) = color.fold_wb((p, Points::ZERO), (Points::ZERO, p));
+            record(event, w, b);
+        }
     }
 
     /// An award of `w` to White and `b` to Black for `event`.
@@ -245,7 +277,32 @@ impl Award {
             events: Events::NONE,
         };
         a.events.add(event);
+        if RECORDING.get() {
+            record(event, w, b);
+        }
         a
+    }
+
+    /// Names the points of event `from` as `to`'s: `from` leaves the
+    /// events (and, inside [`itemise`], its items count as `to`'s). How a
+    /// mate takes over the award it replaces and a resignation becomes a
+    /// loss on time.
+    pub fn rename_event(&mut self, from: Event, to: Event) {
+        if !self.events.contains(from) {
+            return;
+        }
+        self.events.remove(from);
+        self.events.add(to);
+        if RECORDING.get() {
+            ITEMS.with_borrow_mut(|items| {
+                let moved: Vec<AwardItem> =
+                    items.iter().filter(|i| i.event == from).copied().collect();
+                items.retain(|i| i.event != from);
+                for i in moved {
+                    merge(items, to, i.white, i.black);
+                }
+            });
+        }
     }
 
     /// The sum of two awards.
@@ -275,6 +332,78 @@ impl Award {
             format!("+{own} / {opponent} +{other}")
         }
     }
+}
+
+impl Serialize for Award {
+    /// `{"white": 5, "black": 0, "events": ["capture"]}`: every tool's
+    /// JSON of an award.
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(3))?;
+        m.serialize_entry("white", &self.white)?;
+        m.serialize_entry("black", &self.black)?;
+        m.serialize_entry("events", &self.events)?;
+        m.end()
+    }
+}
+
+/// The points one event of an award paid each side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct AwardItem {
+    /// The event.
+    pub event: Event,
+    /// Its points to White.
+    pub white: Points,
+    /// Its points to Black.
+    pub black: Points,
+}
+
+thread_local! {
+    /// Whether this thread is inside [`itemise`].
+    static RECORDING: Cell<bool> = const { Cell::new(false) };
+    /// The items recorded so far, one per event.
+    static ITEMS: RefCell<Vec<AwardItem>> = const { RefCell::new(Vec::new()) };
+}
+
+fn merge(items: &mut Vec<AwardItem>, event: Event, white: Points, black: Points) {
+    match items.iter_mut().find(|i| i.event == event) {
+        Some(i) => {
+            i.white += white;
+            i.black += black;
+        }
+        None => items.push(AwardItem {
+            event,
+            white,
+            black,
+        }),
+    }
+}
+
+#[cold]
+fn record(event: Event, white: Points, black: Points) {
+    ITEMS.with_borrow_mut(|items| merge(items, event, white, black));
+}
+
+/// Runs `f`, recording the points every award it makes gives each event:
+/// the items of the awards made inside, summed by event, in the order the
+/// events were first paid, with events whose points cancel out left out.
+/// For display (the points behind a ply's award); the awards themselves
+/// are the same as without it.
+pub fn itemise<T>(f: impl FnOnce() -> T) -> (T, Vec<AwardItem>) {
+    let outer = RECORDING.replace(true);
+    let saved = ITEMS.take();
+    let out = f();
+    let mut items = ITEMS.replace(saved);
+    RECORDING.set(outer);
+    items.retain(|i| i.white != Points::ZERO || i.black != Points::ZERO);
+    if outer {
+        // An itemise inside another: its items count in the outer too.
+        ITEMS.with_borrow_mut(|all| {
+            for i in &items {
+                merge(all, i.event, i.white, i.black);
+            }
+        });
+    }
+    (out, items)
 }
 
 /// What an action earns the moment it is played, as the referee shows its

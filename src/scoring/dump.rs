@@ -96,6 +96,57 @@ pub fn to_toml(tables: &Tables, variants: &[Variant]) -> String {
     out
 }
 
+/// One line of a variant's rules card: a key of its table, what it pays,
+/// and its value as a rules file writes it (`[60, 80]`, `0.5`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct CardLine {
+    /// The key's dotted path ([`Key::path`]).
+    pub key: &'static str,
+    /// What it pays ([`Key::pays`]).
+    pub pays: &'static str,
+    /// The value in force.
+    pub value: String,
+}
+
+/// A variant's scoring in short, for people: what its section holds and
+/// every key with its value, read from the tables in force (so a rules
+/// file changes it too).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Card {
+    /// The variant's id.
+    pub variant: &'static str,
+    /// What the variant pays ([`variants::VariantScoring::about`]).
+    pub about: &'static str,
+    /// Its keys, in the dump's order.
+    pub lines: Vec<CardLine>,
+}
+
+/// The rules card of `variant` under `tables`.
+pub fn card(tables: &Tables, variant: Variant) -> Card {
+    let all = toml::Value::try_from(tables)
+        .unwrap_or_else(|_| toml::Value::Table(toml::Table::default()));
+    let lines = all
+        .get(variant.id())
+        .map(|section| {
+            keys(variant)
+                .iter()
+                .filter_map(|k| {
+                    lookup(section, k.path).map(|v| CardLine {
+                        key: k.path,
+                        pays: k.pays,
+                        value: v.to_string(),
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Card {
+        variant: variant.id(),
+        about: variants::of(variant).about(),
+        lines,
+    }
+}
+
 /// The value at a dotted `path` under `section`.
 fn lookup<'a>(section: &'a toml::Value, path: &str) -> Option<&'a toml::Value> {
     path.split('.').try_fold(section, |v, part| v.get(part))
@@ -138,6 +189,22 @@ mod tests {
             }
             _ => out.push(prefix.to_owned()),
         }
+    }
+
+    #[test]
+    fn a_card_holds_every_key_with_the_value_in_force() {
+        for v in Variant::ALL {
+            let c = card(&Tables::default(), v);
+            assert_eq!(c.lines.len(), keys(v).len(), "{v}");
+            assert!(!c.about.is_empty());
+        }
+        let stylish = card(&Tables::default(), Variant::Stylish);
+        let rook = stylish.lines.iter().find(|l| l.key == "mate.rook").unwrap();
+        assert_eq!(rook.value, "[90, 110]");
+        let edited = Tables::from_toml("[sets]\ndraw = 0.25\n").unwrap();
+        let sets = card(&edited, Variant::Sets);
+        let draw = sets.lines.iter().find(|l| l.key == "draw").unwrap();
+        assert_eq!(draw.value, "0.25");
     }
 
     #[test]

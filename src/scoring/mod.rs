@@ -31,7 +31,7 @@ mod tables;
 pub mod variants;
 pub mod wacky;
 
-pub use award::{Award, EndAward, Event, Events, Immediate};
+pub use award::{Award, AwardItem, EndAward, Event, Events, Immediate, itemise};
 pub use memo::Memo;
 pub use points::Points;
 pub use tables::{DrawAdvantage, MAX_FACTOR, MAX_MOVES_LIMIT, Tables, TablesError};
@@ -139,12 +139,12 @@ impl Scorer {
     /// the [`EndAward::last_ply`] part, with the events of awards that the
     /// ending replaced taken out (stylish: the promotion award of a mating
     /// promotion; wacky: the check award, which the mate award replaces).
-    pub fn final_ply_award(&self, action: &Award, end: &EndAward) -> Award {
-        let mut award = action.plus(end.last_ply);
-        if end.last_ply.events.contains(Event::Mate)
+    pub fn final_ply_award(&self, action: &Award, last_ply: &Award) -> Award {
+        let mut award = action.plus(*last_ply);
+        if last_ply.events.contains(Event::Mate)
             && let Some(replaced) = self.scoring.replaced_by_mate()
         {
-            award.events.remove(replaced);
+            award.rename_event(replaced, Event::Mate);
         }
         award
     }
@@ -184,7 +184,7 @@ impl Scorer {
                 &EndContext::default(),
             );
             imm = Immediate {
-                award: self.final_ply_award(&award, &end),
+                award: self.final_ply_award(&award, &end.last_ply),
                 ending: Some(ending),
                 outcome: end.outcome,
             };
@@ -203,15 +203,38 @@ impl Scorer {
         ending: &Ending,
         ctx: &EndContext,
     ) -> EndAward {
-        let last_ply = match (ending, last) {
+        EndAward {
+            last_ply: self.last_ply_award(last, end, ending),
+            outcome: self.outcome_award(memo, end, ending, ctx),
+        }
+    }
+
+    /// [`EndAward::last_ply`]: what the last action earns because it
+    /// ended the game so (a mate's award).
+    pub fn last_ply_award<P: Pos>(
+        &self,
+        last: Option<(&Node<P>, Action)>,
+        end: &Node<P>,
+        ending: &Ending,
+    ) -> Award {
+        match (ending, last) {
             (Ending::Checkmate { .. }, Some((before, action))) => {
                 self.scoring
                     .mate_award(&self.tables, View::of(before), action, View::of(end))
             }
             _ => Award::default(),
-        };
-        let outcome = outcome::outcome_award(self, memo, View::of(end), ending, ctx);
-        EndAward { last_ply, outcome }
+        }
+    }
+
+    /// [`EndAward::outcome`]: the ending's own award.
+    pub fn outcome_award<P: Pos>(
+        &self,
+        memo: &Memo,
+        end: &Node<P>,
+        ending: &Ending,
+        ctx: &EndContext,
+    ) -> Award {
+        outcome::outcome_award(self, memo, View::of(end), ending, ctx)
     }
 }
 

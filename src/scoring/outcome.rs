@@ -43,12 +43,8 @@ pub(super) fn outcome_award(
     let mut award = scorer.scoring().outcome_award(scorer.tables(), &end);
     // A loss on time pays as a resignation (whatever the variant's table
     // makes of one) and is named for what it was.
-    if ctx.time_forfeit
-        && matches!(ending, Ending::Resignation { .. })
-        && award.events.contains(Event::Resignation)
-    {
-        award.events.remove(Event::Resignation);
-        award.events.add(Event::TimeForfeit);
+    if ctx.time_forfeit && matches!(ending, Ending::Resignation { .. }) {
+        award.rename_event(Event::Resignation, Event::TimeForfeit);
     }
     award
 }

@@ -425,9 +425,11 @@ pub fn mate_award(t: &Table, before: View, action: Action, end: View) -> Award {
     let Some((value, promoted)) = best else {
         return award;
     };
-    award.give(mater, value, Event::Mate);
     if promoted {
-        award.events.add(Event::PromotedMate);
+        award.give(mater, value - t.promoted_mate, Event::Mate);
+        award.give(mater, t.promoted_mate, Event::PromotedMate);
+    } else {
+        award.give(mater, value, Event::Mate);
     }
     if checkers.more_than_one() {
         award.events.add(Event::DoubleCheck);

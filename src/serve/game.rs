@@ -1,22 +1,25 @@
-//! One game of `tally serve`: its setup, the game record (Tally's rules),
-//! the clocks, and the JSON state the page draws. No I/O and no async
-//! here: the server locks a [`ServedGame`] briefly and calls these.
+//! One game of `tally serve` as a model: its setup, the game record
+//! (Tally's rules), the clocks, Tally's expectation at each of its moves,
+//! and the [`GameState`] the page draws. No I/O, no async and none of the
+//! server's bookkeeping (searches, pages, timers) here: the server locks a
+//! [`ServedGame`] briefly and calls these.
 //!
 //! Points are the referee's ([`score_game`]) after every change, so the
 //! page shows exactly what `tally score` would say for the same actions.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 use shakmaty::Color;
 
+use super::protocol::{
+    ClockState, DiskPhase, EndingState, GameState, ItemisedAward, Legal, LegalMove, PlyState,
+    Think, Totals,
+};
 use crate::pgn::{PgnOut, add_clock, award_comment, game_sans, pgn_of, write_pgn};
-use crate::referee::{ScoreRecord, score_game};
-use crate::rules::{Action, AnyGame, Variant};
-use crate::scoring::{Award, EndContext, Points, Scorer};
+use crate::referee::{ScoreRecord, resignation_loses, score_game};
+use crate::rules::{Action, AnyGame, Disk, Variant};
+use crate::scoring::{EndContext, Scorer};
 use crate::search::skill::{MAX_ELO, MIN_ELO};
 use crate::search::{Limits, Strength};
 use crate::with_game;
@@ -27,6 +30,9 @@ pub const MAX_FEN_BYTES: usize = 256;
 pub const MAX_MOVETIME_MS: u64 = 60_000;
 /// The longest clock base a page may ask for (3 hours).
 pub const MAX_CLOCK_BASE_MS: u64 = 3 * 3600 * 1000;
+/// The shortest clock base (a second: a clock shorter than a network
+/// round trip loses before its first move can arrive).
+pub const MIN_CLOCK_BASE_MS: u64 = 1000;
 /// The largest clock increment (10 minutes).
 pub const MAX_CLOCK_INC_MS: u64 = 600_000;
 /// The most plies a served game may have: more than any game can last,
@@ -132,9 +138,9 @@ impl SetupRequest {
             }
             (Some(b), inc) => {
                 let inc = inc.unwrap_or(0);
-                if b > MAX_CLOCK_BASE_MS || inc > MAX_CLOCK_INC_MS {
+                if !(MIN_CLOCK_BASE_MS..=MAX_CLOCK_BASE_MS).contains(&b) || inc > MAX_CLOCK_INC_MS {
                     return Err(format!(
-                        "the clock is at most {MAX_CLOCK_BASE_MS} ms base and {MAX_CLOCK_INC_MS} ms increment"
+                        "the clock is {MIN_CLOCK_BASE_MS} to {MAX_CLOCK_BASE_MS} ms base and at most {MAX_CLOCK_INC_MS} ms increment"
                     ));
                 }
                 Some((Duration::from_millis(b), Duration::from_millis(inc)))
@@ -196,18 +202,6 @@ fn color_name(c: Color) -> &'static str {
     c.fold_wb("white", "black")
 }
 
-fn points(p: Points) -> Value {
-    p.to_json()
-}
-
-fn award_json(a: &Award) -> Value {
-    json!({
-        "white": points(a.white),
-        "black": points(a.black),
-        "events": a.events.iter().map(|e| e.name()).collect::<Vec<_>>(),
-    })
-}
-
 /// A served game.
 #[derive(Debug)]
 pub struct ServedGame {
@@ -227,25 +221,50 @@ pub struct ServedGame {
     /// the clocks start with the first move, not when the game is made
     /// (a page may open it later), so the first move is not timed.
     turn_started: Option<Instant>,
-    /// Bumped by every change that makes a running search's result stale.
-    pub generation: u64,
-    /// Whether Tally is searching for this game now.
+    /// Tally's expected final margin (White minus Black) when it played
+    /// each ply, by ply; `None` for the person's plies.
+    expected: Vec<Option<f64>>,
+    /// When the game was made, ms since the Unix epoch.
+    pub created_ms: u64,
+}
+
+/// A game as the list of games shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    /// Its id.
+    pub id: String,
+    /// Variant id.
+    pub variant: &'static str,
+    /// White's name (`You`, `Tally`, `White`).
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// Plies played.
+    pub plies: usize,
+    /// `playing` or `over`.
+    pub status: &'static str,
+    /// The result in words, once over.
+    pub result: Option<String>,
+    /// When it was made, ms since the Unix epoch.
+    pub created_ms: u64,
+}
+
+/// Now, in ms since the Unix epoch.
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// What the server adds to a game's state: Tally's search.
+#[derive(Clone, Debug, Default)]
+pub struct Activity {
+    /// Whether Tally is searching now.
     pub thinking: bool,
-    /// The generation whose hint is being searched, if one is (one at a
-    /// time; a change of the game stops it).
-    pub hinting: Option<u64>,
-    /// The running hint's stop flag.
-    pub hint_stop: Option<Arc<AtomicBool>>,
-    /// The running search's stop flag.
-    pub stop: Option<Arc<AtomicBool>>,
-    /// The latest search report (JSON), while and after Tally thinks.
-    pub last_think: Option<Value>,
-    /// How long Tally's last search took (its own clock).
+    /// Its latest report.
+    pub think: Option<Think>,
+    /// How long its last search took.
     pub last_search: Option<Duration>,
-    /// Connections watching the game.
-    pub watchers: usize,
-    /// When anything last happened (for dropping idle games).
-    pub touched: Instant,
 }
 
 impl ServedGame {
@@ -271,30 +290,54 @@ impl ServedGame {
             clocks: [base; 2],
             clocks_before: Vec::new(),
             turn_started: None,
-            generation: 0,
-            thinking: false,
-            hinting: None,
-            hint_stop: None,
-            stop: None,
-            last_think: None,
-            last_search: None,
-            watchers: 0,
-            touched: Instant::now(),
+            expected: Vec::new(),
+            created_ms: now_ms(),
         })
     }
 
-    /// Makes a running search's result stale and stops it: the game
-    /// changed (or nobody watches it any more).
-    pub fn bump(&mut self) {
-        self.generation += 1;
-        self.thinking = false;
-        self.hinting = None;
-        for stop in [self.stop.take(), self.hint_stop.take()]
-            .into_iter()
-            .flatten()
-        {
-            stop.store(true, Ordering::SeqCst);
+    /// The names of White and Black: the person and Tally (with its
+    /// strength), or two people.
+    pub fn names(&self) -> [String; 2] {
+        let s = &self.setup;
+        let tally = match s.elo {
+            Some(e) => format!("Tally ({e})"),
+            None => "Tally".to_owned(),
+        };
+        match s.mode {
+            Mode::People => ["White".to_owned(), "Black".to_owned()],
+            Mode::Engine if s.side == Color::White => ["You".to_owned(), tally],
+            Mode::Engine => [tally, "You".to_owned()],
         }
+    }
+
+    /// The game as the list of games shows it.
+    pub fn summary(&self) -> Summary {
+        let [white, black] = self.names();
+        let record = self.record();
+        Summary {
+            id: self.id.clone(),
+            variant: self.setup.variant.id(),
+            white,
+            black,
+            plies: self.game.actions().len(),
+            status: if self.is_over() { "over" } else { "playing" },
+            result: record
+                .decision(resignation_loses(self.setup.variant))
+                .map(|d| d.text),
+            created_ms: self.created_ms,
+        }
+    }
+
+    /// The setup of a rematch: the same game with the person's colour
+    /// reversed, from the same start position (a random Chess960 one
+    /// included).
+    pub fn rematch_setup(&self) -> Setup {
+        let mut s = self.setup.clone();
+        s.side = !s.side;
+        if s.fen.is_none() && s.chess960 {
+            s.fen = Some(self.game.start_fen());
+        }
+        s
     }
 
     /// Restarts the running turn's clock now: Tally's turn is timed from
@@ -355,26 +398,25 @@ impl ServedGame {
         self.clocks[mover as usize] = Duration::ZERO;
         with_game!(&mut self.game, |g| g.resign(mover));
         self.time_loss = Some(mover);
-        self.bump();
         true
     }
 
     /// Plays an action (UCI move or special word) for the side to move;
-    /// `by_engine` when Tally plays it.
+    /// `by_engine` when Tally plays it, with the final margin it expected
+    /// (White minus Black).
     ///
     /// # Errors
     ///
     /// Why not: not this side's turn, the game is over, the action is not
     /// legal (with the rules' reason).
-    pub fn play(&mut self, text: &str, by_engine: bool) -> Result<Action, String> {
-        self.touched = Instant::now();
+    pub fn play(&mut self, text: &str, by_engine: Option<Option<f64>>) -> Result<Action, String> {
         if self.check_time() {
             return Err("the game is over: the clock ran out".to_owned());
         }
         if let Some(e) = self.game.ending() {
             return Err(format!("the game is over ({})", self.ending_text(e)));
         }
-        if !by_engine && self.engine_to_move() {
+        if by_engine.is_none() && self.engine_to_move() {
             return Err("it is Tally's turn: wait for its move".to_owned());
         }
         if self.game.actions().len() >= MAX_PLIES {
@@ -391,7 +433,7 @@ impl ServedGame {
             self.clocks[i] = self.clocks[i].saturating_sub(self.turn_time()) + inc;
         }
         self.turn_started = Some(Instant::now());
-        self.bump();
+        self.expected.push(by_engine.flatten());
         Ok(action)
     }
 
@@ -411,7 +453,6 @@ impl ServedGame {
         };
         self.charge_turn();
         with_game!(&mut self.game, |g| g.resign(loser));
-        self.bump();
         Ok(())
     }
 
@@ -427,13 +468,16 @@ impl ServedGame {
     }
 
     /// Takes back the last ply, or against Tally back to the person's
-    /// last turn; a resignation or loss on time is undone with it, and the
-    /// clocks show again what they showed when that turn began.
+    /// last turn, in a game still running; the clocks show again what they
+    /// showed when that turn began.
     ///
     /// # Errors
     ///
     /// When nothing was played.
     pub fn takeback(&mut self) -> Result<(), String> {
+        if self.is_over() {
+            return Err("the game is over: a finished game is not taken back".to_owned());
+        }
         let mut actions: Vec<String> = self.game.actions().iter().map(|a| a.to_string()).collect();
         if actions.is_empty() {
             return Err("nothing to take back".to_owned());
@@ -449,11 +493,10 @@ impl ServedGame {
             self.clocks = clocks;
         }
         self.clocks_before.truncate(actions.len());
+        self.expected.truncate(actions.len());
         self.game = game;
         self.time_loss = None;
         self.turn_started = (!actions.is_empty()).then(Instant::now);
-        self.bump();
-        self.last_think = None;
         Ok(())
     }
 
@@ -583,6 +626,15 @@ impl ServedGame {
             ("TallyActions", actions.join(" ")),
             ("TallyLoser", loser.to_owned()),
             ("TallyTimeLoss", self.time_loss.is_some().to_string()),
+            ("TallyCreated", self.created_ms.to_string()),
+            (
+                "TallyExpected",
+                self.expected
+                    .iter()
+                    .map(|e| e.map_or_else(|| "-".to_owned(), |x| format!("{x:.3}")))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
             (
                 "TallyClocks",
                 format!(
@@ -624,7 +676,20 @@ impl ServedGame {
         }
         // The clocks of earlier turns are not saved: a take-back after a
         // restart keeps the saved ones.
-        game.clocks_before = vec![game.clocks; game.game.actions().len()];
+        let plies = game.game.actions().len();
+        game.clocks_before = vec![game.clocks; plies];
+        if let Some(ms) = pgn.tag("TallyCreated").and_then(|t| t.parse().ok()) {
+            game.created_ms = ms;
+        }
+        // Tally's expectations (older saves have none).
+        game.expected = pgn
+            .tag("TallyExpected")
+            .unwrap_or("")
+            .split_whitespace()
+            .map(|t| t.parse::<f64>().ok().filter(|x| x.is_finite()))
+            .chain(std::iter::repeat(None))
+            .take(plies)
+            .collect();
         let loser = match pgn.tag("TallyLoser") {
             Some("white") => Some(Color::White),
             Some("black") => Some(Color::Black),
@@ -644,108 +709,173 @@ impl ServedGame {
         Ok(game)
     }
 
-    /// The state the page draws, as JSON.
-    pub fn state_json(&self) -> Value {
+    /// The state the page draws, with the server's `activity`.
+    pub fn state(&self, activity: &Activity) -> GameState {
         let record = self.record();
-        let sans: Vec<String> = with_game!(&self.game, |g| game_sans(g));
-        let mut running = [Points::ZERO; 2];
-        let plies: Vec<Value> = record
+        let (sans, fens) = with_game!(&self.game, |g| (
+            game_sans(g),
+            g.nodes()
+                .iter()
+                .skip(1)
+                .map(|n| n.fen())
+                .collect::<Vec<_>>()
+        ));
+        let mut running = Totals::default();
+        let plies: Vec<PlyState> = record
             .plies
             .iter()
-            .zip(&sans)
+            .zip(sans)
+            .zip(fens)
             .enumerate()
-            .map(|(i, (p, san))| {
-                running[Color::White as usize] += p.award.white;
-                running[Color::Black as usize] += p.award.black;
-                json!({
-                    "n": i + 1,
-                    "mover": color_name(p.mover),
-                    "fullmove": p.fullmove,
-                    "san": san,
-                    "action": p.action.to_string(),
-                    "special": p.action.is_special(),
-                    "award": award_json(&p.award),
-                    "running": {
-                        "white": points(running[Color::White as usize]),
-                        "black": points(running[Color::Black as usize]),
+            .map(|(i, ((p, san), fen))| {
+                running.white += p.award.white;
+                running.black += p.award.black;
+                let action = self.game.text(p.action);
+                let squares = match p.action {
+                    Action::Move(_) => Some([action[0..2].to_owned(), action[2..4].to_owned()]),
+                    _ => None,
+                };
+                PlyState {
+                    n: i + 1,
+                    mover: color_name(p.mover),
+                    fullmove: p.fullmove,
+                    san,
+                    special: p.action.is_special(),
+                    squares,
+                    action,
+                    fen,
+                    award: ItemisedAward {
+                        award: p.award,
+                        items: p.items.clone(),
                     },
-                })
+                    running,
+                    expected: self.expected.get(i).copied().flatten(),
+                }
             })
             .collect();
+        let over = self.is_over();
+        let s = &self.setup;
+        let clock = s.clock.map(|(base, inc)| ClockState {
+            base_ms: base.as_millis() as u64,
+            inc_ms: inc.as_millis() as u64,
+            white_ms: self.remaining(Color::White).as_millis() as u64,
+            black_ms: self.remaining(Color::Black).as_millis() as u64,
+            running: self.clock_running().map(color_name),
+        });
+        let ending = record.ending.map(|e| EndingState {
+            kind: record.ending_kind().map(|k| k.to_string()),
+            text: record.ending_text(),
+            winner: e.winner().map(color_name),
+        });
+        let disk = with_game!(&self.game, |g| g.current().extra.disk);
+        GameState {
+            id: self.id.clone(),
+            variant: s.variant.id(),
+            mode: s.mode,
+            side: color_name(s.side),
+            specials: s.specials,
+            chess960: s.chess960,
+            elo: s.elo,
+            movetime: s.movetime.as_millis() as u64,
+            clock,
+            start_fen: self.game.start_fen(),
+            fen: self.game.fen(),
+            turn: color_name(self.game.turn()),
+            check: self.game.in_check(),
+            disk: disk.disk_holder().map(color_name),
+            phase: (s.variant == Variant::Tiebraker).then(|| disk_phase(disk)),
+            status: if over { "over" } else { "playing" },
+            ending,
+            result: record.decision(resignation_loses(s.variant)),
+            outcome: ItemisedAward {
+                award: record.outcome,
+                items: record.outcome_items.clone(),
+            },
+            totals: Totals {
+                white: record.total.white,
+                black: record.total.black,
+            },
+            plies,
+            legal: if over {
+                Legal::default()
+            } else {
+                self.legal(disk)
+            },
+            engine_to_move: self.engine_to_move(),
+            thinking: activity.thinking,
+            think: activity.think.clone(),
+            search_ms: activity.last_search.map(|d| d.as_secs_f64() * 1000.0),
+        }
+    }
+
+    /// What the side to move may play, and why fewer moves than the board
+    /// allows when tiebraker's capture-or-check binds.
+    fn legal(&self, disk: Disk) -> Legal {
         let legal = self.game.legal_actions();
-        let moves: Vec<Value> = legal
+        let moves: Vec<LegalMove> = legal
             .iter()
             .filter(|a| !a.is_special())
-            .map(|a| {
-                let t = a.to_string();
-                json!({
-                    "uci": t,
-                    "from": t.get(0..2),
-                    "to": t.get(2..4),
-                    "promotion": t.get(4..5),
-                })
+            .map(|&a| {
+                let t = self.game.text(a);
+                LegalMove {
+                    from: t[0..2].to_owned(),
+                    to: t[2..4].to_owned(),
+                    promotion: t.get(4..5).map(str::to_owned),
+                    uci: t,
+                }
             })
             .collect();
-        let specials: Vec<&str> = legal.iter().filter_map(|a| a.special_word()).collect();
-        let s = &self.setup;
-        let over = self.is_over();
-        let clock = s.clock.map(|(base, inc)| {
-            json!({
-                "base_ms": base.as_millis() as u64,
-                "inc_ms": inc.as_millis() as u64,
-                "white_ms": self.remaining(Color::White).as_millis() as u64,
-                "black_ms": self.remaining(Color::Black).as_millis() as u64,
-                "running": self.clock_running().map(color_name),
-            })
-        });
-        let ending = record.ending.map(|e| {
-            json!({
-                "kind": record.ending_kind().map(|k| k.to_string()),
-                "text": record.ending_text(),
-                "winner": e.winner().map(color_name),
-            })
-        });
-        json!({
-            "id": self.id,
-            "variant": s.variant.id(),
-            "mode": match s.mode { Mode::Engine => "engine", Mode::People => "people" },
-            "side": color_name(s.side),
-            "specials": s.specials,
-            "chess960": s.chess960,
-            "elo": s.elo,
-            "movetime": s.movetime.as_millis() as u64,
-            "clock": clock,
-            "start_fen": self.game.start_fen(),
-            "fen": self.game.fen(),
-            "turn": color_name(self.game.turn()),
-            "check": self.game.in_check(),
-            "disk": with_game!(&self.game, |g| g.current().extra.disk.disk_holder()).map(color_name),
-            "status": if over { "over" } else { "playing" },
-            "ending": ending,
-            "outcome": award_json(&record.outcome),
-            "totals": {
-                "white": points(record.total.white),
-                "black": points(record.total.black),
-            },
-            "plies": plies,
-            "legal": { "moves": moves, "specials": specials },
-            "engine_to_move": self.engine_to_move(),
-            "thinking": self.thinking,
-            "think": self.last_think,
-            "search_ms": self.last_search.map(|d| d.as_secs_f64() * 1000.0),
-        })
+        let bound =
+            disk.compulsory() && !self.game.in_check() && legal.iter().any(|a| a.is_capture());
+        Legal {
+            moves,
+            specials: legal.iter().filter_map(|a| a.special_word()).collect(),
+            limited: bound.then(|| {
+                "capture-or-check: a capture is available, so only captures and checks may be played"
+                    .to_owned()
+            }),
+        }
+    }
+}
+
+/// Tiebraker's disk phase as the page shows it.
+fn disk_phase(disk: Disk) -> DiskPhase {
+    let side = |c: Color| Some(color_name(c));
+    let (phase, first, swap_plies_left) = match disk {
+        Disk::None => ("none", None, None),
+        Disk::Offered { by } => ("offered", side(by), None),
+        Disk::Accepted { disk } => ("accepted", side(disk), None),
+        Disk::Swapped { disk, plies } => (
+            "swapped",
+            side(!disk),
+            Some(Disk::SWAP_WINDOW.saturating_sub(plies)).filter(|&n| n > 0),
+        ),
+        Disk::Restored { first } => ("restored", side(first), None),
+    };
+    DiskPhase {
+        phase,
+        first,
+        frozen: disk.disk_holder().map(color_name),
+        swap_plies_left,
+        compulsory: disk.compulsory(),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     fn setup(json: &str) -> Setup {
         serde_json::from_str::<SetupRequest>(json)
             .unwrap()
             .check()
             .unwrap()
+    }
+
+    /// The state of `g` as the page reads it.
+    fn state(g: &ServedGame) -> Value {
+        serde_json::to_value(g.state(&Activity::default())).unwrap()
     }
 
     /// A served game of the setup `json`.
@@ -780,21 +910,21 @@ mod tests {
     fn people_play_both_sides_and_totals_match_the_referee() {
         let mut g = served(r#"{"variant":"stylish","mode":"people"}"#);
         for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
-            g.play(m, false).unwrap();
+            g.play(m, None).unwrap();
         }
-        let s = g.state_json();
+        let s = state(&g);
         assert_eq!(s["status"], "over");
         let r = g.record();
         assert_eq!(s["totals"]["black"], r.total.black.to_json());
         assert_eq!(s["plies"][3]["san"], "Qh4#");
-        assert!(g.play("e2e4", false).unwrap_err().contains("over"));
+        assert!(g.play("e2e4", None).unwrap_err().contains("over"));
     }
 
     #[test]
     fn tally_s_clock_starts_with_its_search_and_a_saved_game_s_clock_runs_again() {
         let secs = Duration::from_secs;
         let mut g = served(r#"{"side":"white","clock_base":60000,"clock_inc":0}"#);
-        g.play("e2e4", false).unwrap();
+        g.play("e2e4", None).unwrap();
         assert!(g.engine_to_move());
         // Tally waited 30 s for a free search: not charged.
         g.turn_started = Some(Instant::now() - secs(30));
@@ -804,45 +934,52 @@ mod tests {
         assert_eq!(g.limits().time[1].map(|t| t > secs(59)), Some(true));
         // Saved and read back, the side to move's clock runs on.
         let back = ServedGame::from_saved("t".into(), &g.to_saved()).unwrap();
-        assert_eq!(back.state_json()["clock"]["running"], "black");
+        assert_eq!(state(&back)["clock"]["running"], "black");
         // Before the first move it does not.
         let fresh = served(r#"{"mode":"people","clock_base":60000}"#);
         let back = ServedGame::from_saved("t".into(), &fresh.to_saved()).unwrap();
-        assert_eq!(back.state_json()["clock"]["running"], Value::Null);
+        assert_eq!(state(&back)["clock"]["running"], Value::Null);
     }
 
     #[test]
-    fn a_take_back_puts_the_clocks_back_and_undoes_a_loss_on_time() {
+    fn a_take_back_puts_the_clocks_back_and_a_loss_on_time_stands() {
         let mut g = served(r#"{"mode":"people","clock_base":60000,"clock_inc":1000}"#);
         let secs = Duration::from_secs;
         let ago = |d: Duration| Some(Instant::now() - d);
         // No clock runs before the first move, however long the game
         // waits for it: White's first move is free.
-        assert_eq!(g.state_json()["clock"]["running"], Value::Null);
+        assert_eq!(state(&g)["clock"]["running"], Value::Null);
         assert_eq!(g.remaining(Color::White), secs(60));
-        g.play("e2e4", false).unwrap();
+        g.play("e2e4", None).unwrap();
         assert_eq!(g.clocks, [secs(60), secs(60)]);
-        assert_eq!(g.state_json()["clock"]["running"], "black");
+        assert_eq!(state(&g)["clock"]["running"], "black");
         // Black thinks 10 s over e7e5 (the turn's start set back, not
         // waited for), then White's flag falls.
         g.turn_started = ago(secs(10));
-        g.play("e7e5", false).unwrap();
+        g.play("e7e5", None).unwrap();
         let black = g.remaining(Color::Black);
         assert!(black <= secs(51) && black > secs(50), "{black:?}");
         g.turn_started = ago(secs(61));
         assert!(g.check_time());
         assert!(g.is_over());
-        assert!(g.play("g1f3", false).unwrap_err().contains("over"));
-        // Taken back: Black's turn again with the minute it had then,
-        // White's too.
+        assert!(g.play("g1f3", None).unwrap_err().contains("over"));
+        // A finished game is not taken back (the loss on time stands).
+        assert!(g.takeback().unwrap_err().contains("over"));
+        assert!(g.is_over());
+        // Before the flag falls, a take-back gives Black's turn back with
+        // the minute it had then, White's too.
+        let mut g = served(r#"{"mode":"people","clock_base":60000,"clock_inc":1000}"#);
+        g.play("e2e4", None).unwrap();
+        g.turn_started = ago(secs(10));
+        g.play("e7e5", None).unwrap();
+        g.turn_started = ago(secs(30));
         g.takeback().unwrap();
-        assert!(!g.is_over());
         assert_eq!(g.clocks, [secs(60), secs(60)]);
         assert!(!g.check_time());
-        g.play("e7e5", false).unwrap();
+        g.play("e7e5", None).unwrap();
         assert!(!g.check_time(), "White's clock came back");
         assert!(g.remaining(Color::White) > secs(59));
-        g.play("g1f3", false).unwrap();
+        g.play("g1f3", None).unwrap();
         assert_eq!(g.clocks_before.len(), 3);
         // Back to the start: the clocks stop until a first move again.
         for _ in 0..3 {
@@ -859,7 +996,7 @@ mod tests {
         let mut g =
             served(r#"{"variant":"wacky","mode":"people","clock_base":600000,"clock_inc":0}"#);
         for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
-            g.play(m, false).unwrap();
+            g.play(m, None).unwrap();
         }
         let served = g.record().total;
         let pgn = crate::pgn::read_games(g.pgn().as_bytes())
@@ -881,10 +1018,10 @@ mod tests {
     #[test]
     fn takeback_against_tally_returns_to_the_persons_turn() {
         let mut g = ServedGame::new("t".into(), setup(r#"{"variant":"chess"}"#)).unwrap();
-        g.play("e2e4", false).unwrap();
+        g.play("e2e4", None).unwrap();
         assert!(g.engine_to_move());
-        assert!(g.play("e7e5", false).unwrap_err().contains("Tally's turn"));
-        g.play("e7e5", true).unwrap();
+        assert!(g.play("e7e5", None).unwrap_err().contains("Tally's turn"));
+        g.play("e7e5", Some(Some(0.25))).unwrap();
         g.takeback().unwrap();
         assert_eq!(g.game().actions().len(), 0);
         assert!(g.takeback().is_err());
@@ -893,9 +1030,9 @@ mod tests {
     #[test]
     fn an_illegal_action_says_why_and_changes_nothing() {
         let mut g = ServedGame::new("t".into(), setup(r#"{"mode":"people"}"#)).unwrap();
-        let e = g.play("e2e5", false).unwrap_err();
+        let e = g.play("e2e5", None).unwrap_err();
         assert!(e.contains("illegal"), "{e}");
-        let e = g.play("disk", false).unwrap_err();
+        let e = g.play("disk", None).unwrap_err();
         assert!(e.contains("disk"), "{e}");
         assert!(g.game().actions().is_empty());
     }

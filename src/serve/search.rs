@@ -3,7 +3,10 @@
 //! runtime) with an engine from the server's pool, under a permit of the
 //! server's semaphore (so at most `--max-searches` run at once), and with
 //! a stop flag that the game (or the analysing page) sets when the search
-//! is no longer wanted.
+//! is no longer wanted. A search thread never waits on a page: the game's
+//! reports go through the game's broadcast channel (which drops what a
+//! slow page misses) and an analysis's rankings through a latest-value
+//! channel.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,17 +15,21 @@ use std::time::{Duration, Instant};
 use axum::extract::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::response::Response;
-use serde_json::{Value, json};
 use shakmaty::Color;
-use tokio::sync::mpsc;
+use tokio::sync::watch;
 
-use super::{App, MAX_MESSAGE_BYTES, Slot, error_message, lock, publish};
+use super::protocol::{
+    AnalyseEvent, AnalyseRequest, AnalysedPosition, GameEvent, Hint, ItemisedAward,
+    PositionRequest, RankedState, Ranking, Think,
+};
+use super::room::{Slot, close_if_too_large, commit, publish, send};
+use super::{App, MAX_MESSAGE_BYTES, lock};
 use crate::analyse::{Exact, PositionAnalysis, analyse_position_until, exact_value, immediate};
 use crate::engine::{Engine, EngineOptions};
-use crate::pgn::read_games;
+use crate::pgn::{line_sans, read_games};
 use crate::referee::score_input;
-use crate::rules::Variant;
-use crate::scoring::{Award, Scorer};
+use crate::rules::{AnyGame, Variant};
+use crate::scoring::{Scorer, itemise};
 use crate::search::{Limits, PvLine, Reporter, Silent, Stats, Strength};
 
 /// A search's setting: the position and how to play.
@@ -129,6 +136,8 @@ struct Stream {
     generation: u64,
     /// The root's awards in exact points ([`Exact`]).
     exact: Exact,
+    /// The game at the root, for the lines' SAN.
+    root: AnyGame,
     engine: Color,
     /// White's points minus Black's so far.
     banked: f64,
@@ -145,48 +154,42 @@ impl Reporter for Stream {
         } else {
             -v.points
         };
-        let think = json!({
-            "depth": line.depth,
-            "nodes": stats.nodes,
-            "ms": stats.time.as_millis() as u64,
-            "margin": v.points,
-            "mate": v.mate,
-            "final_white_minus_black": self.banked + for_white,
-            "pv": line.pv.iter().take(8).map(|a| a.to_string()).collect::<Vec<_>>(),
-        });
+        let pv: Vec<String> = line.pv.iter().take(8).map(|a| a.to_string()).collect();
+        let think = Think {
+            depth: line.depth,
+            nodes: stats.nodes,
+            ms: stats.time.as_millis() as u64,
+            margin: v.points,
+            mate: v.mate,
+            final_white_minus_black: self.banked + for_white,
+            pv_san: line_sans(&self.root, &pv),
+            pv,
+        };
         {
-            let mut g = lock(&self.slot.game);
-            if g.generation != self.generation {
+            let mut r = lock(&self.slot.room);
+            if r.live.generation != self.generation {
                 return;
             }
-            g.last_think = Some(think.clone());
+            r.live.think = Some(think.clone());
         }
-        let _ = self
-            .slot
-            .tx
-            .send(json!({ "type": "think", "think": think }).to_string());
+        self.slot.send(&GameEvent::Think { think });
     }
-}
-
-fn banked(slot: &Slot) -> f64 {
-    let g = lock(&slot.game);
-    let t = g.record().total;
-    (t.white - t.black).as_f64()
 }
 
 /// Starts Tally's search when it is Tally's turn, a page watches and no
 /// search runs; its move is played when it ends, unless the game changed.
 pub(super) fn engine_turn(app: &Arc<App>, slot: &Arc<Slot>) {
-    let banked = banked(slot);
-    let (pos, generation, engine, stop) = {
-        let mut g = lock(&slot.game);
-        if !g.engine_to_move() || g.thinking || g.watchers == 0 {
+    let (pos, generation, engine, stop, root, banked) = {
+        let mut r = lock(&slot.room);
+        if !r.game.engine_to_move() || r.live.thinking || r.live.watchers == 0 {
             return;
         }
         let stop = Arc::new(AtomicBool::new(false));
-        g.thinking = true;
-        g.stop = Some(stop.clone());
-        g.last_think = None;
+        r.live.thinking = true;
+        r.live.stop = Some(stop.clone());
+        r.live.think = None;
+        let g = &r.game;
+        let t = g.record().total;
         let (fen, actions) = g.position_text();
         let pos = Position {
             variant: g.setup.variant,
@@ -196,7 +199,14 @@ pub(super) fn engine_turn(app: &Arc<App>, slot: &Arc<Slot>) {
             fen,
             actions,
         };
-        (pos, g.generation, g.game().turn(), stop)
+        (
+            pos,
+            r.live.generation,
+            g.game().turn(),
+            stop,
+            g.game().clone(),
+            (t.white - t.black).as_f64(),
+        )
     };
     publish(slot);
     let app = app.clone();
@@ -208,18 +218,19 @@ pub(super) fn engine_turn(app: &Arc<App>, slot: &Arc<Slot>) {
             // Tally's clock starts when its search does: the wait for a
             // free search (other games', hints, analyses) is not charged.
             let limits = {
-                let mut g = lock(&stream_slot.game);
-                if g.generation != generation || stop2.load(Ordering::SeqCst) {
+                let mut r = lock(&stream_slot.room);
+                if r.live.generation != generation || stop2.load(Ordering::SeqCst) {
                     return None;
                 }
-                g.start_turn_clock();
-                g.limits()
+                r.game.start_turn_clock();
+                r.game.limits()
             };
             publish(&stream_slot);
             let reporter = Stream {
                 slot: stream_slot,
                 generation,
                 exact: Exact::of(e),
+                root,
                 engine,
                 banked,
             };
@@ -227,55 +238,58 @@ pub(super) fn engine_turn(app: &Arc<App>, slot: &Arc<Slot>) {
         })
         .await
         .flatten();
-        let played = {
-            let mut g = lock(&slot.game);
-            if g.generation != generation || stop.load(Ordering::SeqCst) {
+        let failed = {
+            let mut r = lock(&slot.room);
+            if r.live.generation != generation || stop.load(Ordering::SeqCst) {
                 return;
             }
-            g.thinking = false;
-            g.stop = None;
-            g.last_search = result.as_ref().map(|r| r.time);
-            match result.and_then(|r| r.best) {
-                Some(best) => g.play(&best.to_string(), true).err(),
+            r.live.thinking = false;
+            r.live.stop = None;
+            r.live.last_search = result.as_ref().map(|r| r.time);
+            let expected = r.live.think.as_ref().map(|t| t.final_white_minus_black);
+            let played = match result.and_then(|x| x.best) {
+                Some(best) => r.game.play(&best.to_string(), Some(expected)).err(),
                 None => Some("Tally found no move".to_owned()),
-            }
+            };
+            r.bump();
+            played
         };
-        let failed = played.is_some();
-        if let Some(e) = played {
-            let _ = slot.tx.send(error_message(e));
+        if let Some(e) = &failed {
+            slot.send(&GameEvent::Error { message: e.clone() });
         }
-        publish(&slot);
-        let id = lock(&slot.game).id.clone();
-        super::store::save(&app, &id);
-        super::clock_watch(&app, &slot);
+        commit(&app, &slot).await;
         // A move the game refused (its ply limit) is not searched again and
         // again: the error stands until the game changes.
-        if !failed {
+        if failed.is_none() {
             engine_turn(&app, &slot);
         }
     });
 }
 
 /// A hint for the side to move: the action that scores most after a
-/// short full-strength search, sent to the pages as a `hint` message. A
-/// hint already on its way for this position is not searched again; one
-/// for an earlier position was stopped when the game moved on.
+/// short full-strength search, sent to the pages as a `hint` message
+/// naming the position (its ply count) it is for. A hint already on its
+/// way for this position is not searched again; one for an earlier
+/// position was stopped when the game moved on.
 pub(super) fn hint(app: &Arc<App>, slot: &Arc<Slot>) {
-    let (pos, generation, limits, stop) = {
-        let mut g = lock(&slot.game);
-        if g.is_over() || g.engine_to_move() {
-            let _ = slot.tx.send(error_message(
-                "a hint is for your own turn in a running game",
-            ));
+    let (pos, generation, limits, stop, ply) = {
+        let mut r = lock(&slot.room);
+        if r.game.is_over() || r.game.engine_to_move() {
+            drop(r);
+            slot.send(&GameEvent::Error {
+                message: "a hint is for your own turn in a running game".to_owned(),
+            });
             return;
         }
-        if g.hinting == Some(g.generation) {
+        if r.live.hinting == Some(r.live.generation) {
             return;
         }
         let stop = Arc::new(AtomicBool::new(false));
-        g.hinting = Some(g.generation);
-        g.hint_stop = Some(stop.clone());
+        r.live.hinting = Some(r.live.generation);
+        r.live.hint_stop = Some(stop.clone());
+        let g = &r.game;
         let (fen, actions) = g.position_text();
+        let ply = actions.len();
         let pos = Position {
             variant: g.setup.variant,
             specials: g.setup.specials,
@@ -288,7 +302,7 @@ pub(super) fn hint(app: &Arc<App>, slot: &Arc<Slot>) {
             movetime: Some(g.setup.movetime.min(Duration::from_millis(1000))),
             ..Limits::default()
         };
-        (pos, g.generation, limits, stop)
+        (pos, r.live.generation, limits, stop, ply)
     };
     let app = app.clone();
     let slot = slot.clone();
@@ -299,59 +313,78 @@ pub(super) fn hint(app: &Arc<App>, slot: &Arc<Slot>) {
             }
             let r = e.search_until(limits, &Silent, stop).ok()?;
             let best = r.best?;
-            let (imm, san) = immediate(e, best);
+            let ((imm, san), items) = itemise(|| immediate(e, best));
             let value = r.lines.first().map(|l| exact_value(e, l, e.units()));
-            Some((best, san, imm, value))
+            Some(Hint {
+                ply,
+                action: best.to_string(),
+                san,
+                award: ItemisedAward {
+                    award: imm.total(),
+                    items,
+                },
+                margin: value.map(|v| v.points),
+                mate: value.and_then(|v| v.mate),
+            })
         })
         .await
         .flatten();
         {
-            let mut g = lock(&slot.game);
-            if g.generation != generation {
+            let mut r = lock(&slot.room);
+            if r.live.generation != generation {
                 return;
             }
-            g.hinting = None;
-            g.hint_stop = None;
+            r.live.hinting = None;
+            r.live.hint_stop = None;
         }
-        let text = match found {
-            Some((best, san, imm, value)) => json!({
-                "type": "hint",
-                "action": best.to_string(),
-                "san": san,
-                "award": award_json(&imm.total()),
-                "margin": value.map(|v| v.points),
-                "mate": value.and_then(|v| v.mate),
-            })
-            .to_string(),
-            None => error_message("no hint could be found"),
-        };
-        let _ = slot.tx.send(text);
+        slot.send(&match found {
+            Some(h) => GameEvent::Hint(h),
+            None => GameEvent::Error {
+                message: "no hint could be found".to_owned(),
+            },
+        });
     });
-}
-
-fn award_json(a: &Award) -> Value {
-    json!({
-        "white": a.white.to_json(),
-        "black": a.black.to_json(),
-        "events": a.events.iter().map(|e| e.name()).collect::<Vec<_>>(),
-    })
 }
 
 /// Deepest analysis depth, and the longest an analysis runs.
 const MAX_ANALYSIS_DEPTH: i32 = 40;
 const MAX_ANALYSIS_TIME: Duration = Duration::from_secs(60);
 
+/// A position the analyse view asked for, checked: the search's setting,
+/// the SAN and FEN of its line, and what the page is told of it.
+struct Asked {
+    pos: Position,
+    sans: Vec<String>,
+    fens: Vec<String>,
+    note: Option<String>,
+}
+
 /// The position an analyse request names: a variant with a FEN and
-/// actions, or a PGN (its first game, up to `ply` actions); Chess960 when
-/// it says `chess960`, or the PGN or the FEN does.
-fn analysis_position(message: &Value) -> Result<(Position, Vec<String>, Vec<String>), String> {
-    let variant = match message.get("variant").and_then(Value::as_str) {
-        Some(v) => Variant::from_id(v).map_err(|e| e.to_string())?,
-        None => Variant::Chess,
+/// actions, or a PGN (its first game, all its actions) whose `Variant`
+/// tag names the variant when the request does not; Chess960 when it
+/// says `chess960`, or the PGN or the FEN does.
+fn analysis_position(request: &PositionRequest) -> Result<Asked, String> {
+    let mut note = None;
+    let pgn = match &request.pgn {
+        Some(text) if !text.trim().is_empty() => {
+            let games = read_games(text.as_bytes())?;
+            Some(games.into_iter().next().ok_or("the PGN holds no game")?)
+        }
+        _ => None,
     };
-    let mut fen = message
-        .get("fen")
-        .and_then(Value::as_str)
+    let tag = pgn.as_ref().and_then(|g| g.variant.as_deref());
+    let variant = crate::analyse::setup::variant_of(request.variant.as_deref(), tag)?;
+    if let (Some(_), Some(tag)) = (&request.variant, tag)
+        && crate::pgn::variant_of_tag(tag).is_some_and(|t| t != variant)
+    {
+        note = Some(format!(
+            "the PGN's Variant tag says '{}'; analysed as {variant}, as chosen",
+            crate::text::printable(tag)
+        ));
+    }
+    let mut fen = request
+        .fen
+        .as_deref()
         .map(str::trim)
         .filter(|f| !f.is_empty())
         .map(str::to_owned);
@@ -361,29 +394,15 @@ fn analysis_position(message: &Value) -> Result<(Position, Vec<String>, Vec<Stri
     {
         return Err("the FEN is too long".to_owned());
     }
-    let flag = |name: &str, default: bool| match message.get(name) {
-        None | Some(Value::Null) => Ok(default),
-        Some(Value::Bool(b)) => Ok(*b),
-        Some(_) => Err(format!("{name} is true or false")),
-    };
-    let mut chess960 = flag("chess960", false)?;
+    let mut chess960 = request.chess960.unwrap_or(false);
     // A game's analysis asks with the game's setting; the analyse view's
     // own positions have the special actions.
-    let specials = flag("specials", true)?;
-    let mut actions: Vec<String> = match message.get("moves") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(a)) => a
-            .iter()
-            .map(|m| m.as_str().map(str::to_owned).ok_or("moves are strings"))
-            .collect::<Result<_, _>>()?,
-        Some(_) => return Err("moves is a list of actions".to_owned()),
-    };
+    let specials = request.specials.unwrap_or(true);
+    let mut actions = request.moves.clone();
     if actions.len() > super::game::MAX_PLIES {
         return Err("too many moves".to_owned());
     }
-    if let Some(pgn) = message.get("pgn").and_then(Value::as_str) {
-        let games = read_games(pgn.as_bytes())?;
-        let first = games.first().ok_or("the PGN holds no game")?;
+    if let Some(first) = &pgn {
         if let Some((ply, problem)) = &first.problem {
             return Err(format!("the PGN's ply {}: {problem}", ply + 1));
         }
@@ -396,20 +415,20 @@ fn analysis_position(message: &Value) -> Result<(Position, Vec<String>, Vec<Stri
     }
     let fen = match fen {
         Some(f) => f,
-        None => crate::rules::AnyGame::start(variant, true).start_fen(),
+        None => AnyGame::start(variant, true).start_fen(),
     };
     let chess960 = chess960 || crate::rules::fen_needs_chess960(&fen);
     // Check the position now, for a clear error.
-    let mut game = crate::rules::AnyGame::new_in(variant, specials, chess960, Some(&fen))
-        .map_err(|e| e.to_string())?;
+    let mut game =
+        AnyGame::new_in(variant, specials, chess960, Some(&fen)).map_err(|e| e.to_string())?;
     for (i, a) in actions.iter().enumerate() {
         game.play_text(a)
             .map_err(|e| format!("action {} ('{}'): {e}", i + 1, crate::text::printable(a)))?;
     }
     let sans = crate::with_game!(&game, |g| crate::pgn::game_sans(g));
     let fens = crate::with_game!(&game, |g| g.nodes().iter().map(|n| n.fen()).collect());
-    Ok((
-        Position {
+    Ok(Asked {
+        pos: Position {
             variant,
             specials,
             chess960,
@@ -419,35 +438,41 @@ fn analysis_position(message: &Value) -> Result<(Position, Vec<String>, Vec<Stri
         },
         sans,
         fens,
-    ))
+        note,
+    })
 }
 
-fn analysis_json(a: &PositionAnalysis, done: bool) -> Value {
-    let actions: Vec<Value> = a
+/// A ranking as the page reads it.
+fn ranking(e: &Engine, a: &PositionAnalysis, done: bool) -> Ranking {
+    let actions = a
         .actions
         .iter()
         .map(|r| {
-            json!({
-                "rank": r.rank,
-                "action": r.action.to_string(),
-                "san": r.san,
-                "value": r.value.map(|v| v.points),
-                "mate": r.value.and_then(|v| v.mate),
-                "award": award_json(&r.immediate.total()),
-                "pv": r.pv,
-                "depth": r.depth,
-            })
+            let ((imm, _), items) = itemise(|| immediate(e, r.action));
+            RankedState {
+                rank: r.rank,
+                action: r.action.to_string(),
+                san: r.san.clone(),
+                value: r.value.map(|v| v.points),
+                mate: r.value.and_then(|v| v.mate),
+                award: ItemisedAward {
+                    award: imm.total(),
+                    items,
+                },
+                pv_san: line_sans(e.game(), &r.pv),
+                pv: r.pv.clone(),
+                depth: r.depth,
+            }
         })
         .collect();
-    json!({
-        "type": "analysis",
-        "fen": a.fen,
-        "turn": a.turn.fold_wb("white", "black"),
-        "depth": a.depth,
-        "nodes": a.nodes,
-        "done": done,
-        "actions": actions,
-    })
+    Ranking {
+        fen: a.fen.clone(),
+        turn: a.turn.fold_wb("white", "black"),
+        depth: a.depth,
+        nodes: a.nodes,
+        done,
+        actions,
+    }
 }
 
 /// The analyse view's connection: `analyse` requests in (each stops the
@@ -461,17 +486,20 @@ pub(super) async fn analyse_socket(
         Ok(ws) => ws,
         Err(why) => return super::not_a_socket(&why.body_text()),
     };
-    ws.max_message_size(MAX_MESSAGE_BYTES * 4)
-        .max_frame_size(MAX_MESSAGE_BYTES * 4)
-        .on_upgrade(move |socket| analyse_loop(app, socket))
+    super::upgrade(ws).on_upgrade(move |socket| analyse_loop(app, socket))
 }
 
+/// The latest message of the analysis under way: its number (a message of
+/// an analysis that a new request replaced is never sent) and the text.
+type Latest = (u64, Option<String>);
+
 async fn analyse_loop(app: Arc<App>, mut socket: WebSocket) {
-    // Each analysis's messages come tagged with its number; only the
-    // current one's reach the page: one that a new request replaced (or a
-    // refused request ended) says nothing more, not even its last ranking,
-    // while one stopped by `stop` still sends its last, done.
-    let (tx, mut rx) = mpsc::channel::<(u64, String)>(16);
+    // Each analysis writes its rankings into a latest-value channel: the
+    // search thread never waits for the page, and a slow page gets the
+    // newest ranking, skipping those it had no time for. One stopped by
+    // `stop` still sends its last, done; one a new request replaced (or a
+    // refused request ended) says nothing more.
+    let (tx, mut rx) = watch::channel::<Latest>((0, None));
     let mut stop = Arc::new(AtomicBool::new(false));
     let mut current: u64 = 0;
     loop {
@@ -479,63 +507,68 @@ async fn analyse_loop(app: Arc<App>, mut socket: WebSocket) {
             incoming = socket.recv() => {
                 let text = match incoming {
                     Some(Ok(Message::Text(t))) => t,
-                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                    Some(Ok(Message::Close(_))) | None => break,
+                    Some(Err(e)) => {
+                        close_if_too_large(&mut socket, &e).await;
+                        break;
+                    }
                     Some(Ok(_)) => continue,
                 };
                 let reply = if text.len() > MAX_MESSAGE_BYTES {
-                    Some(error_message(format!("message too large: {} bytes, at most {MAX_MESSAGE_BYTES}", text.len())))
+                    Some(error(format!("message too large: {} bytes, at most {MAX_MESSAGE_BYTES}", text.len())))
                 } else {
-                    match serde_json::from_str::<Value>(text.as_str()) {
-                        Err(e) => Some(error_message(format!("bad JSON: {e}"))),
-                        Ok(m) => match m.get("type").and_then(Value::as_str) {
-                            Some("stop") => {
-                                stop.store(true, Ordering::SeqCst);
-                                None
-                            }
-                            Some("line") => match analysis_position(&m) {
-                                Err(e) => Some(error_message(e)),
-                                Ok((_, sans, fens)) => Some(json!({
-                                    "type": "line", "sans": sans, "fens": fens,
-                                }).to_string()),
-                            },
-                            Some("analyse") => match analysis_position(&m) {
-                                Err(e) => {
-                                    stop.store(true, Ordering::SeqCst);
-                                    current += 1;
-                                    Some(error_message(e))
-                                }
-                                Ok((pos, sans, fens)) => {
-                                    stop.store(true, Ordering::SeqCst);
+                    match serde_json::from_str::<AnalyseRequest>(text.as_str()) {
+                        Err(e) => Some(error(format!("bad message: {e} (types: analyse, line, stop)"))),
+                        Ok(AnalyseRequest::Stop) => {
+                            stop.store(true, Ordering::SeqCst);
+                            None
+                        }
+                        Ok(AnalyseRequest::Line(request)) => Some(match analysis_position(&request) {
+                            Err(e) => error(e),
+                            Ok(asked) => AnalyseEvent::Line { sans: asked.sans, fens: asked.fens },
+                        }),
+                        Ok(AnalyseRequest::Analyse(request)) => {
+                            stop.store(true, Ordering::SeqCst);
+                            current += 1;
+                            match analysis_position(&request) {
+                                Err(e) => Some(error(e)),
+                                Ok(asked) => {
                                     stop = Arc::new(AtomicBool::new(false));
-                                    current += 1;
-                                    let position = json!({
-                                        "type": "position",
-                                        "variant": pos.variant.id(),
-                                        "fen": pos.fen,
-                                        "moves": pos.actions,
-                                        "sans": sans,
-                                        "fen_now": fens.last(),
-                                    });
-                                    let depth = m
-                                        .get("depth")
-                                        .and_then(Value::as_i64)
+                                    let position = AnalysedPosition {
+                                        variant: asked.pos.variant.id(),
+                                        fen: asked.pos.fen.clone(),
+                                        moves: asked.pos.actions.clone(),
+                                        sans: asked.sans,
+                                        fen_now: asked.fens.last().cloned().unwrap_or_default(),
+                                        chess960: asked.pos.chess960,
+                                        specials: asked.pos.specials,
+                                        note: asked.note,
+                                    };
+                                    let depth = request
+                                        .depth
                                         .map_or(MAX_ANALYSIS_DEPTH, |d| d.clamp(1, i64::from(MAX_ANALYSIS_DEPTH)) as i32);
-                                    tokio::spawn(analyse(app.clone(), pos, depth, stop.clone(), current, tx.clone()));
-                                    Some(position.to_string())
+                                    tokio::spawn(analyse(app.clone(), asked.pos, depth, stop.clone(), current, tx.clone()));
+                                    Some(AnalyseEvent::Position(position))
                                 }
-                            },
-                            _ => Some(error_message("unknown message type (analyse, line, stop)")),
-                        },
+                            }
+                        }
                     }
                 };
                 if let Some(r) = reply
-                    && socket.send(Message::Text(r.into())).await.is_err()
+                    && !send(&mut socket, r.to_text()).await
                 {
                     break;
                 }
             }
-            Some((id, out)) = rx.recv() => {
-                if id == current && socket.send(Message::Text(out.into())).await.is_err() {
+            changed = rx.changed() => {
+                if changed.is_err() {
+                    break;
+                }
+                let (id, text) = rx.borrow_and_update().clone();
+                if let Some(text) = text
+                    && id == current
+                    && !send(&mut socket, text).await
+                {
                     break;
                 }
             }
@@ -544,15 +577,22 @@ async fn analyse_loop(app: Arc<App>, mut socket: WebSocket) {
     stop.store(true, Ordering::SeqCst);
 }
 
-/// Analysis number `id` of a connection: its messages go to `tx` tagged
-/// with it.
+fn error(message: impl Into<String>) -> AnalyseEvent {
+    AnalyseEvent::Error {
+        message: message.into(),
+    }
+}
+
+/// Analysis number `id` of a connection: its rankings go to `tx` tagged
+/// with it. It ends at `max_depth`, at `stop`, or after
+/// [`MAX_ANALYSIS_TIME`], whatever the page does.
 async fn analyse(
     app: Arc<App>,
     pos: Position,
     max_depth: i32,
     stop: Arc<AtomicBool>,
     id: u64,
-    tx: mpsc::Sender<(u64, String)>,
+    tx: watch::Sender<Latest>,
 ) {
     let started = Instant::now();
     let stop2 = stop.clone();
@@ -583,7 +623,8 @@ async fn analyse(
                         break;
                     }
                     let reached = a.depth;
-                    let _ = tx2.blocking_send((id, analysis_json(&a, false).to_string()));
+                    let text = AnalyseEvent::Analysis(ranking(e, &a, false)).to_text();
+                    tx2.send_replace((id, Some(text)));
                     last = Some(a);
                     if reached < depth {
                         break;
@@ -592,16 +633,23 @@ async fn analyse(
                 Err(err) => return Err(err.to_string()),
             }
         }
-        Ok(last)
+        Ok(last.map(|a| ranking(e, &a, true)))
     })
     .await;
-    let text = match out {
-        Some(Ok(Some(a))) => analysis_json(&a, true).to_string(),
-        Some(Ok(None)) => json!({"type": "analysis", "done": true, "actions": []}).to_string(),
-        Some(Err(e)) => error_message(e),
-        None => error_message("the analysis could not run"),
+    let event = match out {
+        Some(Ok(Some(r))) => AnalyseEvent::Analysis(r),
+        Some(Ok(None)) => AnalyseEvent::Analysis(Ranking {
+            fen: String::new(),
+            turn: "white",
+            depth: 0,
+            nodes: 0,
+            done: true,
+            actions: Vec::new(),
+        }),
+        Some(Err(e)) => error(e),
+        None => error("the analysis could not run"),
     };
-    let _ = tx.send((id, text)).await;
+    tx.send_replace((id, Some(event.to_text())));
 }
 
 /// Plies of a game the report analyses at this depth and node bound each
@@ -660,15 +708,7 @@ mod tests {
             max_searches,
             ..Default::default()
         };
-        Arc::new(App {
-            permits: Arc::new(tokio::sync::Semaphore::new(max_searches)),
-            addr: "127.0.0.1:0".parse().unwrap(),
-            games: Default::default(),
-            engines: Default::default(),
-            searching: Default::default(),
-            ids: Default::default(),
-            options,
-        })
+        Arc::new(App::new(options, "127.0.0.1:0".parse().unwrap()))
     }
 
     fn start() -> Position {
