@@ -26,11 +26,16 @@ struct Server {
 
 impl Server {
     fn start(extra: &[&str]) -> Server {
+        Server::start_to(extra, Stdio::null())
+    }
+
+    /// A server whose standard error goes to `err`.
+    fn start_to(extra: &[&str], err: impl Into<Stdio>) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tally"))
             .args(["serve", "--port", "0"])
             .args(extra)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(err)
             .spawn()
             .expect("tally serve starts");
         let out = child.stdout.take().expect("stdout");
@@ -810,4 +815,486 @@ async fn ctrl_c_ends_the_server_during_a_search() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     };
     assert!(status.success(), "{status:?}");
+}
+
+/// The raw answer to `request` written as is on a new connection (its
+/// status line and headers, then the body).
+fn raw(server: &Server, request: &str) -> String {
+    let mut s = TcpStream::connect(&server.addr).unwrap();
+    s.set_read_timeout(Some(WAIT)).unwrap();
+    s.write_all(request.as_bytes()).unwrap();
+    let mut text = String::new();
+    let _ = s.read_to_string(&mut text);
+    text
+}
+
+#[tokio::test]
+async fn a_host_is_one_header_of_the_exact_form_and_every_answer_says_nosniff() {
+    let server = Server::start(&[]);
+    let addr = server.addr.clone();
+    let port = addr.rsplit(':').next().unwrap().to_owned();
+    for host in [
+        format!("127.0.0.1:+{port}"),
+        format!("127.0.0.1:0{port}"),
+        format!("::1:{port}"),
+    ] {
+        let (status, _) = server.http("GET", "/api/status", &[("Host", &host)], "");
+        assert_eq!(status, 403, "{host}");
+    }
+    // Two Host headers: refused, whichever comes first.
+    let two = raw(
+        &server,
+        &format!(
+            "GET /api/status HTTP/1.1\r\nHost: {addr}\r\nHost: evil.example\r\nConnection: close\r\n\r\n"
+        ),
+    );
+    assert!(
+        two.starts_with("HTTP/1.1 403") || two.starts_with("HTTP/1.1 400"),
+        "{two}"
+    );
+    // An absolute-form target naming another server.
+    let absolute = raw(
+        &server,
+        &format!(
+            "GET http://evil.example/api/status HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+        ),
+    );
+    assert!(absolute.starts_with("HTTP/1.1 403"), "{absolute}");
+    let own = raw(
+        &server,
+        &format!(
+            "GET http://{addr}/api/status HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+        ),
+    );
+    assert!(own.starts_with("HTTP/1.1 200"), "{own}");
+    // JSON answers are not sniffed, and no page of the app, the report
+    // included, may be framed.
+    let status = raw(
+        &server,
+        &format!("GET /api/status HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"),
+    )
+    .to_ascii_lowercase();
+    assert!(
+        status.contains("x-content-type-options: nosniff"),
+        "{status}"
+    );
+    let id = server.create(json!({"mode": "people"}));
+    let mut ws = server.socket(&id).await;
+    ws.state(|_| true).await;
+    for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        ws.play(m).await;
+    }
+    ws.state(|g| g["status"] == "over").await;
+    let report = raw(
+        &server,
+        &format!(
+            "GET /api/games/{id}/report HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+        ),
+    )
+    .to_ascii_lowercase();
+    assert!(report.starts_with("http/1.1 200"), "{report}");
+    let head = report.split("\r\n\r\n").next().unwrap();
+    assert!(head.contains("x-frame-options: deny"), "{head}");
+    assert!(head.contains("frame-ancestors 'none'"), "{head}");
+}
+
+#[tokio::test]
+async fn a_setup_refuses_other_variants_fen_fields_and_a_clock_that_loses_at_once() {
+    let server = Server::start(&[]);
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Qq] w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1",
+    ] {
+        let (status, v) = server.json("POST", "/api/games", &json!({ "fen": fen }).to_string());
+        assert_eq!(status, 400, "{fen}: {v}");
+        let e = v["error"].as_str().unwrap();
+        assert!(e.contains("pockets") || e.contains("three-check"), "{e}");
+    }
+    let (status, v) = server.json("POST", "/api/games", r#"{"clock_base":1}"#);
+    assert_eq!(status, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("1000"), "{v}");
+}
+
+#[tokio::test]
+async fn a_slow_request_is_cut_off_and_connections_are_capped() {
+    let server = Server::start(&[]);
+    // A body declared larger than the bound: refused at once, and the
+    // connection closed (not kept waiting for the gigabyte).
+    let started = Instant::now();
+    let big = raw(
+        &server,
+        &format!(
+            "POST /api/games HTTP/1.1\r\nHost: {}\r\nContent-Length: 1000000000\r\n\r\n{{}}",
+            server.addr
+        ),
+    );
+    assert!(big.starts_with("HTTP/1.1 413"), "{big}");
+    assert!(started.elapsed() < WAIT);
+    // Headers that never end: the server closes the connection (after
+    // its header timeout, 10 s), where it used to wait for ever.
+    let mut s = TcpStream::connect(&server.addr).unwrap();
+    s.set_read_timeout(Some(WAIT)).unwrap();
+    s.write_all(format!("GET / HTTP/1.1\r\nHost: {}\r\nX-Slow: ", server.addr).as_bytes())
+        .unwrap();
+    let mut buf = [0u8; 256];
+    let n = s
+        .read(&mut buf)
+        .expect("the server closes the connection before the deadline");
+    let text = String::from_utf8_lossy(&buf[..n]);
+    assert!(n == 0 || text.starts_with("HTTP/1.1 408"), "{text}");
+    // A body that never arrives: 408 and closed.
+    let slow = raw(
+        &server,
+        &format!(
+            "POST /api/games HTTP/1.1\r\nHost: {}\r\nContent-Length: 100\r\n\r\n{{",
+            server.addr
+        ),
+    );
+    assert!(slow.starts_with("HTTP/1.1 408"), "{slow}");
+    // Past the cap, a connection is closed as it comes; the server answers
+    // again once they go.
+    let idle: Vec<TcpStream> = (0..256)
+        .map(|_| TcpStream::connect(&server.addr).unwrap())
+        .collect();
+    let mut extra = TcpStream::connect(&server.addr).unwrap();
+    extra.set_read_timeout(Some(WAIT)).unwrap();
+    let _ = extra.write_all(b"GET /api/status HTTP/1.1\r\n\r\n");
+    let mut buf = [0u8; 64];
+    let n = extra.read(&mut buf).unwrap_or(0);
+    assert_eq!(n, 0, "{}", String::from_utf8_lossy(&buf[..n]));
+    drop(idle);
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let mut s = TcpStream::connect(&server.addr).unwrap();
+        s.set_read_timeout(Some(WAIT)).unwrap();
+        let _ = write!(
+            s,
+            "GET /api/status HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            server.addr
+        );
+        let mut text = String::new();
+        let _ = s.read_to_string(&mut text);
+        if text.starts_with("HTTP/1.1 200") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the server did not come back");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The plies of game `id` saved in `dir`, from its `TallyActions` tag.
+fn saved_plies(dir: &std::path::Path, id: &str) -> Option<usize> {
+    let text = std::fs::read_to_string(dir.join(format!("{id}.pgn"))).ok()?;
+    let line = text.lines().find(|l| l.starts_with("[TallyActions "))?;
+    let actions = line.split('"').nth(1)?;
+    Some(actions.split_whitespace().count())
+}
+
+#[tokio::test]
+async fn a_ply_a_page_was_shown_survives_a_kill() {
+    let dir = fresh_save_dir("kill");
+    let d = dir.to_str().unwrap();
+    let moves = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5"];
+    let mut server = Server::start(&["--save", d]);
+    let id = server.create(json!({"mode": "people", "variant": "stylish"}));
+    // Nothing is written for a game nobody has played in.
+    assert_eq!(saved_plies(&dir, &id), None);
+    for (n, m) in moves.iter().enumerate() {
+        let mut ws = server.socket(&id).await;
+        ws.state(|_| true).await;
+        ws.play(m).await;
+        ws.state(|g| plies(g) == n + 1).await;
+        // The page has seen the ply: it is on disk, whatever happens now.
+        assert_eq!(saved_plies(&dir, &id), Some(n + 1));
+        server.child.kill().unwrap();
+        server.child.wait().unwrap();
+        server = Server::start(&["--save", d]);
+        let (_, g) = server.json("GET", &format!("/api/games/{id}"), "");
+        assert_eq!(plies(&g), n + 1, "{g}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn a_save_follows_no_link() {
+    use std::os::unix::fs::symlink;
+    let dir = fresh_save_dir("links");
+    let d = dir.to_str().unwrap();
+    let outside = std::env::temp_dir().join(format!("tally-outside-{}", std::process::id()));
+    std::fs::write(&outside, "keep me").unwrap();
+    let server = Server::start(&["--save", d]);
+    let id = server.create(json!({"mode": "people"}));
+    // A link planted where the old temporary file went, and one that is
+    // the game's own file: neither is written through.
+    symlink(&outside, dir.join(format!(".{id}.pgn.tmp"))).unwrap();
+    let mut ws = server.socket(&id).await;
+    ws.state(|_| true).await;
+    ws.play("e2e4").await;
+    ws.state(|g| plies(g) == 1).await;
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "keep me");
+    let own = dir.join(format!("{id}.pgn"));
+    assert!(
+        !std::fs::symlink_metadata(&own)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    std::fs::remove_file(&own).unwrap();
+    symlink(&outside, &own).unwrap();
+    ws.play("e7e5").await;
+    ws.state(|g| plies(g) == 2).await;
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "keep me");
+    let _ = std::fs::remove_file(&outside);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn the_save_folder_keeps_the_games_kept_and_says_what_it_did_not_load() {
+    let dir = fresh_save_dir("many");
+    let d = dir.to_str().unwrap();
+    {
+        let server = Server::start(&["--save", d, "--max-games", "4"]);
+        for _ in 0..12 {
+            let id = server.create(json!({"mode": "people"}));
+            let mut ws = server.socket(&id).await;
+            ws.state(|_| true).await;
+            ws.play("e2e4").await;
+            ws.state(|g| plies(g) == 1).await;
+        }
+    }
+    let files = || {
+        std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(Result::ok)
+            .filter(|e| e.path().extension().is_some_and(|x| x == "pgn"))
+            .count()
+    };
+    // The four games kept; the eight dropped took their files with them.
+    assert_eq!(files(), 4);
+    let log = dir.with_extension("log");
+    let err = std::fs::File::create(&log).unwrap();
+    let server = Server::start_to(&["--save", d, "--max-games", "2"], err);
+    let (_, v) = server.json("GET", "/api/games", "");
+    assert_eq!(v.as_array().unwrap().len(), 2, "{v}");
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("2 older saved game(s)"), "{text}");
+    drop(server);
+    let _ = std::fs::remove_file(&log);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn a_page_that_reads_nothing_does_not_starve_the_searches() {
+    let server = Server::start(&["--max-searches", "2", "--max-analysis-time", "5"]);
+    let url = format!("ws://{}/api/analyse/ws", server.addr);
+    let mut stalled = Vec::new();
+    for _ in 0..2 {
+        let (mut ws, _) = tokio_tungstenite::connect_async(url.as_str())
+            .await
+            .unwrap();
+        ws.send(Message::Text(
+            json!({"type": "analyse", "variant": "chess"})
+                .to_string()
+                .into(),
+        ))
+        .await
+        .unwrap();
+        let line = json!({"type": "line", "variant": "chess", "moves": ["e2e4", "e7e5", "g1f3"]})
+            .to_string();
+        for _ in 0..1500 {
+            if ws.send(Message::Text(line.clone().into())).await.is_err() {
+                break;
+            }
+        }
+        // Never read: kept open, unread.
+        stalled.push(ws);
+    }
+    // The stalled pages' analyses end at their time limit all the same
+    // (they used to block on the page, holding both searches for ever),
+    // and a game elsewhere then gets Tally's move.
+    let id = server.create(json!({"side": "white", "movetime": 100}));
+    let mut ws = server.socket(&id).await;
+    ws.state(|_| true).await;
+    ws.play("e2e4").await;
+    ws.state(|g| plies(g) == 2).await;
+    let deadline = Instant::now() + WAIT * 2;
+    loop {
+        let (_, s) = server.json("GET", "/api/status", "");
+        if s["searching"] == 0 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "searches still running: {s}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    drop(stalled);
+}
+
+#[tokio::test]
+async fn the_state_names_the_winner_itemises_awards_and_a_game_ends_for_good() {
+    let server = Server::start(&[]);
+    let id = server.create(json!({"mode": "people", "variant": "stylish"}));
+    let mut ws = server.socket(&id).await;
+    ws.state(|_| true).await;
+    // 1. e4 d5 2. exd5 (a pawn takes a pawn: 5), then White resigns.
+    for m in ["e2e4", "d7d5", "e4d5"] {
+        ws.play(m).await;
+    }
+    let g = ws.state(|g| plies(g) == 3).await;
+    let third = &g["plies"][2];
+    assert_eq!(
+        third["award"]["items"],
+        json!([{"event": "capture", "white": 5, "black": 0}])
+    );
+    assert_eq!(third["squares"], json!(["e4", "d5"]));
+    assert!(
+        third["fen"]
+            .as_str()
+            .unwrap()
+            .starts_with("rnbqkbnr/ppp1pppp/8/3P4/")
+    );
+    ws.send(json!({"type": "resign"})).await;
+    let g = ws.state(|g| g["status"] == "over").await;
+    // Between people the side to move (Black) resigns: White wins, by
+    // stylish's rule and on points alike.
+    assert_eq!(g["result"]["winner"], "white", "{g}");
+    assert_eq!(g["result"]["by"], "resignation", "{g}");
+    // A finished game is not taken back.
+    ws.send(json!({"type": "takeback"})).await;
+    let e = ws.next("error").await;
+    assert!(e["message"].as_str().unwrap().contains("over"), "{e}");
+    let (_, g) = server.json("GET", &format!("/api/games/{id}"), "");
+    assert_eq!((plies(&g), g["status"].as_str()), (3, Some("over")));
+    // A stylish mate itemised: fool's mate by the queen, not adjacent (80).
+    let id = server.create(json!({"mode": "people", "variant": "stylish"}));
+    let mut ws = server.socket(&id).await;
+    ws.state(|_| true).await;
+    for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        ws.play(m).await;
+    }
+    let g = ws.state(|g| g["status"] == "over").await;
+    assert_eq!(
+        g["plies"][3]["award"]["items"],
+        json!([{"event": "mate", "white": 0, "black": 80}])
+    );
+    assert_eq!(g["result"]["text"], "Black wins on points, 80 to 0");
+    // The games list tells games apart.
+    let (_, list) = server.json("GET", "/api/games", "");
+    let first = &list[0];
+    for key in ["id", "white", "black", "created_ms", "result"] {
+        assert!(!first[key].is_null(), "{key}: {first}");
+    }
+}
+
+#[tokio::test]
+async fn a_rematch_reverses_the_colours_from_the_same_start() {
+    let server = Server::start(&[]);
+    let (_, g) = server.json(
+        "POST",
+        "/api/games",
+        r#"{"variant":"sets","side":"white","chess960":true,"movetime":50}"#,
+    );
+    let id = g["id"].as_str().unwrap();
+    let (status, r) = server.json("POST", &format!("/api/games/{id}/rematch"), "");
+    assert_eq!(status, 200, "{r}");
+    assert_ne!(r["id"], g["id"]);
+    assert_eq!(r["side"], "black");
+    assert_eq!(r["variant"], "sets");
+    assert_eq!(r["start_fen"], g["start_fen"]);
+    let (status, _) = server.json("POST", "/api/games/000000000000/rematch", "");
+    assert_eq!(status, 404);
+}
+
+#[tokio::test]
+async fn the_catalogue_gives_each_variant_s_card_with_its_numbers() {
+    let server = Server::start(&[]);
+    let (_, v) = server.json("GET", "/api/variants", "");
+    let find = |id: &str| {
+        v["variants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["id"] == id)
+            .unwrap()
+            .clone()
+    };
+    let stylish = find("stylish");
+    let lines = stylish["card"]["lines"].as_array().unwrap();
+    let rook = lines.iter().find(|l| l["key"] == "mate.rook").unwrap();
+    assert_eq!(rook["value"], "[90, 110]");
+    assert_eq!(stylish["resignation_loses"], true);
+    let tiebraker = find("tiebraker");
+    let words: Vec<&str> = tiebraker["specials"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(words, ["disk", "swap", "restore"]);
+    assert!(find("chess")["specials"].as_array().unwrap().is_empty());
+    assert_eq!(find("sets")["specials"][0]["action"], "claim");
+    assert_eq!(v["min_elo"], tally::search::skill::MIN_ELO);
+    assert_eq!(v["max_elo"], tally::search::skill::MAX_ELO);
+}
+
+#[tokio::test]
+async fn tiebraker_s_phase_and_capture_or_check_are_in_the_state() {
+    let server = Server::start(&[]);
+    let id = server.create(json!({"mode": "people", "variant": "tiebraker"}));
+    let mut ws = server.socket(&id).await;
+    let g = ws.state(|_| true).await;
+    assert_eq!(g["phase"]["phase"], "none");
+    // 1. e4 d5 2. disk: Black must accept (any move), swap or restore; a
+    // capture is on (exd5 is White's, cxd... no: Black's dxe4), so
+    // capture-or-check binds Black's accepting move.
+    for m in ["e2e4", "d7d5", "disk"] {
+        ws.play(m).await;
+    }
+    let g = ws.state(|g| plies(g) == 3).await;
+    assert_eq!(g["phase"]["phase"], "offered", "{g}");
+    assert_eq!(g["phase"]["first"], "white");
+    assert!(
+        g["legal"]["limited"].as_str().unwrap().contains("capture"),
+        "{g}"
+    );
+    ws.play("swap").await;
+    let g = ws.state(|g| plies(g) == 4).await;
+    assert_eq!(g["phase"]["phase"], "swapped", "{g}");
+    assert_eq!(g["phase"]["frozen"], "black");
+    assert_eq!(g["phase"]["swap_plies_left"], 20);
+}
+
+#[tokio::test]
+async fn an_analysed_pgn_is_read_in_its_variant_with_lines_in_san() {
+    let server = Server::start(&[]);
+    let url = format!("ws://{}/api/analyse/ws", server.addr);
+    let (ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    let mut ws = Ws { ws };
+    let pgn = "[Variant \"stylish\"]\n\n1. e4 d5 *\n";
+    ws.send(json!({"type": "analyse", "pgn": pgn, "depth": 2}))
+        .await;
+    let p = ws.next("position").await;
+    assert_eq!(p["variant"], "stylish", "{p}");
+    let a = ws
+        .until(|m| m["type"] == "analysis" && m["done"] == true)
+        .await;
+    let best = &a["actions"][0];
+    assert_eq!(best["pv_san"][0], best["san"], "{best}");
+    // exd5 pays 5 in stylish, itemised.
+    let exd5 = a["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["action"] == "e4d5")
+        .unwrap();
+    assert_eq!(
+        exd5["award"]["items"],
+        json!([{"event": "capture", "white": 5, "black": 0}])
+    );
+    // A variant chosen over the tag is said.
+    ws.send(json!({"type": "analyse", "pgn": pgn, "variant": "chess", "depth": 1}))
+        .await;
+    let p = ws.next("position").await;
+    assert_eq!(p["variant"], "chess");
+    assert!(p["note"].as_str().unwrap().contains("stylish"), "{p}");
 }

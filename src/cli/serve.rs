@@ -37,6 +37,9 @@ pub struct ServeArgs {
     /// Searches running at once at most.
     #[arg(long, default_value_t = 2)]
     max_searches: usize,
+    /// The longest an analysis of the Analyse view runs, seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    max_analysis_time: u64,
 }
 
 /// Runs the server until interrupted.
@@ -56,6 +59,11 @@ pub fn run(args: &ServeArgs) -> Result<(), CliError> {
             "--max-games must be 1 to 10000 and --max-searches 1 to 64",
         ));
     }
+    if !(1..=3600).contains(&args.max_analysis_time) {
+        return Err(CliError::bad_input(
+            "--max-analysis-time must be 1 to 3600 seconds",
+        ));
+    }
     if let Some(dir) = &args.save
         && let Err(e) = std::fs::create_dir_all(dir)
     {
@@ -72,6 +80,7 @@ pub fn run(args: &ServeArgs) -> Result<(), CliError> {
         hash_mb: args.hash,
         max_games: args.max_games,
         max_searches: args.max_searches,
+        max_analysis_time: std::time::Duration::from_secs(args.max_analysis_time),
     };
     let open = args.open;
     crate::serve::run(options, |addr| {

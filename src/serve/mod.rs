@@ -91,6 +91,8 @@ pub struct ServeOptions {
     pub max_games: usize,
     /// Searches running at once at most.
     pub max_searches: usize,
+    /// The longest an analysis of the Analyse view runs.
+    pub max_analysis_time: Duration,
 }
 
 impl Default for ServeOptions {
@@ -103,6 +105,7 @@ impl Default for ServeOptions {
             hash_mb: 16,
             max_games: 100,
             max_searches: 2,
+            max_analysis_time: Duration::from_secs(60),
         }
     }
 }

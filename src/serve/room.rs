@@ -351,3 +351,46 @@ pub(super) fn clock_watch(app: &Arc<App>, slot: &Arc<Slot>) {
     });
     r.live.timer = Some(task.abort_handle());
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::serve::ServeOptions;
+    use crate::serve::game::SetupRequest;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_game_has_one_clock_timer_however_often_it_changes() {
+        let app = Arc::new(App::new(
+            ServeOptions::default(),
+            "127.0.0.1:0".parse().unwrap(),
+        ));
+        let setup: SetupRequest =
+            serde_json::from_str(r#"{"mode":"people","clock_base":10800000}"#).unwrap();
+        let game = ServedGame::new("000000000001".into(), setup.check().unwrap()).unwrap();
+        let slot = Arc::new(Slot::new(game));
+        let before = tokio::runtime::Handle::current()
+            .metrics()
+            .num_alive_tasks();
+        // A three-hour clock changed a thousand times (a move and its
+        // take-back, again and again): one timer sleeps, not a thousand.
+        for _ in 0..500 {
+            lock(&slot.room).game.play("e2e4", None).unwrap();
+            clock_watch(&app, &slot);
+            lock(&slot.room).game.takeback().unwrap();
+            clock_watch(&app, &slot);
+        }
+        // Aborted timers are gone once the runtime has polled them.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let alive = tokio::runtime::Handle::current()
+                .metrics()
+                .num_alive_tasks();
+            if alive <= before + 1 {
+                break;
+            }
+            assert!(Instant::now() < deadline, "{alive} tasks alive");
+            tokio::task::yield_now().await;
+        }
+        assert!(lock(&slot.room).live.timer.is_some());
+    }
+}

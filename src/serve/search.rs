@@ -346,9 +346,8 @@ pub(super) fn hint(app: &Arc<App>, slot: &Arc<Slot>) {
     });
 }
 
-/// Deepest analysis depth, and the longest an analysis runs.
+/// Deepest analysis depth.
 const MAX_ANALYSIS_DEPTH: i32 = 40;
-const MAX_ANALYSIS_TIME: Duration = Duration::from_secs(60);
 
 /// A position the analyse view asked for, checked: the search's setting,
 /// the SAN and FEN of its line, and what the page is told of it.
@@ -584,8 +583,8 @@ fn error(message: impl Into<String>) -> AnalyseEvent {
 }
 
 /// Analysis number `id` of a connection: its rankings go to `tx` tagged
-/// with it. It ends at `max_depth`, at `stop`, or after
-/// [`MAX_ANALYSIS_TIME`], whatever the page does.
+/// with it. It ends at `max_depth`, at `stop`, or after the server's
+/// `--max-analysis-time`, whatever the page does.
 async fn analyse(
     app: Arc<App>,
     pos: Position,
@@ -595,12 +594,13 @@ async fn analyse(
     tx: watch::Sender<Latest>,
 ) {
     let started = Instant::now();
+    let most = app.options.max_analysis_time;
     let stop2 = stop.clone();
     let tx2 = tx.clone();
     let out = with_engine(&app, pos, move |e| {
         let mut last = None;
         for depth in 1..=max_depth {
-            let left = MAX_ANALYSIS_TIME.saturating_sub(started.elapsed());
+            let left = most.saturating_sub(started.elapsed());
             if stop2.load(Ordering::SeqCst) || left.is_zero() {
                 break;
             }
