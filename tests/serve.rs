@@ -1298,3 +1298,174 @@ async fn an_analysed_pgn_is_read_in_its_variant_with_lines_in_san() {
     assert_eq!(p["variant"], "chess");
     assert!(p["note"].as_str().unwrap().contains("stylish"), "{p}");
 }
+
+/// Resident memory of process `pid`, KiB.
+fn rss_kib(pid: u32) -> u64 {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    s.lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|k| k.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The soak test of `tally serve` (docs/serve.md, "Soak test"): for
+/// `SOAK_SECS` seconds (default 180), many games and pages at once, pages
+/// dropping mid-search and coming back, hints and analyses abandoned, and
+/// every `SOAK_KILL_SECS` (default 45) a `kill -9` and a restart on the
+/// same `--save` folder. Reports resident memory over time and the
+/// slowest `/api/status`; asserts that no game a page was shown is lost
+/// and that no search outlives its pages.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "minutes long; run for a report: cargo test --release --test serve soak -- --ignored --nocapture"]
+async fn soak() {
+    let secs = |name: &str, default: u64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let total = Duration::from_secs(secs("SOAK_SECS", 180));
+    let kill_every = Duration::from_secs(secs("SOAK_KILL_SECS", 45));
+    let dir = fresh_save_dir("soak");
+    let d = dir.to_str().unwrap().to_owned();
+    let args = [
+        "--save",
+        d.as_str(),
+        "--max-games",
+        "40",
+        "--max-searches",
+        "2",
+    ];
+    let mut server = Server::start(&args);
+    // A small deterministic generator (the run is the same each time, up
+    // to the machine's timing).
+    let mut seed: u64 = 0x5eed_1234;
+    let mut rand = move |n: usize| {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((seed >> 33) as usize) % n.max(1)
+    };
+    let variants = ["stylish", "sets", "dynamic", "tiebraker", "wacky", "chess"];
+    // The games, and the plies each page was last shown.
+    let mut games: Vec<(String, usize)> = Vec::new();
+    for i in 0..16 {
+        let setup = if i % 2 == 0 {
+            json!({"mode": "people", "variant": variants[i % variants.len()]})
+        } else {
+            json!({"variant": variants[i % variants.len()], "movetime": 30, "side": "white"})
+        };
+        games.push((server.create(setup), 0));
+    }
+    let started = Instant::now();
+    let mut last_kill = Instant::now();
+    let mut kills = 0;
+    let mut actions = 0u64;
+    let mut slowest = Duration::ZERO;
+    let mut memory: Vec<(u64, u64)> = Vec::new();
+    let mut lost = 0;
+    while started.elapsed() < total {
+        // The slowest status answer, and memory every few seconds.
+        let t = Instant::now();
+        let (status, _) = server.json("GET", "/api/status", "");
+        assert_eq!(status, 200);
+        slowest = slowest.max(t.elapsed());
+        if memory
+            .last()
+            .is_none_or(|(s, _)| started.elapsed().as_secs() >= s + 5)
+        {
+            memory.push((started.elapsed().as_secs(), rss_kib(server.child.id())));
+        }
+        if last_kill.elapsed() >= kill_every {
+            server.child.kill().unwrap();
+            server.child.wait().unwrap();
+            server = Server::start(&args);
+            kills += 1;
+            last_kill = Instant::now();
+            // Every ply a page was shown is back; a game nobody played in
+            // was never saved, and is made anew.
+            for (id, shown) in &mut games {
+                let (status, g) = server.json("GET", &format!("/api/games/{id}"), "");
+                if *shown > 0 && (status != 200 || plies(&g) < *shown) {
+                    lost += 1;
+                }
+                if status != 200 {
+                    *id = server.create(json!({"mode": "people"}));
+                    *shown = 0;
+                }
+            }
+        }
+        let k = rand(games.len());
+        let id = games[k].0.clone();
+        let mut ws = server.socket(&id).await;
+        let mut g = ws.state(|_| true).await;
+        for _ in 0..1 + rand(6) {
+            actions += 1;
+            let n = plies(&g);
+            if g["status"] == "over" {
+                // A finished game makes way for a new one.
+                let setup = json!({"mode": "people", "variant": variants[rand(variants.len())]});
+                games[k] = (server.create(setup), 0);
+                break;
+            }
+            match rand(10) {
+                // Drop the page mid-search (the search must stop).
+                0 => break,
+                1 => ws.send(json!({"type": "hint"})).await,
+                2 if n > 0 && g["engine_to_move"] == false => {
+                    ws.send(json!({"type": "takeback"})).await;
+                    g = ws.state(|s| plies(s) < n).await;
+                }
+                _ if g["engine_to_move"] == false => {
+                    let moves = g["legal"]["moves"].as_array().cloned().unwrap_or_default();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let m = moves[rand(moves.len())]["uci"].as_str().unwrap().to_owned();
+                    ws.play(&m).await;
+                    g = ws.state(|s| plies(s) > n || s["status"] == "over").await;
+                }
+                _ => {
+                    g = ws
+                        .state(|s| s["engine_to_move"] == false || s["status"] == "over")
+                        .await;
+                }
+            }
+            games[k].1 = plies(&g);
+        }
+        // Now and then an analysis, abandoned mid-way.
+        if rand(8) == 0 {
+            let url = format!("ws://{}/api/analyse/ws", server.addr);
+            if let Ok((mut a, _)) = tokio_tungstenite::connect_async(url).await {
+                let _ = a
+                    .send(Message::Text(
+                        json!({"type": "analyse", "variant": "stylish"})
+                            .to_string()
+                            .into(),
+                    ))
+                    .await;
+            }
+        }
+    }
+    // Every page gone: no search may still run.
+    let deadline = Instant::now() + WAIT * 2;
+    let searching = loop {
+        let (_, s) = server.json("GET", "/api/status", "");
+        if s["searching"] == 0 || Instant::now() > deadline {
+            break s["searching"].clone();
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    println!(
+        "soak: {:?}, {actions} actions on {} games, {kills} kills and restarts",
+        started.elapsed(),
+        games.len()
+    );
+    println!("soak: slowest /api/status: {slowest:?}");
+    println!("soak: resident memory (s, KiB): {memory:?}");
+    println!("soak: games lost: {lost}; searches running after their pages went: {searching}");
+    assert_eq!(lost, 0);
+    assert_eq!(searching, 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
