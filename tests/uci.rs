@@ -988,9 +988,8 @@ fn hostile_input() {
     longer.extend(std::iter::repeat_n(b"e2e4 ".as_slice(), 400_000).flatten());
     longer.push(b'\n');
     c.send_raw(&longer);
-    // `go searchmoves` with nothing else started an open-ended search:
-    // it ends with the second bestmove (the first ended `go go go`; `go
-    // perft x` starts nothing).
+    // `go searchmoves` without a move is refused with the second bestmove,
+    // `0000` (the first ended `go go go`; `go perft x` starts nothing).
     c.send("stop");
     let mut lines = c.wait_for(20, |l| l.starts_with("bestmove"));
     if lines.iter().filter(|l| l.starts_with("bestmove")).count() < 2 {
@@ -1062,18 +1061,23 @@ fn long_work_answers_isready_and_stops() {
     c.send("stop");
     let p = c.wait_for(60, |l| l.starts_with("info string"));
     assert_eq!(p, ["info string go perft 10 stopped"]);
-    // Lines after long work wait for it, in order; isready behind them too.
+    // Lines after long work wait for it, in order; isready does not: it
+    // is answered at once, before the work that the stop after it ends.
     c.send("bench 20");
     c.send("position startpos moves e2e4");
     c.send("d");
     c.send("isready");
     c.send("stop");
-    let b = c.wait_for(60, |l| l == "readyok");
+    let b = c.wait_for(60, |l| l.starts_with("Fen: "));
+    let ready = b.iter().position(|l| l == "readyok");
     let stopped = b.iter().position(|l| l == "info string bench 20 stopped");
-    let fen = b
-        .iter()
-        .position(|l| l.starts_with("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b"));
-    assert!(stopped.is_some() && stopped < fen, "{b:#?}");
+    assert!(ready.is_some() && ready < stopped, "{b:#?}");
+    assert!(
+        b.last()
+            .unwrap()
+            .starts_with("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b"),
+        "{b:#?}"
+    );
     // Beyond the maxima: refused.
     c.send("go perft 11");
     c.send("bench 21");
@@ -1302,15 +1306,20 @@ fn echoed_input_has_no_raw_control_characters() {
 fn a_stop_behind_waiting_lines_stops_the_work_they_start() {
     let mut c = Client::start();
     // `bench 20` waits behind the perft; the stop after it stops the perft
-    // and then the bench that the waiting line starts.
+    // and then the bench that the waiting line starts (isready is answered
+    // before either ends).
     c.send("go perft 10");
     c.send("bench 20");
     c.send("isready");
     c.send("stop");
-    let lines = c.wait_for(60, |l| l == "readyok");
-    assert!(
-        lines.iter().any(|l| l == "info string bench 20 stopped"),
-        "{lines:#?}"
+    let lines = c.wait_for(60, |l| l == "info string bench 20 stopped");
+    assert_eq!(
+        lines,
+        [
+            "readyok",
+            "info string go perft 10 stopped",
+            "info string bench 20 stopped"
+        ]
     );
     c.send("quit");
     c.finish();
@@ -1820,4 +1829,90 @@ fn a_search_always_completes_its_first_depth_and_ends() {
     assert!(errors(&b).is_empty(), "{b:#?}");
     c.send("quit");
     c.finish();
+}
+
+/// `isready` is answered at once during a perft that would run for days,
+/// even behind a waiting `d`; the `d` runs after `stop` ends the perft.
+#[test]
+fn isready_is_answered_at_once_behind_lines_that_wait_for_a_perft() {
+    let mut c = Client::start();
+    c.send("position startpos");
+    c.send("go perft 10");
+    c.send("d");
+    c.send("isready");
+    // Only readyok: the perft cannot have ended, and `d` waits for it.
+    assert_eq!(c.wait_for(60, |l| l == "readyok"), ["readyok"]);
+    c.send("isready");
+    assert_eq!(c.wait_for(60, |l| l == "readyok"), ["readyok"]);
+    c.send("stop");
+    let rest = c.wait_for(60, |l| l.starts_with("Fen: "));
+    assert_eq!(rest[0], "info string go perft 10 stopped", "{rest:#?}");
+    assert!(
+        rest.last()
+            .unwrap()
+            .starts_with("Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w")
+    );
+    c.send("quit");
+    c.finish();
+}
+
+/// A `go` with a field twice, a field without its value, or `perft`
+/// beside other fields is refused whole: no perft, no search (`bestmove
+/// 0000`, which a GUI waits for).
+#[test]
+fn go_with_a_repeated_or_valueless_field_is_refused() {
+    let mut c = Client::start();
+    c.send("position startpos");
+    // As reported: `wtime` took the last `perft` as its value, and perft
+    // 10 ran. Had it run, isready would still be answered at once (above)
+    // and the quit below would print that it stopped.
+    c.send("go perft 3 perft 10 wtime perft 5");
+    let lines = c.sync();
+    assert_eq!(
+        lines,
+        ["info string error: go: perft is given more than once; refused, nothing runs"]
+    );
+    for (args, why) in [
+        ("wtime perft 5", "wtime needs a value (found 'perft')"),
+        ("depth 3 depth 4", "depth is given more than once"),
+        ("wtime 100 btime", "btime needs a value (found nothing)"),
+        ("infinite infinite", "infinite is given more than once"),
+        ("searchmoves depth 2", "searchmoves needs at least one move"),
+        (
+            "perft 2 depth 3",
+            "perft takes no other field (found depth)",
+        ),
+        ("perft", "perft needs a value (found nothing)"),
+    ] {
+        c.send(&format!("go {args}"));
+        let lines = c.sync();
+        let error = format!("info string error: go: {why}; refused");
+        assert!(lines[0].starts_with(&error), "{args}: {lines:#?}");
+        // With `perft` among the words it was a perft; otherwise a search.
+        let answer = if args.contains("perft") {
+            vec![]
+        } else {
+            vec!["bestmove 0000"]
+        };
+        assert_eq!(&lines[1..], answer, "{args}: {lines:#?}");
+    }
+    // A refused go during a search ends the search first, as any go does.
+    c.send("go infinite");
+    c.wait_for(20, |l| l.starts_with("info depth 1 "));
+    c.send("go depth 1 depth 2");
+    let lines = c.wait_for(20, |l| l == "bestmove 0000");
+    let moves: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(moves.len(), 2, "{lines:#?}");
+    assert_ne!(moves[0], "bestmove 0000");
+    // The well-formed ones still run.
+    c.send("go perft 2");
+    assert_eq!(
+        c.wait_for(60, |l| l.starts_with("Nodes searched"))
+            .last()
+            .unwrap(),
+        "Nodes searched: 400"
+    );
+    c.send("quit");
+    let rest = c.finish();
+    assert!(rest.is_empty(), "{rest:#?}");
 }
