@@ -1916,3 +1916,185 @@ fn go_with_a_repeated_or_valueless_field_is_refused() {
     let rest = c.finish();
     assert!(rest.is_empty(), "{rest:#?}");
 }
+
+/// The FENs of `genfens` lines, checked to be legal chess positions.
+fn genfens_fens(lines: &[String]) -> Vec<String> {
+    let fens: Vec<String> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info string genfens "))
+        .map(str::to_owned)
+        .collect();
+    for fen in &fens {
+        let mut e = Engine::new(Variant::Chess);
+        e.set_position(Some(fen), &[])
+            .unwrap_or_else(|err| panic!("{fen}: {}", err.error));
+        assert!(!e.legal_actions().is_empty(), "{fen}");
+        // OpenBench turns each into EPD from its six fields.
+        assert_eq!(fen.split(' ').count(), 6, "{fen}");
+    }
+    fens
+}
+
+/// `genfens N seed S book None|FILE`, as OpenBench asks for openings:
+/// N legal positions, the same for the same seed, other ones for another,
+/// a book's positions as the start, and bad words refused clearly.
+#[test]
+fn genfens_as_openbench_reads_it() {
+    // At the end of the input the work finishes (a quit would stop it).
+    let run = |cmd: &str| script(&format!("{cmd}\n"));
+    let a = run("genfens 6 seed 11 book None");
+    let fens = genfens_fens(&a);
+    assert_eq!(fens.len(), 6, "{a:#?}");
+    assert_eq!(a.len(), 6, "only genfens lines: {a:#?}");
+    assert_eq!(run("genfens 6 seed 11 book None"), a);
+    // The first positions of a longer run are the same (game i's opening).
+    assert_eq!(genfens_fens(&run("genfens 3 seed 11 book None")), fens[..3]);
+    assert_ne!(genfens_fens(&run("genfens 6 seed 12 book None")), fens);
+    // Eight random plies by default, as in datagen; fewer when asked.
+    assert!(fens.iter().all(|f| f.ends_with(" 5")), "{fens:#?}");
+    let two = genfens_fens(&run("genfens 3 seed 11 book None random-plies 2 no-verify"));
+    assert!(two.iter().all(|f| f.ends_with(" 2")), "{two:#?}");
+    // A book: its positions are where the random plies start.
+    let dir = std::env::temp_dir().join(format!("tally-genfens-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("book.epd");
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -";
+    std::fs::write(&book, format!("{kiwipete} id \"kiwipete\";\n")).unwrap();
+    let from_book = genfens_fens(&run(&format!(
+        "genfens 2 seed 3 book {} random-plies 0 no-verify",
+        book.display()
+    )));
+    assert_eq!(
+        from_book,
+        [format!("{kiwipete} 0 1"), format!("{kiwipete} 0 1")]
+    );
+    let played = genfens_fens(&run(&format!(
+        "genfens 2 seed 3 book {} random-plies 1 no-verify",
+        book.display()
+    )));
+    assert!(
+        played
+            .iter()
+            .all(|f| f.starts_with("r3k2r/") && f.contains(" b ")),
+        "{played:#?}"
+    );
+    // Bad words and a bad book: one clear error, no positions.
+    for (cmd, error) in [
+        ("genfens", "genfens: expected 'genfens N"),
+        (
+            "genfens x seed 1",
+            "genfens: the count 'x' is not a whole number",
+        ),
+        (
+            "genfens 5 seed 1 book None bogus",
+            "genfens: unknown word 'bogus'",
+        ),
+        (
+            "genfens 5 seed 1 seed 2",
+            "genfens: seed is given more than once",
+        ),
+        (
+            "genfens 5 seed 1 book /no/such/book.epd",
+            "/no/such/book.epd",
+        ),
+    ] {
+        let out = run(cmd);
+        assert_eq!(out.len(), 1, "{cmd}: {out:#?}");
+        assert!(out[0].starts_with("info string error: "), "{cmd}: {out:#?}");
+        assert!(out[0].contains(error), "{cmd}: {out:#?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// genfens is long work: isready is answered during it and stop ends it
+/// with a line OpenBench does not take for a position.
+#[test]
+fn genfens_answers_isready_and_stops() {
+    let mut c = Client::start();
+    c.send("genfens 100000000 seed 1 book None");
+    c.wait_for(60, |l| l.starts_with("info string genfens "));
+    c.send("isready");
+    let lines = c.wait_for(60, |l| l == "readyok");
+    genfens_fens(&lines);
+    c.send("stop");
+    let lines = c.wait_for(60, |l| l.starts_with("info string stopped genfens after "));
+    assert!(
+        lines.last().unwrap().ends_with(" of 100000000 positions"),
+        "{lines:#?}"
+    );
+    genfens_fens(&lines);
+    c.send("quit");
+    c.finish();
+}
+
+/// The `tally` binary.
+fn binary(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_tally"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run tally")
+}
+
+fn stdout_lines(o: &std::process::Output) -> Vec<String> {
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Arguments that are UCI commands run in order, each to its end, as
+/// OpenBench runs `genfens` and `bench` (`quit` right after them stops
+/// nothing); subcommands stay subcommands.
+#[test]
+fn arguments_that_are_uci_commands_run_in_order() {
+    let genfens = binary(&["genfens 4 seed 9 book None", "quit"]);
+    assert!(genfens.status.success());
+    let lines = stdout_lines(&genfens);
+    assert_eq!(lines, script("genfens 4 seed 9 book None\n"));
+    assert_eq!(genfens_fens(&lines).len(), 4);
+    // Each argument one command; an argument of several lines, each.
+    let perft = binary(&["position startpos moves e2e4", "go perft 2\nd", "quit"]);
+    let lines = stdout_lines(&perft);
+    let nodes = lines.iter().position(|l| l == "Nodes searched: 600");
+    let fen = lines.iter().position(|l| l.starts_with("Fen: "));
+    assert!(nodes.is_some() && nodes < fen, "{lines:#?}");
+    // An open-ended search is stopped by the next command, a limited one
+    // finishes.
+    let go = binary(&["go infinite", "go depth 3", "isready"]);
+    let lines = stdout_lines(&go);
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+        2
+    );
+    assert!(lines.iter().any(|l| l.starts_with("info depth 3 ")));
+    assert_eq!(lines.last().unwrap(), "readyok");
+    // `uci` with more arguments: UCI; alone it is the subcommand (stdin).
+    let uci = binary(&["uci", "isready", "quit"]);
+    let lines = stdout_lines(&uci);
+    assert!(lines.contains(&"uciok".to_owned()) && lines.last().unwrap() == "readyok");
+    // The UCI bench (OpenBench's form for a net set by EvalFile) and the
+    // subcommand agree on the node count.
+    let uci_bench = binary(&[
+        "setoption name EvalMode value nnue",
+        "setoption name EvalFile value nets/chess.tnn",
+        "bench 2",
+        "quit",
+    ]);
+    let last = stdout_lines(&uci_bench).pop().unwrap();
+    let sub_bench = binary(&["bench", "2", "--net", "nets/chess.tnn"]);
+    let sub_last = stdout_lines(&sub_bench).pop().unwrap();
+    let nodes = |l: &str| l.split(' ').next().unwrap().parse::<u64>().unwrap();
+    assert_eq!(nodes(&last), nodes(&sub_last), "{last} / {sub_last}");
+    assert!(last.ends_with(" nps"), "{last}");
+    // A mistyped subcommand is still clap's error, with its suggestion.
+    let typo = binary(&["bnech"]);
+    assert_eq!(typo.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&typo.stderr).contains("'bench'"));
+    // --help says how.
+    let help = stdout_lines(&binary(&["--help"])).join("\n");
+    assert!(
+        help.contains("bench") && help.contains("UCI commands as arguments"),
+        "{help}"
+    );
+}

@@ -14,16 +14,18 @@
 //! them one by one; a search runs on the engine's own thread, and its
 //! reporter and done-callback (which prints `bestmove`) share the writer
 //! with the loop, one lock per group of lines. Other long work (`go perft`,
-//! `bench`, a new hash table) runs on a thread of its own too: meanwhile
-//! the loop answers `isready` and acts on `stop` and `quit` at once, and
-//! keeps every other line until the work ends, when it says so through the
-//! same channel.
+//! `bench`, `genfens`, a new hash table) runs on a thread of its own too:
+//! meanwhile the loop answers `isready` and acts on `stop` and `quit` at
+//! once, and keeps every other line until the work ends, when it says so
+//! through the same channel. Commands given as arguments ([`run_commands`])
+//! run one after another, each finished before the next.
 //!
 //! The user guide follows.
 //!
 #![doc = include_str!("../../docs/uci.md")]
 
 mod display;
+mod genfens;
 mod input;
 mod options;
 mod output;
@@ -82,6 +84,7 @@ const COMMANDS: &[&str] = &[
     "d",
     "eval",
     "bench",
+    "genfens",
 ];
 
 /// Runs the UCI loop until `quit` or the end of `input`, writing to
@@ -101,6 +104,41 @@ where
     input::spawn_reader(input, tx.clone());
     let mut session = Session::new(Arc::new(Out::new(output)), tx);
     session.serve(&rx);
+}
+
+/// Runs `lines` as UCI commands, in order, each finished before the next
+/// (long work and a search with a limit run to their end; an open-ended
+/// search is stopped), writing to `output`, then returns: `tally
+/// "genfens 5 seed 1 book None" quit`, as OpenBench runs engines. A line
+/// longer than [`MAX_LINE`] bytes is refused as the loop refuses it.
+pub fn run_commands<W>(lines: &[String], output: W)
+where
+    W: Write + Send + 'static,
+{
+    let (tx, rx) = mpsc::channel();
+    let mut session = Session::new(Arc::new(Out::new(output)), tx);
+    for line in lines {
+        session.settle(&rx);
+        let flow = if line.len() > MAX_LINE {
+            session.out.error(&format!(
+                "a line of {} bytes is longer than {MAX_LINE}; ignored",
+                line.len()
+            ));
+            Flow::Continue
+        } else {
+            session.handle(line)
+        };
+        if flow == Flow::Quit {
+            break;
+        }
+    }
+    session.settle(&rx);
+}
+
+/// Whether `word` starts a UCI command (`tally ARG...` runs its arguments
+/// as commands when the first starts with one).
+pub fn is_command(word: &str) -> bool {
+    COMMANDS.contains(&word)
 }
 
 /// Long work running on a thread of its own.
@@ -253,12 +291,32 @@ impl<W: Write + Send + 'static> Session<W> {
         let _ = self.engine.wait();
     }
 
+    /// Waits for long work to end (doing what it leaves to do) and for a
+    /// search with a limit to print its bestmove; an open-ended search is
+    /// stopped first. What [`run_commands`] does between commands.
+    fn settle(&mut self, events: &Receiver<Input>) {
+        while self.work.is_some() {
+            // Only work sends here once the session runs without a
+            // reader; a closed channel cannot happen while the session
+            // keeps its sender, and would end the wait all the same.
+            match events.recv() {
+                Ok(Input::WorkDone) | Err(_) => self.finish_work(),
+                Ok(_) => {}
+            }
+        }
+        if self.unbounded || self.pondering {
+            self.engine.stop();
+        }
+        let _ = self.engine.wait();
+    }
+
     /// A line as it comes: handled at once, or, while long work runs, kept
     /// for after it; but `stop` and `quit` act at once, and `isready` is
-    /// answered at once during a calculation (`go perft`, `bench`), even
-    /// with lines waiting before it (they still run after the calculation,
-    /// in order), as the protocol asks; only while a new hash table is made
-    /// does it wait, to be answered when the table is there.
+    /// answered at once during a calculation (`go perft`, `bench`,
+    /// `genfens`), even with lines waiting before it (they still run after
+    /// the calculation, in order), as the protocol asks; only while a new
+    /// hash table is made does it wait, to be answered when the table is
+    /// there.
     fn accept(&mut self, line: String) -> Flow {
         if self.work.is_none() {
             return self.handle(&line);
@@ -387,6 +445,7 @@ impl<W: Write + Send + 'static> Session<W> {
             "d" => self.out.lines(&display::position(&self.engine)),
             "eval" => self.out.lines(&display::evaluation(&self.engine)),
             "bench" => self.bench(args),
+            "genfens" => self.genfens(args),
             _ => {}
         }
         Flow::Continue
@@ -970,8 +1029,15 @@ impl<W: Write + Send + 'static> Session<W> {
         };
         self.engine.stop_and_wait();
         let out = self.out.clone();
+        // The session's evaluation, as `tally bench --net` takes one (the
+        // bench's own hash and threads).
+        let options = EngineOptions {
+            eval_mode: self.engine.options().eval_mode,
+            net: self.engine.options().net.clone(),
+            ..EngineOptions::default()
+        };
         self.start_work(false, move |stop| {
-            let result = crate::bench::run_until(depth, stop, |i, line| {
+            let result = crate::bench::run_with(depth, &options, stop, |i, line| {
                 out.info(&line.describe(i));
             });
             match result {
@@ -981,6 +1047,49 @@ impl<W: Write + Send + 'static> Session<W> {
                 }
                 Ok(None) => out.info(&format!("bench {depth} stopped")),
                 Err(e) => out.error(&format!("bench: {e}")),
+            }
+            WorkEnd::Nothing
+        });
+    }
+}
+
+impl<W: Write + Send + 'static> Session<W> {
+    /// `genfens N seed S book <None|FILE> [EXTRA]`: OpenBench's opening
+    /// positions ([`genfens`](mod@genfens)), as long work.
+    fn genfens(&mut self, args: &[&str]) {
+        let request = match genfens::parse(args) {
+            Ok(r) => r,
+            Err(e) => {
+                self.out.error(&format!("genfens: {e}"));
+                return;
+            }
+        };
+        self.engine.stop_and_wait();
+        let variant = self.engine.variant();
+        let options = self.engine.options().clone();
+        let out = self.out.clone();
+        self.start_work(false, move |stop| {
+            // The book is read here: a large one takes a while.
+            let config = match genfens::config(&request, variant, &options) {
+                Ok(c) => c,
+                Err(e) => {
+                    out.error(&format!("genfens: {e}"));
+                    return WorkEnd::Nothing;
+                }
+            };
+            let (printed, ended) = genfens::generate(&config, request.count, stop, |fen| {
+                out.line(&format!("info string genfens {fen}"));
+            });
+            let of = request.count;
+            match ended {
+                genfens::Ended::Done => {}
+                genfens::Ended::Stopped => {
+                    out.info(&format!("stopped genfens after {printed} of {of} positions"));
+                }
+                genfens::Ended::NoOpening => out.error(&format!(
+                    "genfens: {} games in a row have no opening that passes the check; {printed} of {of} positions printed",
+                    crate::datagen::MAX_SKIPPED_RUN
+                )),
             }
             WorkEnd::Nothing
         });
