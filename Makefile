@@ -3,6 +3,7 @@
 #   make [EXE=path] [EVALFILE=net.tnn]   # release build, copied to EXE
 #   make pgo [EXE=path] [EVALFILE=...]   # the same with profile-guided
 #                                        # optimisation (.ci/pgo-build)
+#   make help                            # this text
 #
 # EXE defaults to `tally` here; EVALFILE embeds that chess net instead of
 # nets/chess.tnn (build.rs checks it). CC, CXX and -j are accepted and
@@ -24,7 +25,7 @@ ifneq ($(strip $(EVALFILE)),)
 export TALLY_EVALFILE := $(abspath $(EVALFILE))
 endif
 
-.PHONY: release pgo clean
+.PHONY: release pgo clean help
 
 release:
 	$(CARGO) build --release --locked
@@ -36,3 +37,6 @@ pgo:
 
 clean:
 	$(CARGO) clean
+
+help:
+	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
