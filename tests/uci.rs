@@ -2091,6 +2091,9 @@ fn arguments_that_are_uci_commands_run_in_order() {
     let typo = binary(&["bnech"]);
     assert_eq!(typo.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&typo.stderr).contains("'bench'"));
+    let uci_help = binary(&["uci", "--help"]);
+    assert!(uci_help.status.success());
+    assert!(String::from_utf8_lossy(&uci_help.stdout).contains("Usage: tally uci"));
     // --help says how.
     let help = stdout_lines(&binary(&["--help"])).join("\n");
     assert!(

@@ -104,14 +104,19 @@ run in order, each finished before the next, and then Tally exits:
 /// The arguments as UCI command lines, when they are meant so: the first
 /// starts with a UCI command word and is not the name of a subcommand
 /// (`tally bench` is the subcommand, `tally "bench 5"` and `tally uci
-/// isready` are UCI). An argument of several lines gives each of them.
+/// isready` are UCI, `tally uci --help` clap's help). An argument of
+/// several lines gives each of them.
 pub fn uci_arguments(args: &[std::ffi::OsString]) -> Option<Vec<String>> {
     use clap::CommandFactory;
     let first = args.first()?.to_str()?;
     let subcommand = Cli::command()
         .get_subcommands()
         .any(|c| c.get_name() == first || c.get_all_aliases().any(|a| a == first));
-    if subcommand && !(first == "uci" && args.len() > 1) {
+    let uci_lines = first == "uci"
+        && args
+            .get(1)
+            .is_some_and(|a| !a.to_string_lossy().starts_with('-'));
+    if subcommand && !uci_lines {
         return None;
     }
     if !crate::uci::is_command(first.split_whitespace().next()?) {
