@@ -988,9 +988,8 @@ fn hostile_input() {
     longer.extend(std::iter::repeat_n(b"e2e4 ".as_slice(), 400_000).flatten());
     longer.push(b'\n');
     c.send_raw(&longer);
-    // `go searchmoves` with nothing else started an open-ended search:
-    // it ends with the second bestmove (the first ended `go go go`; `go
-    // perft x` starts nothing).
+    // `go searchmoves` without a move is refused with the second bestmove,
+    // `0000` (the first ended `go go go`; `go perft x` starts nothing).
     c.send("stop");
     let mut lines = c.wait_for(20, |l| l.starts_with("bestmove"));
     if lines.iter().filter(|l| l.starts_with("bestmove")).count() < 2 {
@@ -1062,18 +1061,23 @@ fn long_work_answers_isready_and_stops() {
     c.send("stop");
     let p = c.wait_for(60, |l| l.starts_with("info string"));
     assert_eq!(p, ["info string go perft 10 stopped"]);
-    // Lines after long work wait for it, in order; isready behind them too.
+    // Lines after long work wait for it, in order; isready does not: it
+    // is answered at once, before the work that the stop after it ends.
     c.send("bench 20");
     c.send("position startpos moves e2e4");
     c.send("d");
     c.send("isready");
     c.send("stop");
-    let b = c.wait_for(60, |l| l == "readyok");
+    let b = c.wait_for(60, |l| l.starts_with("Fen: "));
+    let ready = b.iter().position(|l| l == "readyok");
     let stopped = b.iter().position(|l| l == "info string bench 20 stopped");
-    let fen = b
-        .iter()
-        .position(|l| l.starts_with("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b"));
-    assert!(stopped.is_some() && stopped < fen, "{b:#?}");
+    assert!(ready.is_some() && ready < stopped, "{b:#?}");
+    assert!(
+        b.last()
+            .unwrap()
+            .starts_with("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b"),
+        "{b:#?}"
+    );
     // Beyond the maxima: refused.
     c.send("go perft 11");
     c.send("bench 21");
@@ -1302,15 +1306,20 @@ fn echoed_input_has_no_raw_control_characters() {
 fn a_stop_behind_waiting_lines_stops_the_work_they_start() {
     let mut c = Client::start();
     // `bench 20` waits behind the perft; the stop after it stops the perft
-    // and then the bench that the waiting line starts.
+    // and then the bench that the waiting line starts (isready is answered
+    // before either ends).
     c.send("go perft 10");
     c.send("bench 20");
     c.send("isready");
     c.send("stop");
-    let lines = c.wait_for(60, |l| l == "readyok");
-    assert!(
-        lines.iter().any(|l| l == "info string bench 20 stopped"),
-        "{lines:#?}"
+    let lines = c.wait_for(60, |l| l == "info string bench 20 stopped");
+    assert_eq!(
+        lines,
+        [
+            "readyok",
+            "info string go perft 10 stopped",
+            "info string bench 20 stopped"
+        ]
     );
     c.send("quit");
     c.finish();
@@ -1820,4 +1829,275 @@ fn a_search_always_completes_its_first_depth_and_ends() {
     assert!(errors(&b).is_empty(), "{b:#?}");
     c.send("quit");
     c.finish();
+}
+
+/// `isready` is answered at once during a perft that would run for days,
+/// even behind a waiting `d`; the `d` runs after `stop` ends the perft.
+#[test]
+fn isready_is_answered_at_once_behind_lines_that_wait_for_a_perft() {
+    let mut c = Client::start();
+    c.send("position startpos");
+    c.send("go perft 10");
+    c.send("d");
+    c.send("isready");
+    // Only readyok: the perft cannot have ended, and `d` waits for it.
+    assert_eq!(c.wait_for(60, |l| l == "readyok"), ["readyok"]);
+    c.send("isready");
+    assert_eq!(c.wait_for(60, |l| l == "readyok"), ["readyok"]);
+    c.send("stop");
+    let rest = c.wait_for(60, |l| l.starts_with("Fen: "));
+    assert_eq!(rest[0], "info string go perft 10 stopped", "{rest:#?}");
+    assert!(
+        rest.last()
+            .unwrap()
+            .starts_with("Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w")
+    );
+    c.send("quit");
+    c.finish();
+}
+
+/// A `go` with a field twice, a field without its value, or `perft`
+/// beside other fields is refused whole: no perft, no search (`bestmove
+/// 0000`, which a GUI waits for).
+#[test]
+fn go_with_a_repeated_or_valueless_field_is_refused() {
+    let mut c = Client::start();
+    c.send("position startpos");
+    // As reported: `wtime` took the last `perft` as its value, and perft
+    // 10 ran. Had it run, isready would still be answered at once (above)
+    // and the quit below would print that it stopped.
+    c.send("go perft 3 perft 10 wtime perft 5");
+    let lines = c.sync();
+    assert_eq!(
+        lines,
+        ["info string error: go: perft is given more than once; refused, nothing runs"]
+    );
+    for (args, why) in [
+        ("wtime perft 5", "wtime needs a value (found 'perft')"),
+        ("depth 3 depth 4", "depth is given more than once"),
+        ("wtime 100 btime", "btime needs a value (found nothing)"),
+        ("infinite infinite", "infinite is given more than once"),
+        ("searchmoves depth 2", "searchmoves needs at least one move"),
+        (
+            "perft 2 depth 3",
+            "perft takes no other field (found depth)",
+        ),
+        ("perft", "perft needs a value (found nothing)"),
+    ] {
+        c.send(&format!("go {args}"));
+        let lines = c.sync();
+        let error = format!("info string error: go: {why}; refused");
+        assert!(lines[0].starts_with(&error), "{args}: {lines:#?}");
+        // With `perft` among the words it was a perft; otherwise a search.
+        let answer = if args.contains("perft") {
+            vec![]
+        } else {
+            vec!["bestmove 0000"]
+        };
+        assert_eq!(&lines[1..], answer, "{args}: {lines:#?}");
+    }
+    // A refused go during a search ends the search first, as any go does.
+    c.send("go infinite");
+    c.wait_for(20, |l| l.starts_with("info depth 1 "));
+    c.send("go depth 1 depth 2");
+    let lines = c.wait_for(20, |l| l == "bestmove 0000");
+    let moves: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(moves.len(), 2, "{lines:#?}");
+    assert_ne!(moves[0], "bestmove 0000");
+    // The well-formed ones still run.
+    c.send("go perft 2");
+    assert_eq!(
+        c.wait_for(60, |l| l.starts_with("Nodes searched"))
+            .last()
+            .unwrap(),
+        "Nodes searched: 400"
+    );
+    c.send("quit");
+    let rest = c.finish();
+    assert!(rest.is_empty(), "{rest:#?}");
+}
+
+/// The FENs of `genfens` lines, checked to be legal chess positions.
+fn genfens_fens(lines: &[String]) -> Vec<String> {
+    let fens: Vec<String> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info string genfens "))
+        .map(str::to_owned)
+        .collect();
+    for fen in &fens {
+        let mut e = Engine::new(Variant::Chess);
+        e.set_position(Some(fen), &[])
+            .unwrap_or_else(|err| panic!("{fen}: {}", err.error));
+        assert!(!e.legal_actions().is_empty(), "{fen}");
+        // OpenBench turns each into EPD from its six fields.
+        assert_eq!(fen.split(' ').count(), 6, "{fen}");
+    }
+    fens
+}
+
+/// `genfens N seed S book None|FILE`, as OpenBench asks for openings:
+/// N legal positions, the same for the same seed, other ones for another,
+/// a book's positions as the start, and bad words refused clearly.
+#[test]
+fn genfens_as_openbench_reads_it() {
+    // At the end of the input the work finishes (a quit would stop it).
+    let run = |cmd: &str| script(&format!("{cmd}\n"));
+    let a = run("genfens 6 seed 11 book None");
+    let fens = genfens_fens(&a);
+    assert_eq!(fens.len(), 6, "{a:#?}");
+    assert_eq!(a.len(), 6, "only genfens lines: {a:#?}");
+    assert_eq!(run("genfens 6 seed 11 book None"), a);
+    // The first positions of a longer run are the same (game i's opening).
+    assert_eq!(genfens_fens(&run("genfens 3 seed 11 book None")), fens[..3]);
+    assert_ne!(genfens_fens(&run("genfens 6 seed 12 book None")), fens);
+    // Eight random plies by default, as in datagen; fewer when asked.
+    assert!(fens.iter().all(|f| f.ends_with(" 5")), "{fens:#?}");
+    let two = genfens_fens(&run("genfens 3 seed 11 book None random-plies 2 no-verify"));
+    assert!(two.iter().all(|f| f.ends_with(" 2")), "{two:#?}");
+    // A book: its positions are where the random plies start.
+    let dir = std::env::temp_dir().join(format!("tally-genfens-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("book.epd");
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -";
+    std::fs::write(&book, format!("{kiwipete} id \"kiwipete\";\n")).unwrap();
+    let from_book = genfens_fens(&run(&format!(
+        "genfens 2 seed 3 book {} random-plies 0 no-verify",
+        book.display()
+    )));
+    assert_eq!(
+        from_book,
+        [format!("{kiwipete} 0 1"), format!("{kiwipete} 0 1")]
+    );
+    let played = genfens_fens(&run(&format!(
+        "genfens 2 seed 3 book {} random-plies 1 no-verify",
+        book.display()
+    )));
+    assert!(
+        played
+            .iter()
+            .all(|f| f.starts_with("r3k2r/") && f.contains(" b ")),
+        "{played:#?}"
+    );
+    // Bad words and a bad book: one clear error, no positions.
+    for (cmd, error) in [
+        ("genfens", "genfens: expected 'genfens N"),
+        (
+            "genfens x seed 1",
+            "genfens: the count 'x' is not a whole number",
+        ),
+        (
+            "genfens 5 seed 1 book None bogus",
+            "genfens: unknown word 'bogus'",
+        ),
+        (
+            "genfens 5 seed 1 seed 2",
+            "genfens: seed is given more than once",
+        ),
+        (
+            "genfens 5 seed 1 book /no/such/book.epd",
+            "/no/such/book.epd",
+        ),
+    ] {
+        let out = run(cmd);
+        assert_eq!(out.len(), 1, "{cmd}: {out:#?}");
+        assert!(out[0].starts_with("info string error: "), "{cmd}: {out:#?}");
+        assert!(out[0].contains(error), "{cmd}: {out:#?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// genfens is long work: isready is answered during it and stop ends it
+/// with a line OpenBench does not take for a position.
+#[test]
+fn genfens_answers_isready_and_stops() {
+    let mut c = Client::start();
+    c.send("genfens 100000000 seed 1 book None");
+    c.wait_for(60, |l| l.starts_with("info string genfens "));
+    c.send("isready");
+    let lines = c.wait_for(60, |l| l == "readyok");
+    genfens_fens(&lines);
+    c.send("stop");
+    let lines = c.wait_for(60, |l| l.starts_with("info string stopped genfens after "));
+    assert!(
+        lines.last().unwrap().ends_with(" of 100000000 positions"),
+        "{lines:#?}"
+    );
+    genfens_fens(&lines);
+    c.send("quit");
+    c.finish();
+}
+
+/// The `tally` binary.
+fn binary(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_tally"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run tally")
+}
+
+fn stdout_lines(o: &std::process::Output) -> Vec<String> {
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Arguments that are UCI commands run in order, each to its end, as
+/// OpenBench runs `genfens` and `bench` (`quit` right after them stops
+/// nothing); subcommands stay subcommands.
+#[test]
+fn arguments_that_are_uci_commands_run_in_order() {
+    let genfens = binary(&["genfens 4 seed 9 book None", "quit"]);
+    assert!(genfens.status.success());
+    let lines = stdout_lines(&genfens);
+    assert_eq!(lines, script("genfens 4 seed 9 book None\n"));
+    assert_eq!(genfens_fens(&lines).len(), 4);
+    // Each argument one command; an argument of several lines, each.
+    let perft = binary(&["position startpos moves e2e4", "go perft 2\nd", "quit"]);
+    let lines = stdout_lines(&perft);
+    let nodes = lines.iter().position(|l| l == "Nodes searched: 600");
+    let fen = lines.iter().position(|l| l.starts_with("Fen: "));
+    assert!(nodes.is_some() && nodes < fen, "{lines:#?}");
+    // An open-ended search is stopped by the next command, a limited one
+    // finishes.
+    let go = binary(&["go infinite", "go depth 3", "isready"]);
+    let lines = stdout_lines(&go);
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+        2
+    );
+    assert!(lines.iter().any(|l| l.starts_with("info depth 3 ")));
+    assert_eq!(lines.last().unwrap(), "readyok");
+    // `uci` with more arguments: UCI; alone it is the subcommand (stdin).
+    let uci = binary(&["uci", "isready", "quit"]);
+    let lines = stdout_lines(&uci);
+    assert!(lines.contains(&"uciok".to_owned()) && lines.last().unwrap() == "readyok");
+    // The UCI bench (OpenBench's form for a net set by EvalFile) and the
+    // subcommand agree on the node count.
+    let uci_bench = binary(&[
+        "setoption name EvalMode value nnue",
+        "setoption name EvalFile value nets/chess.tnn",
+        "bench 2",
+        "quit",
+    ]);
+    let last = stdout_lines(&uci_bench).pop().unwrap();
+    let sub_bench = binary(&["bench", "2", "--net", "nets/chess.tnn"]);
+    let sub_last = stdout_lines(&sub_bench).pop().unwrap();
+    let nodes = |l: &str| l.split(' ').next().unwrap().parse::<u64>().unwrap();
+    assert_eq!(nodes(&last), nodes(&sub_last), "{last} / {sub_last}");
+    assert!(last.ends_with(" nps"), "{last}");
+    // A mistyped subcommand is still clap's error, with its suggestion.
+    let typo = binary(&["bnech"]);
+    assert_eq!(typo.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&typo.stderr).contains("'bench'"));
+    let uci_help = binary(&["uci", "--help"]);
+    assert!(uci_help.status.success());
+    assert!(String::from_utf8_lossy(&uci_help.stdout).contains("Usage: tally uci"));
+    // --help says how.
+    let help = stdout_lines(&binary(&["--help"])).join("\n");
+    assert!(
+        help.contains("bench") && help.contains("UCI commands as arguments"),
+        "{help}"
+    );
 }

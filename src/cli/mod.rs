@@ -1,5 +1,6 @@
 //! The command line: one clap args struct per subcommand; no arguments
-//! starts the UCI loop.
+//! starts the UCI loop; arguments that are UCI commands run as such
+//! ([`uci_arguments`]).
 //!
 //! Errors are one clear line on stderr and exit code 2 (bad input) or 1
 //! (some items of a batch failed), with any control character escaped
@@ -49,7 +50,7 @@ pub const EXIT_BAD_INPUT: i32 = 2;
 
 /// Tally: a UCI chess engine for scoring variants.
 #[derive(Debug, Parser)]
-#[command(name = "tally", version, about, long_about = None)]
+#[command(name = "tally", version, about, long_about = None, after_help = UCI_ARGUMENTS_HELP)]
 pub struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -91,8 +92,55 @@ enum Command {
     Spsa(spsa::SpsaArgs),
 }
 
+/// What `tally --help` says of UCI commands as arguments.
+const UCI_ARGUMENTS_HELP: &str = "\
+UCI commands as arguments: when the first argument starts with a UCI command
+(and is not one of the commands above), each argument is a UCI command line,
+run in order, each finished before the next, and then Tally exits:
+  tally \"position startpos\" \"go perft 5\"
+  tally \"genfens 10 seed 1 book None\" quit      (OpenBench's data generation)
+  tally \"setoption name EvalFile value my.tnn\" bench quit";
+
+/// The arguments as UCI command lines, when they are meant so: the first
+/// starts with a UCI command word and is not the name of a subcommand
+/// (`tally bench` is the subcommand, `tally "bench 5"` and `tally uci
+/// isready` are UCI, `tally uci --help` clap's help). An argument of
+/// several lines gives each of them.
+pub fn uci_arguments(args: &[std::ffi::OsString]) -> Option<Vec<String>> {
+    use clap::CommandFactory;
+    let first = args.first()?.to_str()?;
+    let subcommand = Cli::command()
+        .get_subcommands()
+        .any(|c| c.get_name() == first || c.get_all_aliases().any(|a| a == first));
+    let uci_lines = first == "uci"
+        && args
+            .get(1)
+            .is_some_and(|a| !a.to_string_lossy().starts_with('-'));
+    if subcommand && !uci_lines {
+        return None;
+    }
+    if !crate::uci::is_command(first.split_whitespace().next()?) {
+        return None;
+    }
+    Some(
+        args.iter()
+            .flat_map(|a| {
+                a.to_string_lossy()
+                    .lines()
+                    .map(str::to_owned)
+                    .collect::<Vec<_>>()
+            })
+            .collect(),
+    )
+}
+
 /// Parses the process arguments, runs the command, and returns the exit code.
 pub fn run() -> i32 {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    if let Some(lines) = uci_arguments(&args) {
+        crate::uci::run_commands(&lines, std::io::stdout());
+        return 0;
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -273,7 +273,9 @@ impl Config {
         }
     }
 
-    fn engine_options(&self) -> EngineOptions {
+    /// The engine settings a game of the run is played with (one
+    /// thread, the run's hash, rules and evaluation).
+    pub fn engine_options(&self) -> EngineOptions {
         EngineOptions {
             hash_mb: self.hash_mb.max(1),
             threads: 1,

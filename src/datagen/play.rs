@@ -61,19 +61,10 @@ pub fn play_game(
     index: u64,
     abort: &(dyn Fn() -> bool + Sync),
 ) -> Played {
-    let mut rng = Rng::for_game(config.seed, index);
-    let mut opened = false;
-    for _ in 0..MAX_ATTEMPTS {
-        if abort() {
-            return Played::Aborted;
-        }
-        if open(engine, config, &mut rng, abort) {
-            opened = true;
-            break;
-        }
-    }
-    if !opened {
-        return Played::Skipped;
+    match open_game(engine, config, index, abort) {
+        None => return Played::Aborted,
+        Some(false) => return Played::Skipped,
+        Some(true) => {}
     }
     let first = engine.game().actions().len();
     let limits = Limits {
@@ -166,6 +157,30 @@ pub fn play_game(
         }
         Err(_) => Played::Skipped,
     }
+}
+
+/// Sets up game `index`'s opening on `engine` (whose settings match
+/// `config`): the position its searches start from, drawn from the game's
+/// own generator, at most [`MAX_ATTEMPTS`] tries. `Some(true)` when an
+/// opening passed, `Some(false)` when none did (the game is skipped),
+/// `None` when `abort` said so. `genfens` (UCI) takes its positions from
+/// here too.
+pub fn open_game(
+    engine: &mut Engine,
+    config: &Config,
+    index: u64,
+    abort: &(dyn Fn() -> bool + Sync),
+) -> Option<bool> {
+    let mut rng = Rng::for_game(config.seed, index);
+    for _ in 0..MAX_ATTEMPTS {
+        if abort() {
+            return None;
+        }
+        if open(engine, config, &mut rng, abort) {
+            return Some(true);
+        }
+    }
+    Some(false)
 }
 
 /// Sets up an opening: a start position, random plies, the verification

@@ -111,6 +111,23 @@ pub struct Options {
     pub shards: Option<u32>,
 }
 
+/// The openings of an EPD file, each checked under `variant`
+/// ([`load_openings`]), read as `tally match` reads an EPD file: bytes that
+/// are not UTF-8 (a Latin-1 comment) do not refuse the file.
+///
+/// # Errors
+///
+/// A message naming the file: unreadable, a bad line, or no openings.
+pub fn read_openings(path: &std::path::Path, variant: Variant) -> Result<Vec<String>, String> {
+    let bytes = crate::files::read_input(path)?;
+    let text = String::from_utf8_lossy(&bytes);
+    let openings = load_openings(&text, variant).map_err(|e| format!("{}: {e}", path.display()))?;
+    if openings.is_empty() {
+        return Err(format!("{}: no openings", path.display()));
+    }
+    Ok(openings)
+}
+
 /// The config and target a run's settings describe.
 ///
 /// # Errors
@@ -139,15 +156,7 @@ pub fn config(a: &Options) -> Result<(Config, Target), String> {
     };
     c.random_plies = a.random_plies;
     if let Some(path) = &a.openings {
-        // Read as `tally match` reads an EPD file: bytes that are not
-        // UTF-8 (a Latin-1 comment) do not refuse the file.
-        let bytes = crate::files::read_input(path)?;
-        let text = String::from_utf8_lossy(&bytes);
-        c.openings =
-            load_openings(&text, variant).map_err(|e| format!("{}: {e}", path.display()))?;
-        if c.openings.is_empty() {
-            return Err(format!("{}: no openings", path.display()));
-        }
+        c.openings = read_openings(path, variant)?;
     }
     c.seed = a.seed;
     c.chess960 = a.chess960;

@@ -422,9 +422,11 @@ pub fn margin_head(variant: Variant) -> Option<usize> {
 /// `nets/extinction.tnn`, trained by `tally train` on Tally's self-play
 /// (see `docs/train.md`, which gives the commands that made them).
 /// `EvalMode nnue` uses them when no `EvalFile` of the board is loaded.
+/// A build may embed another chess net: `make EVALFILE=NET` (the build
+/// script, `build.rs`, names the file).
 pub fn embedded_bytes(board: BoardKind) -> Option<&'static [u8]> {
     match board {
-        BoardKind::Standard => Some(include_bytes!("../../nets/chess.tnn")),
+        BoardKind::Standard => Some(include_bytes!(env!("TALLY_CHESS_NET"))),
         BoardKind::Extinction => Some(include_bytes!("../../nets/extinction.tnn")),
     }
 }

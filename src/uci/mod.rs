@@ -14,16 +14,18 @@
 //! them one by one; a search runs on the engine's own thread, and its
 //! reporter and done-callback (which prints `bestmove`) share the writer
 //! with the loop, one lock per group of lines. Other long work (`go perft`,
-//! `bench`, a new hash table) runs on a thread of its own too: meanwhile
-//! the loop answers `isready` and acts on `stop` and `quit` at once, and
-//! keeps every other line until the work ends, when it says so through the
-//! same channel.
+//! `bench`, `genfens`, a new hash table) runs on a thread of its own too:
+//! meanwhile the loop answers `isready` and acts on `stop` and `quit` at
+//! once, and keeps every other line until the work ends, when it says so
+//! through the same channel. Commands given as arguments ([`run_commands`])
+//! run one after another, each finished before the next.
 //!
 //! The user guide follows.
 //!
 #![doc = include_str!("../../docs/uci.md")]
 
 mod display;
+mod genfens;
 mod input;
 mod options;
 mod output;
@@ -82,6 +84,7 @@ const COMMANDS: &[&str] = &[
     "d",
     "eval",
     "bench",
+    "genfens",
 ];
 
 /// Runs the UCI loop until `quit` or the end of `input`, writing to
@@ -101,6 +104,41 @@ where
     input::spawn_reader(input, tx.clone());
     let mut session = Session::new(Arc::new(Out::new(output)), tx);
     session.serve(&rx);
+}
+
+/// Runs `lines` as UCI commands, in order, each finished before the next
+/// (long work and a search with a limit run to their end; an open-ended
+/// search is stopped), writing to `output`, then returns: `tally
+/// "genfens 5 seed 1 book None" quit`, as OpenBench runs engines. A line
+/// longer than [`MAX_LINE`] bytes is refused as the loop refuses it.
+pub fn run_commands<W>(lines: &[String], output: W)
+where
+    W: Write + Send + 'static,
+{
+    let (tx, rx) = mpsc::channel();
+    let mut session = Session::new(Arc::new(Out::new(output)), tx);
+    for line in lines {
+        session.settle(&rx);
+        let flow = if line.len() > MAX_LINE {
+            session.out.error(&format!(
+                "a line of {} bytes is longer than {MAX_LINE}; ignored",
+                line.len()
+            ));
+            Flow::Continue
+        } else {
+            session.handle(line)
+        };
+        if flow == Flow::Quit {
+            break;
+        }
+    }
+    session.settle(&rx);
+}
+
+/// Whether `word` starts a UCI command (`tally ARG...` runs its arguments
+/// as commands when the first starts with one).
+pub fn is_command(word: &str) -> bool {
+    COMMANDS.contains(&word)
 }
 
 /// Long work running on a thread of its own.
@@ -253,20 +291,39 @@ impl<W: Write + Send + 'static> Session<W> {
         let _ = self.engine.wait();
     }
 
+    /// Waits for long work to end (doing what it leaves to do) and for a
+    /// search with a limit to print its bestmove; an open-ended search is
+    /// stopped first. What [`run_commands`] does between commands.
+    fn settle(&mut self, events: &Receiver<Input>) {
+        while self.work.is_some() {
+            // Only work sends here once the session runs without a
+            // reader; a closed channel cannot happen while the session
+            // keeps its sender, and would end the wait all the same.
+            match events.recv() {
+                Ok(Input::WorkDone) | Err(_) => self.finish_work(),
+                Ok(_) => {}
+            }
+        }
+        if self.unbounded || self.pondering {
+            self.engine.stop();
+        }
+        let _ = self.engine.wait();
+    }
+
     /// A line as it comes: handled at once, or, while long work runs, kept
     /// for after it; but `stop` and `quit` act at once, and `isready` is
-    /// answered at once unless other lines wait before it (`readyok` then
-    /// still comes after them) or the work is a new hash table (`readyok`
-    /// comes when the table is there).
+    /// answered at once during a calculation (`go perft`, `bench`,
+    /// `genfens`), even with lines waiting before it (they still run after
+    /// the calculation, in order), as the protocol asks; only while a new
+    /// hash table is made does it wait, to be answered when the table is
+    /// there.
     fn accept(&mut self, line: String) -> Flow {
         if self.work.is_none() {
             return self.handle(&line);
         }
         match command_of(&line) {
             Some("quit") => return self.handle(&line),
-            Some("isready")
-                if self.waiting.is_empty() && !self.work.as_ref().is_some_and(|w| w.setup) =>
-            {
+            Some("isready") if !self.work.as_ref().is_some_and(|w| w.setup) => {
                 return self.handle(&line);
             }
             Some("stop") => {
@@ -388,6 +445,7 @@ impl<W: Write + Send + 'static> Session<W> {
             "d" => self.out.lines(&display::position(&self.engine)),
             "eval" => self.out.lines(&display::evaluation(&self.engine)),
             "bench" => self.bench(args),
+            "genfens" => self.genfens(args),
             _ => {}
         }
         Flow::Continue
@@ -765,6 +823,20 @@ impl<W: Write + Send + 'static> Session<W> {
         for e in &parsed.errors {
             self.out.error(e);
         }
+        if let Some(why) = &parsed.refused {
+            if parsed.perft_asked {
+                self.out.error(&format!("go: {why}; refused, nothing runs"));
+            } else {
+                // A search still running ends first, as at any `go`; the
+                // GUI waits for a bestmove, and gets none it could play.
+                self.engine.stop_and_wait();
+                self.out.lines(&[
+                    format!("info string error: go: {why}; refused, no search"),
+                    "bestmove 0000".to_owned(),
+                ]);
+            }
+            return;
+        }
         if parsed.perft_asked {
             // A bad depth was reported: neither perft nor a search runs.
             if let Some(why) = &self.refused_position {
@@ -957,8 +1029,15 @@ impl<W: Write + Send + 'static> Session<W> {
         };
         self.engine.stop_and_wait();
         let out = self.out.clone();
+        // The session's evaluation, as `tally bench --net` takes one (the
+        // bench's own hash and threads).
+        let options = EngineOptions {
+            eval_mode: self.engine.options().eval_mode,
+            net: self.engine.options().net.clone(),
+            ..EngineOptions::default()
+        };
         self.start_work(false, move |stop| {
-            let result = crate::bench::run_until(depth, stop, |i, line| {
+            let result = crate::bench::run_with(depth, &options, stop, |i, line| {
                 out.info(&line.describe(i));
             });
             match result {
@@ -968,6 +1047,49 @@ impl<W: Write + Send + 'static> Session<W> {
                 }
                 Ok(None) => out.info(&format!("bench {depth} stopped")),
                 Err(e) => out.error(&format!("bench: {e}")),
+            }
+            WorkEnd::Nothing
+        });
+    }
+}
+
+impl<W: Write + Send + 'static> Session<W> {
+    /// `genfens N seed S book <None|FILE> [EXTRA]`: OpenBench's opening
+    /// positions ([`genfens`](mod@genfens)), as long work.
+    fn genfens(&mut self, args: &[&str]) {
+        let request = match genfens::parse(args) {
+            Ok(r) => r,
+            Err(e) => {
+                self.out.error(&format!("genfens: {e}"));
+                return;
+            }
+        };
+        self.engine.stop_and_wait();
+        let variant = self.engine.variant();
+        let options = self.engine.options().clone();
+        let out = self.out.clone();
+        self.start_work(false, move |stop| {
+            // The book is read here: a large one takes a while.
+            let config = match genfens::config(&request, variant, &options) {
+                Ok(c) => c,
+                Err(e) => {
+                    out.error(&format!("genfens: {e}"));
+                    return WorkEnd::Nothing;
+                }
+            };
+            let (printed, ended) = genfens::generate(&config, request.count, stop, |fen| {
+                out.line(&format!("info string genfens {fen}"));
+            });
+            let of = request.count;
+            match ended {
+                genfens::Ended::Done => {}
+                genfens::Ended::Stopped => {
+                    out.info(&format!("stopped genfens after {printed} of {of} positions"));
+                }
+                genfens::Ended::NoOpening => out.error(&format!(
+                    "genfens: {} games in a row have no opening that passes the check; {printed} of {of} positions printed",
+                    crate::datagen::MAX_SKIPPED_RUN
+                )),
             }
             WorkEnd::Nothing
         });
@@ -989,7 +1111,12 @@ struct Go {
     /// Whether `perft` was given (with a good depth in `perft`, or not).
     perft_asked: bool,
     perft: Option<i64>,
+    /// Reported problems that leave the rest of the command standing (an
+    /// unknown word, a value that is not an integer).
     errors: Vec<String>,
+    /// Why the whole command is refused (a field given twice or without
+    /// its value, `perft` with other fields): nothing runs.
+    refused: Option<String>,
 }
 
 /// The words of `go`.
@@ -1009,52 +1136,73 @@ const GO_WORDS: &[&str] = &[
     "perft",
 ];
 
-/// Parses the arguments of `go`. Lenient: an unknown word or a bad number
-/// is reported and skipped, the rest still counts. Negative times count
-/// as 0 (some GUIs send them when a clock ran out); a depth is at least 1.
+/// Parses the arguments of `go`. A field given twice, a field without
+/// its value (`go depth`, `go wtime perft 5`: a value is never another
+/// field's word), `searchmoves` without a move, or `perft` beside other
+/// fields refuses the whole command ([`Go::refused`]), since which of
+/// them was meant is a guess. Otherwise lenient: an unknown word or a
+/// value that is not an integer is reported and skipped, the rest still
+/// counts. Negative times count as 0 (some GUIs send them when a clock
+/// ran out); a depth is at least 1.
 fn parse_go(args: &[&str]) -> Go {
     let mut go = Go::default();
+    let mut seen: Vec<&str> = Vec::new();
     let mut i = 0;
     while i < args.len() {
         let word = args[i];
         i += 1;
+        if !GO_WORDS.contains(&word) {
+            go.errors
+                .push(format!("go: unknown word '{}' ignored", clip(word)));
+            continue;
+        }
+        if seen.contains(&word) {
+            go.refused
+                .get_or_insert_with(|| format!("{word} is given more than once"));
+        }
+        seen.push(word);
         go.perft_asked |= word == "perft";
         match word {
             "ponder" => go.limits.ponder = true,
             "infinite" => go.limits.infinite = true,
             "searchmoves" => {
+                let first = i;
                 while i < args.len() && !GO_WORDS.contains(&args[i]) {
                     go.searchmoves.push(args[i].to_owned());
                     i += 1;
                 }
+                if i == first {
+                    go.refused
+                        .get_or_insert_with(|| "searchmoves needs at least one move".to_owned());
+                }
             }
-            "wtime" | "btime" | "winc" | "binc" | "movestogo" | "depth" | "nodes" | "mate"
-            | "movetime" | "perft" => {
-                let n = match args.get(i).map(|t| (t, t.parse::<i64>())) {
-                    Some((_, Ok(n))) => {
-                        i += 1;
-                        n
-                    }
+            _ => {
+                let value = args.get(i).filter(|t| !GO_WORDS.contains(t));
+                let Some(&value) = value else {
+                    let found = args
+                        .get(i)
+                        .map_or_else(|| "nothing".to_owned(), |t| format!("'{}'", clip(t)));
+                    go.refused
+                        .get_or_insert_with(|| format!("{word} needs a value (found {found})"));
+                    continue;
+                };
+                i += 1;
+                let n = match value.parse::<i64>() {
+                    Ok(n) => n,
                     // Digits past i64: the largest (or smallest) value, as
                     // the GUI meant a limit beyond reach.
-                    Some((t, Err(_))) if is_integer_text(t) => {
-                        i += 1;
-                        if t.starts_with('-') {
+                    Err(_) if is_integer_text(value) => {
+                        if value.starts_with('-') {
                             i64::MIN
                         } else {
                             i64::MAX
                         }
                     }
-                    Some((_, Err(_))) => {
+                    Err(_) => {
                         go.errors.push(format!(
                             "go: '{}' after {word} is not an integer; {word} ignored",
-                            clip(args[i])
+                            clip(value)
                         ));
-                        i += 1;
-                        continue;
-                    }
-                    None => {
-                        go.errors.push(format!("go: {word} needs a value; ignored"));
                         continue;
                     }
                 };
@@ -1073,10 +1221,13 @@ fn parse_go(args: &[&str]) -> Go {
                     _ => go.perft = Some(n),
                 }
             }
-            other => go
-                .errors
-                .push(format!("go: unknown word '{}' ignored", clip(other))),
         }
+    }
+    if go.perft_asked
+        && let Some(other) = seen.iter().find(|&&w| w != "perft")
+    {
+        go.refused
+            .get_or_insert_with(|| format!("perft takes no other field (found {other})"));
     }
     go
 }
@@ -1143,7 +1294,58 @@ mod tests {
         assert_eq!(parse_go(&["perft", "3"]).perft, Some(3));
         let bad = parse_go(&["perft", "x"]);
         assert!(bad.perft_asked && bad.perft.is_none());
-        assert_eq!(parse_go(&["depth"]).errors.len(), 1);
+        assert!(parse_go(&["depth"]).refused.is_some());
+    }
+
+    #[test]
+    fn repeated_and_valueless_fields_refuse_the_command() {
+        let refused = |args: &[&str]| parse_go(args).refused;
+        // `wtime` does not take the `perft` after it as its value.
+        let g = parse_go(&["perft", "3", "perft", "10", "wtime", "perft", "5"]);
+        assert!(g.perft_asked);
+        assert_eq!(g.refused.as_deref(), Some("perft is given more than once"));
+        assert_eq!(
+            refused(&["wtime", "perft", "5"]).as_deref(),
+            Some("wtime needs a value (found 'perft')")
+        );
+        assert_eq!(
+            refused(&["depth", "5", "nodes"]).as_deref(),
+            Some("nodes needs a value (found nothing)")
+        );
+        for args in [
+            &["depth", "5", "depth", "6"][..],
+            &["infinite", "infinite"],
+            &["ponder", "wtime", "10", "ponder"],
+            &["searchmoves", "e2e4", "searchmoves", "d2d4"],
+            &["searchmoves", "depth", "3"],
+            &["searchmoves"],
+            &["perft", "3", "depth", "2"],
+            &["movetime", "wtime", "5"],
+            &["perft"],
+        ] {
+            assert!(refused(args).is_some(), "{args:?}");
+        }
+        for args in [
+            &["depth", "5", "nodes", "100"][..],
+            &[
+                "wtime",
+                "1",
+                "btime",
+                "2",
+                "winc",
+                "0",
+                "binc",
+                "0",
+                "movestogo",
+                "3",
+            ],
+            &["searchmoves", "e2e4", "d2d4", "infinite"],
+            &["perft", "3"],
+            &["depth", "x"],
+            &["bogus", "bogus", "depth", "2"],
+        ] {
+            assert_eq!(refused(args), None, "{args:?}");
+        }
     }
 
     #[test]
