@@ -13,7 +13,9 @@
 //! the record), the standing and the result ([`Standing`], [`Decision`]).
 //! Nothing here plays, scores or prints a game: the match runner, `tally
 //! score --series` and the browser app play and score each game (the
-//! referee) and tell the contest; the contest counts. Every type is
+//! referee) and tell the contest; the contest counts. A contest read from
+//! a PGN's games ([`pgn::PgnContest`], `tally score --series`) scores each
+//! game as its contest says. Every type is
 //! serde-serialisable; a [`Contest`] read back is replayed game by game,
 //! so a saved contest that breaks its rules is refused, not trusted.
 //!
@@ -386,6 +388,16 @@ impl Rules {
             });
         }
         text
+    }
+}
+
+/// Reads an on/off switch: `on`, `off` (also `true`/`false`,
+/// `yes`/`no`), any case; `None` for anything else.
+pub fn switch(word: &str) -> Option<bool> {
+    match word.trim().to_ascii_lowercase().as_str() {
+        "on" | "true" | "yes" => Some(true),
+        "off" | "false" | "no" => Some(false),
+        _ => None,
     }
 }
 
@@ -852,6 +864,8 @@ impl Contest {
         }
     }
 }
+
+pub mod pgn;
 
 #[cfg(test)]
 mod tests;

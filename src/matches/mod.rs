@@ -909,6 +909,12 @@ impl MatchConfig {
         } else if self.games == 0 {
             return Err("no games to play (--games 0)".to_owned());
         }
+        if !self.is_tournament() && self.games > MAX_GAMES {
+            return Err(format!(
+                "--games {}: at most {MAX_GAMES} games in a run",
+                self.games
+            ));
+        }
         let total = self.pairings().len().saturating_mul(self.block());
         if total > MAX_GAMES {
             return Err(format!(

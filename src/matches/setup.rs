@@ -270,16 +270,12 @@ pub fn config(a: &Options) -> Result<MatchConfig, String> {
 fn contest_rules(a: &Options, format: Format, variant: Variant) -> Result<contest::Rules, String> {
     let mut rules = contest::Rules::new(format, variant).map_err(|e| format!("--format: {e}"))?;
     if let Some(v) = &a.resignation_ends {
-        rules.resignation_ends = match v.trim().to_ascii_lowercase().as_str() {
-            "on" | "true" | "yes" => true,
-            "off" | "false" | "no" => false,
-            _ => {
-                return Err(format!(
-                    "--resignation-ends '{}': expected on or off",
-                    crate::text::printable(v.trim())
-                ));
-            }
-        };
+        rules.resignation_ends = contest::switch(v).ok_or_else(|| {
+            format!(
+                "--resignation-ends '{}': expected on or off",
+                crate::text::printable(v.trim())
+            )
+        })?;
     }
     if let Some(who) = &a.colour_chooser {
         if variant != Variant::Sets {
