@@ -1,8 +1,13 @@
-//! `tally match`: engine-versus-engine experiments scored in points, and
-//! `tally match merge` to combine the results of several shards.
+//! `tally match`: engine-versus-engine experiments scored in points (two
+//! players, or a tournament of more; single games or contests in each
+//! pairing), and `tally match merge` to combine the results of several
+//! shards.
 //!
 //! Output: the summary table on standard output when the run ends (or the
-//! summary as JSON with `--json`); every finished game is appended at once
+//! summary as JSON with `--json`); a tournament's or contests' summary is
+//! the standings, the crosstable and the pairings
+//! ([`standings_table`], [`standings_json`]), a plain two-player match's
+//! as it always was; every finished game is appended at once
 //! to `--results` (JSON Lines, resumable) and `--pgn`; a progress bar on
 //! standard error (unless `--quiet`/`--json`). Ctrl-C stops the run
 //! cleanly: games in progress are dropped, finished ones are all written,

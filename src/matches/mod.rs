@@ -1,13 +1,15 @@
 //! Engine-versus-engine matches scored in points: `tally match`.
 //!
-//! What lives here: the match's settings ([`MatchConfig`]: variant, two
-//! [`PlayerSpec`]s, the time control or fixed limits, openings, game count,
-//! concurrency, shard, SPRT), the schedule, the game loop with its clocks
-//! and forfeits, and [`run`], which plays the games on a rayon pool and
-//! hands each finished game to an [`Observer`]. Players are in [`player`],
-//! their settings in [`spec`], statistics in [`stats`], openings in
-//! [`openings`], the results file in [`results`]. Nothing here prints:
-//! `tally match` formats.
+//! What lives here: the match's settings ([`MatchConfig`]: variant, the
+//! [`PlayerSpec`]s, a tournament and contests, the time control or fixed
+//! limits, openings, game count, concurrency, shard, SPRT), the schedule,
+//! the game loop with its clocks and forfeits, and [`run`], which plays
+//! the games (and contests) on a rayon pool and hands each finished game
+//! to an [`Observer`]. Players are in [`player`], their settings in
+//! [`spec`], statistics in [`stats`], a tournament's pairings and
+//! standings in [`tournament`] and its Elo in [`ratings`], openings in
+//! [`openings`], the results file in [`results`]; the contests' rules are
+//! [`crate::contest`]'s. Nothing here prints: `tally match` formats.
 //!
 //! Decisions:
 //!
@@ -34,7 +36,7 @@
 //!   does not offer it cannot be started). Without an opening file the
 //!   openings are the 960 start positions in a seeded order
 //!   ([`openings::chess960`]).
-//! - **Special actions**: allowed in a game only when both players are
+//! - **Special actions**: allowed in a game only when every player is
 //!   Tally with special actions on; an external engine cannot answer a
 //!   `disk` with `swap` or `restore`, so against one Tally plays only chess
 //!   moves (and scores and evaluates by the variant still).
@@ -195,7 +197,8 @@ impl Control {
 }
 
 /// One slice of a match's games, in whole pairs: game `i` (of pair
-/// `i / 2`) belongs to it when `(i / 2) % count == index - 1`.
+/// `i / 2`) belongs to it when `(i / 2) % count == index - 1`; with
+/// contests, in whole contests ([`Shard::contains_unit`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shard {
     /// 1-based index.
@@ -735,7 +738,7 @@ impl MatchConfig {
     /// The game slots of each pairing: its games, or its contests' slots.
     pub fn slots(&self) -> usize {
         match self.contest_slots() {
-            Some(s) => s * self.contests,
+            Some(s) => s.saturating_mul(self.contests),
             None => self.games,
         }
     }
@@ -743,7 +746,7 @@ impl MatchConfig {
     /// A pairing's span of game numbers: its slots rounded up to even.
     fn block(&self) -> usize {
         let s = self.slots();
-        s + s % 2
+        s.saturating_add(s % 2)
     }
 
     /// The pairing and the slot within it of game `i`.

@@ -24,8 +24,9 @@
 //! 400`, is singular along equal shifts of every rating; the covariance of
 //! the centred ratings is its pseudo-inverse, `(I + J/m)^-1 - J/m` (`J`
 //! all ones, `m` players), and each rating's 95 % interval is `r_i ±
-//! 1.96 sqrt(cov_ii)`. A player without games, or players whose pairings
-//! do not connect them all, have no rating (`None`).
+//! 1.96 sqrt(cov_ii)`, all given to a millionth of an Elo point. A
+//! player without games, or players whose pairings do not connect them
+//! all, have no rating (`None`).
 
 use super::stats::{EloInterval, Z95};
 
@@ -99,12 +100,14 @@ pub fn ratings(players: usize, meetings: &[Meeting]) -> Vec<Option<EloInterval>>
     let Some(cov) = covariance(&n, &r, &played) else {
         return out;
     };
+    // To a millionth: no -0.00000000000005 for an even player.
+    let round = |x: f64| (x * 1e6).round() / 1e6 + 0.0;
     for (k, &i) in played.iter().enumerate() {
         let half = Z95 * cov[k][k].max(0.0).sqrt();
         out[i] = Some(EloInterval {
-            elo: r[i] + 0.0,
-            low: Some(r[i] - half),
-            high: Some(r[i] + half),
+            elo: round(r[i]),
+            low: Some(round(r[i] - half)),
+            high: Some(round(r[i] + half)),
         });
     }
     out

@@ -177,13 +177,6 @@ pub fn config(a: &Options) -> Result<MatchConfig, String> {
             a.players.len()
         ));
     }
-    if a.players.len() > super::MAX_PLAYERS {
-        return Err(format!(
-            "a tournament has at most {} players (got {})",
-            super::MAX_PLAYERS,
-            a.players.len()
-        ));
-    }
     let players = a
         .players
         .iter()
