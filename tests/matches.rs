@@ -1516,3 +1516,35 @@ fn tournament_and_contest_errors_are_one_line_and_exit_2() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--format"), "{err}");
 }
+
+/// In a sets contest an engine is told each game's draw advantage: the
+/// fake is the second player, the holder (the first chose White), so it
+/// is told black for game 1 (its colour there) and white for game 2.
+/// It answers with what it was told (an illegal move, a forfeit each
+/// time, which does not end a sets series).
+#[test]
+fn an_engine_in_a_sets_contest_is_told_each_game_s_draw_advantage() {
+    let rules = contest::Rules::new(contest::Format::Series { games: 2 }, Variant::Sets).unwrap();
+    let mut c = config(
+        Variant::Sets,
+        "name=tally hash=8 depth=1",
+        &fake("drawadv"),
+        0,
+        depth(1),
+    );
+    c.contest = Some(rules);
+    c.contests = 1;
+    let games = play(&c);
+    let told: Vec<(usize, String)> = games
+        .iter()
+        .map(|g| {
+            let reason = &g.forfeit.as_ref().expect("the fake forfeits").reason;
+            (g.white, reason.clone())
+        })
+        .collect();
+    assert_eq!(told.len(), 2);
+    assert_eq!(told[0].0, 0);
+    assert!(told[0].1.contains("'told-black'"), "{told:?}");
+    assert_eq!(told[1].0, 1);
+    assert!(told[1].1.contains("'told-white'"), "{told:?}");
+}

@@ -563,11 +563,14 @@ impl GameRecord {
                 Seat::Second
             }
         };
-        let points = |s: usize| Points::from_f64(self.points[s & 1]).unwrap_or(Points::ZERO);
-        let black = 1 - (self.white & 1);
+        // A seat is 0 or 1; one misread from a file is taken as 1, not a
+        // panic.
+        let white = self.white.min(1);
+        let points = |s: usize| Points::from_f64(self.points[s]).unwrap_or(Points::ZERO);
+        let black = 1 - white;
         let resigned = match self.ending {
             Some(EndingKind::Resignation | EndingKind::TimeForfeit) => Some(match &self.forfeit {
-                Some(f) if f.player == self.white => shakmaty::Color::White,
+                Some(f) if f.player == white => shakmaty::Color::White,
                 Some(_) => shakmaty::Color::Black,
                 None if self.result == "1-0" => shakmaty::Color::Black,
                 None => shakmaty::Color::White,
@@ -575,8 +578,8 @@ impl GameRecord {
             _ => None,
         };
         Some(contest::GameResult {
-            white: seat(self.white),
-            white_points: points(self.white),
+            white: seat(white),
+            white_points: points(white),
             black_points: points(black),
             ending: self.ending,
             resigned,
