@@ -314,7 +314,7 @@ impl Rules {
         let rules = Rules {
             format,
             variant,
-            resignation_ends: variant == Variant::Stylish,
+            resignation_ends: crate::referee::resignation_loses(variant),
             chooser: Some(Seat::First),
         };
         rules.check()?;
