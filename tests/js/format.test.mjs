@@ -48,6 +48,9 @@ test("an award reads event by event, naming a side only when it is not the mover
   assert.equal(f.awardText(other, "white"), "fall 500 to Black");
   assert.equal(f.awardText({ white: 0, black: 0, events: [], items: [] }, "white"), "");
   assert.equal(f.awardText({ white: 0, black: 0, events: ["check"], items: [{ event: "check", white: 0, black: 0 }] }, "white"), "check 0");
+  // Event names as words, not ids.
+  const time = { white: 1, black: 0, events: ["time_forfeit"], items: [{ event: "time_forfeit", white: 1, black: 0 }] };
+  assert.equal(f.awardText(time, null), "time forfeit 1 to White");
   // An award without items still says what it paid.
   assert.equal(f.awardText({ white: 5, black: 0, events: ["capture"], items: [] }, "white"), "capture 5 to White");
 });
@@ -86,6 +89,13 @@ test("the result names the winner, or none on a tie", () => {
   assert.equal(f.winnerOf(null), "none");
   assert.equal(f.headline({ winner: "white", by: "points", text: "" }), "White wins");
   assert.equal(f.headline({ winner: null, by: "points", text: "" }), "Tied on points");
+});
+
+test("the ending as a sentence's start, the winner left to the result", () => {
+  assert.equal(f.endingText({ kind: "checkmate", text: "checkmate, Black wins", winner: "black" }), "Checkmate");
+  assert.equal(f.endingText({ kind: "resignation", text: "White resigned", winner: "black" }), "White resigned");
+  assert.equal(f.endingText({ kind: "time_forfeit", text: "time forfeit, White lost on time", winner: "black" }), "Time forfeit, White lost on time");
+  assert.equal(f.endingText(null), "");
 });
 
 test("tiebraker's phase in words, with the swap's countdown", () => {

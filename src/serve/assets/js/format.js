@@ -86,11 +86,21 @@ export function sideName(side) {
 export function itemText(item, mover) {
   const w = Number(item.white) || 0;
   const b = Number(item.black) || 0;
-  if (w !== 0 && b !== 0) return item.event + " " + points(w) + " to White, " + points(b) + " to Black";
-  if (w === 0 && b === 0) return item.event + " 0";
+  const event = eventName(item.event);
+  if (w !== 0 && b !== 0) return event + " " + points(w) + " to White, " + points(b) + " to Black";
+  if (w === 0 && b === 0) return event + " 0";
   const side = w !== 0 ? "white" : "black";
   const v = points(w !== 0 ? w : b);
-  return item.event + " " + v + (side === mover ? "" : " to " + sideName(side));
+  return event + " " + v + (side === mover ? "" : " to " + sideName(side));
+}
+
+/**
+ * A referee's event name as words: `time_forfeit` → `time forfeit`.
+ * @param {string} event
+ * @returns {string}
+ */
+export function eventName(event) {
+  return String(event || "").replace(/_/g, " ");
 }
 
 /**
@@ -106,11 +116,12 @@ export function awardText(award, mover) {
   // An award without items (none recorded): its events and totals.
   const w = Number(award.white) || 0;
   const b = Number(award.black) || 0;
-  if (w === 0 && b === 0) return (award.events || []).join(" + ");
+  const events = (award.events || []).map(eventName).join(" + ");
+  if (w === 0 && b === 0) return events;
   const parts = [];
   if (w !== 0) parts.push(points(w) + " to White");
   if (b !== 0) parts.push(points(b) + " to Black");
-  return ((award.events || []).join(" + ") + " " + parts.join(", ")).trim();
+  return (events + " " + parts.join(", ")).trim();
 }
 
 /**
@@ -242,6 +253,17 @@ export function headline(result) {
   const w = winnerOf(result);
   if (w === "none") return "Tied on points";
   return sideName(w) + " wins";
+}
+
+/**
+ * How a game ended, as a sentence's start: `Checkmate`, `White resigned`,
+ * `Time forfeit, Black lost on time` (the result names the winner).
+ * @param {import("./types.js").EndingState | null | undefined} ending
+ * @returns {string}
+ */
+export function endingText(ending) {
+  const text = String((ending && ending.text) || "").replace(/, (White|Black) wins$/, "");
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /**

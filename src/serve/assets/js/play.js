@@ -368,7 +368,8 @@ export class PlayView {
     const status = $("status");
     status.setAttribute("data-status", s.status);
     if (s.status === "over") {
-      status.textContent = "Game over · " + (s.result ? s.result.text : (s.ending && s.ending.text) || "ended");
+      const words = [fmt.endingText(s.ending), s.result && s.result.text].filter((t) => t);
+      status.textContent = "Game over · " + (words.length ? words.join(" · ") : "ended");
     } else if (s.thinking) {
       status.textContent = "Tally is thinking…";
     } else if (s.engine_to_move) {
@@ -496,7 +497,8 @@ export class PlayView {
     end.setAttribute("data-winner", fmt.winnerOf(s.result));
     $("end-title").textContent = fmt.headline(s.result);
     $("end-result").textContent = s.result ? s.result.text : "";
-    $("end-ending").textContent = s.ending && s.ending.text ? "Ending: " + s.ending.text : "";
+    const ending = fmt.endingText(s.ending);
+    $("end-ending").textContent = ending ? "Ending: " + ending : "";
     $("end-score").textContent = "Final points: White " + fmt.points(s.totals.white) + " · Black " + fmt.points(s.totals.black);
     const award = fmt.awardText(s.outcome, null);
     $("end-award").textContent = award ? "The ending paid: " + award : "";
