@@ -134,7 +134,9 @@ class Page:
         return len(self.d.find_elements(By.CSS_SELECTOR, "[data-ply]"))
 
     def ply_text(self, n):
-        return self.q('[data-ply="%d"]' % n).text
+        # Read in one go: the list is redrawn with every state.
+        return self.d.execute_script(
+            "const e = document.querySelector(arguments[0]); return e ? e.innerText : ''", '[data-ply="%d"]' % n)
 
     def points(self):
         return self.q('[data-points="white"]').text, self.q('[data-points="black"]').text
@@ -166,6 +168,18 @@ class Page:
         self.d.execute_script("window.confirm = () => true")
         self.q("#btn-resign").click()
         self.wait(lambda: self.status() == "over", "the resignation")
+
+    def js_click(self, css):
+        """Clicks the first element of `css` as it is now (the ranking's
+        rows are replaced at every depth: no stale element)."""
+        assert self.d.execute_script("const e = document.querySelector(arguments[0]); if (e) e.click(); return !!e", css), css
+
+    def js_text(self, css):
+        return self.d.execute_script("const e = document.querySelector(arguments[0]); return e ? e.textContent : null", css)
+
+    def analyse_view(self):
+        self.d.get("http://%s/?view=analyse" % self.base)
+        self.wait(lambda: self.shown("#analyse-form"), "the analyse view")
 
     def analyse_status(self):
         return self.q("#astatus").text
@@ -425,8 +439,15 @@ def test_the_end_screen_names_the_winner_of_a_resignation(p):
     assert p.state()["result"]["winner"] == "black"
     assert "Black wins" in end.text and "White resigned" in end.text, end.text
     assert "Final points: White 5 · Black 0" in end.text, end.text
-    # A finished game is not taken back (bug 6).
-    assert p.q("#btn-takeback").get_attribute("disabled") is not None
+
+
+def test_take_back_is_disabled_once_over(p):
+    # Bug 6: Take back stayed enabled and silently undid a resignation.
+    p.open("?variant=chess&mode=people")
+    p.move("e2", "e4")
+    assert p.q("#btn-takeback").get_attribute("disabled") is None
+    p.resign()
+    p.wait(lambda: p.q("#btn-takeback").get_attribute("disabled") is not None, "Take back disabled")
     assert p.q("#btn-resign").get_attribute("disabled") is not None
 
 
@@ -463,12 +484,12 @@ def test_tallys_evaluation_is_not_shown_under_game_over(p):
 
 def test_a_line_playing_out_stays_when_a_new_depth_comes(p):
     # Bug 3: each new depth put the board back to the analysed position.
-    p.d.get("http://%s/?view=analyse" % p.base)
+    p.analyse_view()
     p.form("fen").send_keys("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
     p.q('#analyse-form button[type="submit"]').click()
     p.wait(lambda: p.qa("#ranking tr"), "the first ranking")
     root = p.q("#aboard").get_attribute("data-fen")
-    p.qa("#ranking tr")[0].click()
+    p.js_click("#ranking tr")
     p.wait(lambda: p.q("#aboard").get_attribute("data-fen") != root, "the line's first ply")
     before = p.analyse_status()
     p.wait(lambda: p.analyse_status() != before, "a new ranking")
@@ -481,7 +502,7 @@ def test_a_line_playing_out_stays_when_a_new_depth_comes(p):
 
 def test_the_chess960_checkbox_sits_beside_its_label(p):
     # Bug 4.
-    p.d.get("http://%s/?view=analyse" % p.base)
+    p.analyse_view()
     box = p.form("chess960")
     label = p.d.execute_script("return arguments[0].closest('label')", box)
     b = box.rect
@@ -509,14 +530,14 @@ def test_from_the_game_fills_the_start_and_the_moves_and_the_board_takes_moves(p
     p.wait(lambda: p.form("moves").get_attribute("value") == "e2e4 e7e5 g1f3", "the move analysed")
     p.wait(lambda: "Nf3" in p.q("#apath").text and p.qa("#ranking tr"), "the new ranking")
     # Lines are SAN, not UCI.
-    line = p.qa("#ranking td.line")[0].text
+    line = p.js_text("#ranking td.line")
     assert line and not re.search(r"\b[a-h][1-8][a-h][1-8]\b", line), line
     p.q("#analyse-stop").click()
 
 
 def test_a_pgn_names_its_variant(p):
     # Bug 8: a stylish PGN was analysed as chess.
-    p.d.get("http://%s/?view=analyse" % p.base)
+    p.analyse_view()
     p.form("pgn").send_keys('[Variant "stylish"]\n\n1. e4 d5 2. exd5 *\n')
     p.q('#analyse-form button[type="submit"]').click()
     p.wait(lambda: "Stylish chess" in p.analyse_status(), "the variant from the tag")
@@ -531,7 +552,7 @@ def test_a_pgn_names_its_variant(p):
 
 def test_stop_says_stopped(p):
     # Bug 9: after Stop the status read "done".
-    p.d.get("http://%s/?view=analyse" % p.base)
+    p.analyse_view()
     p.q('#analyse-form button[type="submit"]').click()
     p.wait(lambda: p.qa("#ranking tr"), "a ranking")
     p.q("#analyse-stop").click()
@@ -556,7 +577,7 @@ def test_the_games_list_tells_games_apart(p):
     p.open("?variant=sets&side=white&movetime=100")
     gid = p.game_id()
     p.resign()
-    p.q("#tab-new").click()
+    p.d.get("http://%s/" % p.base)
     row = '#saved-list tr[data-game="%s"]' % gid
     p.wait(lambda: p.qa(row), "the game in the list")
     text = p.q(row).text
@@ -613,6 +634,11 @@ def test_the_evaluation_bar_and_the_chart_follow_tally(p):
     bar = p.q("#evalbar")
     assert bar.is_displayed() and "off" not in bar.get_attribute("class")
     p.wait(lambda: bar.get_attribute("data-margin") is not None, "the bar's margin")
+    # White's share stands at White's side of the board (the bottom here).
+    white = p.q("#evalbar-white").rect
+    outer = bar.rect
+    assert abs((white["y"] + white["height"]) - (outer["y"] + outer["height"])) < 1.5, (white, outer)
+    assert 0 < white["height"] < outer["height"]
     assert p.qa("#chart polyline.total.white") and p.qa("#chart polyline.total.black")
     assert p.qa("#chart circle.expected-dot"), "Tally's expected margin is charted"
 

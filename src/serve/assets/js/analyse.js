@@ -50,6 +50,8 @@ export class AnalyseView {
     this.hover = [];
     this.stopped = false;
     this.running = false;
+    /** a word of this page's on the position asked for (shown with the server's note) */
+    this.extraNote = "";
     this.form = /** @type {HTMLFormElement} */ ($("analyse-form"));
     const select = /** @type {HTMLSelectElement} */ (this.form.elements.namedItem("variant"));
     for (const v of catalogue.variants) {
@@ -122,6 +124,7 @@ export class AnalyseView {
    */
   analyse(request) {
     this.endLine();
+    this.extraNote = "";
     this.stopped = false;
     this.running = true;
     this.ranking = null;
@@ -156,20 +159,24 @@ export class AnalyseView {
    * @param {GameState} s
    */
   fromGame(s) {
+    let moves = s.plies.map((p) => p.action);
+    // A game the board ended (a mate, a claim, a draw by rule) has nothing
+    // left to rank: its last position with a choice is the one before.
+    const kind = s.ending ? s.ending.kind : null;
+    const ended = s.status === "over" && kind !== "resignation" && kind !== "time_forfeit" && moves.length > 0;
+    if (ended) moves = moves.slice(0, -1);
     this.field("variant").value = s.variant;
     this.field("chess960").checked = s.chess960;
     this.field("fen").value = s.start_fen;
-    this.field("moves").value = s.plies.map((p) => p.action).join(" ");
+    this.field("moves").value = moves.join(" ");
     this.field("pgn").value = "";
     this.position = null;
-    this.board.set({ fen: s.fen, lastMove: null, dests: null });
-    this.analyse({
-      variant: s.variant,
-      chess960: s.chess960,
-      specials: s.specials,
-      fen: s.start_fen,
-      moves: s.plies.map((p) => p.action),
-    });
+    this.board.set({ fen: ended ? (moves.length ? s.plies[moves.length - 1].fen : s.start_fen) : s.fen, lastMove: null, dests: null });
+    this.analyse({ variant: s.variant, chess960: s.chess960, specials: s.specials, fen: s.start_fen, moves });
+    if (ended) {
+      const last = s.plies[s.plies.length - 1];
+      this.extraNote = "The game ended with " + fmt.plyText(last) + ": this is the position before it.";
+    }
   }
 
   /** @param {any} m a message from the server */
@@ -179,7 +186,7 @@ export class AnalyseView {
       const p = m;
       this.position = p;
       $("aerror").textContent = "";
-      $("anote").textContent = p.note || "";
+      $("anote").textContent = [p.note, this.extraNote].filter((t) => t).join(" ");
       // The form says what is analysed: the PGN read into its start and
       // moves, a move on the board added.
       this.field("fen").value = p.fen;
@@ -198,7 +205,9 @@ export class AnalyseView {
       }
       const what = r.done ? (this.stopped ? "stopped" : "finished") : "deepening";
       const variant = this.position ? fmt.variantName(this.position.variant) + " · " : "";
-      $("astatus").textContent = variant + what + " · depth " + (r.depth || 0) + " · " + (r.nodes || 0).toLocaleString("en") + " nodes";
+      $("astatus").textContent = r.done && r.actions.length === 0
+        ? variant + "nothing to rank: the game is over in this position"
+        : variant + what + " · depth " + (r.depth || 0) + " · " + (r.nodes || 0).toLocaleString("en") + " nodes";
       this.drawRanking();
       // A line playing out stays where it is: only the analysed position
       // takes the ranking's moves.

@@ -168,6 +168,7 @@ export function plyText(ply) {
  * @returns {string}
  */
 export function lineText(sans, fullmove, turn) {
+  /** @type {string[]} */
   const out = [];
   let n = fullmove;
   let white = turn === "white";
@@ -264,6 +265,22 @@ export function headline(result) {
 export function endingText(ending) {
   const text = String((ending && ending.text) || "").replace(/, (White|Black) wins$/, "");
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * The result's words after the headline: `on points, 14 to 10, though
+ * mated` for `Black wins on points, 14 to 10, though mated`; the whole
+ * text when it does not start with the headline.
+ * @param {Decision | null | undefined} result
+ * @returns {string}
+ */
+export function resultDetail(result) {
+  if (!result) return "";
+  const head = headline(result) + " ";
+  const text = String(result.text || "");
+  if (!text.startsWith(head)) return text;
+  const rest = text.slice(head.length).replace(/^\((.*)\)$/, "$1");
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
 }
 
 /**

@@ -22,7 +22,7 @@
 /** @type {Record<Role, string>} */
 export const ROLE_NAMES = { k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn" };
 
-/** @param {Record<string, number | string>} at @returns {Shape} */
+/** @param {Shape["tag"]} tag @param {Record<string, number | string>} at @returns {Shape} */
 const body = (tag, at) => ({ tag, at, kind: "body" });
 /** @param {string} d @returns {Shape} */
 const line = (d) => ({ tag: "path", at: { d }, kind: "line" });

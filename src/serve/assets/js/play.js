@@ -78,6 +78,7 @@ export class PlayView {
 
   wire() {
     const specials = $("specials");
+    /** @type {string[]} */
     const words = [];
     for (const v of this.catalogue.variants) {
       for (const s of v.specials) if (!words.includes(s.action)) words.push(s.action);
@@ -328,8 +329,10 @@ export class PlayView {
     const s = this.state;
     if (!s) return;
     const info = this.info();
-    document.querySelector('[data-points="white"]').textContent = fmt.points(s.totals.white);
-    document.querySelector('[data-points="black"]').textContent = fmt.points(s.totals.black);
+    for (const side of /** @type {const} */ (["white", "black"])) {
+      const e = document.querySelector(`[data-points="${side}"]`);
+      if (e) e.textContent = fmt.points(s.totals[side]);
+    }
     this.drawStatus();
     this.drawPlayers();
     this.drawClocks();
@@ -496,7 +499,7 @@ export class PlayView {
     if (s.status !== "over") return;
     end.setAttribute("data-winner", fmt.winnerOf(s.result));
     $("end-title").textContent = fmt.headline(s.result);
-    $("end-result").textContent = s.result ? s.result.text : "";
+    $("end-result").textContent = fmt.resultDetail(s.result);
     const ending = fmt.endingText(s.ending);
     $("end-ending").textContent = ending ? "Ending: " + ending : "";
     $("end-score").textContent = "Final points: White " + fmt.points(s.totals.white) + " · Black " + fmt.points(s.totals.black);
