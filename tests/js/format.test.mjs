@@ -89,10 +89,15 @@ test("the result names the winner, or none on a tie", () => {
   assert.equal(f.winnerOf(null), "none");
   assert.equal(f.headline({ winner: "white", by: "points", text: "" }), "White wins");
   assert.equal(f.headline({ winner: null, by: "points", text: "" }), "Tied on points");
-  assert.equal(f.resultDetail({ winner: "black", by: "points", text: "Black wins on points, 14 to 10, though mated" }), "On points, 14 to 10, though mated");
-  assert.equal(f.resultDetail({ winner: "white", by: "points", text: "White wins (time forfeit, Black lost on time)" }), "Time forfeit, Black lost on time");
-  assert.equal(f.resultDetail({ winner: null, by: "points", text: "A tie on points, 50 to 50" }), "A tie on points, 50 to 50");
-  assert.equal(f.resultDetail(null), "");
+  assert.equal(f.resultDetail({ winner: "black", by: "points", text: "Black wins on points, 14 to 10, though mated" }, null), "On points, 14 to 10, though mated");
+  const time = { kind: "time_forfeit", text: "time forfeit, Black lost on time", winner: "white" };
+  const timeResult = { winner: "white", by: "points", text: "White wins (time forfeit, Black lost on time)" };
+  assert.equal(f.resultDetail(timeResult, null), "Time forfeit, Black lost on time");
+  assert.equal(f.resultDetail(timeResult, time), "");
+  assert.equal(f.resultText(timeResult, time), "White wins");
+  assert.equal(f.resultText(timeResult, null), "White wins (time forfeit, Black lost on time)");
+  assert.equal(f.resultDetail({ winner: null, by: "points", text: "A tie on points, 50 to 50" }, null), "A tie on points, 50 to 50");
+  assert.equal(f.resultDetail(null, null), "");
 });
 
 test("the ending as a sentence's start, the winner left to the result", () => {

@@ -268,18 +268,35 @@ export function endingText(ending) {
 }
 
 /**
- * The result's words after the headline: `on points, 14 to 10, though
- * mated` for `Black wins on points, 14 to 10, though mated`; the whole
- * text when it does not start with the headline.
+ * The result in words without the ending's own words, which the page
+ * shows beside it: `Black wins (extinction, Black wins)` → `Black wins`.
  * @param {Decision | null | undefined} result
+ * @param {import("./types.js").EndingState | null | undefined} ending
  * @returns {string}
  */
-export function resultDetail(result) {
+export function resultText(result, ending) {
   if (!result) return "";
-  const head = headline(result) + " ";
   const text = String(result.text || "");
-  if (!text.startsWith(head)) return text;
-  const rest = text.slice(head.length).replace(/^\((.*)\)$/, "$1");
+  const said = ending && ending.text ? " (" + ending.text + ")" : "";
+  return said && text.endsWith(said) ? text.slice(0, -said.length) : text;
+}
+
+/**
+ * The result's words after the headline: `On points, 14 to 10, though
+ * mated` for `Black wins on points, 14 to 10, though mated`; empty when
+ * the headline says it all; the whole text when it does not start with
+ * the headline.
+ * @param {Decision | null | undefined} result
+ * @param {import("./types.js").EndingState | null | undefined} ending
+ * @returns {string}
+ */
+export function resultDetail(result, ending) {
+  if (!result) return "";
+  const head = headline(result);
+  const text = resultText(result, ending);
+  if (text === head) return "";
+  if (!text.startsWith(head + " ")) return text;
+  const rest = text.slice(head.length + 1).replace(/^\((.*)\)$/, "$1");
   return rest.charAt(0).toUpperCase() + rest.slice(1);
 }
 

@@ -371,7 +371,7 @@ export class PlayView {
     const status = $("status");
     status.setAttribute("data-status", s.status);
     if (s.status === "over") {
-      const words = [fmt.endingText(s.ending), s.result && s.result.text].filter((t) => t);
+      const words = [fmt.endingText(s.ending), fmt.resultText(s.result, s.ending)].filter((t) => t);
       status.textContent = "Game over · " + (words.length ? words.join(" · ") : "ended");
     } else if (s.thinking) {
       status.textContent = "Tally is thinking…";
@@ -499,7 +499,7 @@ export class PlayView {
     if (s.status !== "over") return;
     end.setAttribute("data-winner", fmt.winnerOf(s.result));
     $("end-title").textContent = fmt.headline(s.result);
-    $("end-result").textContent = fmt.resultDetail(s.result);
+    $("end-result").textContent = fmt.resultDetail(s.result, s.ending);
     const ending = fmt.endingText(s.ending);
     $("end-ending").textContent = ending ? "Ending: " + ending : "";
     $("end-score").textContent = "Final points: White " + fmt.points(s.totals.white) + " · Black " + fmt.points(s.totals.black);
