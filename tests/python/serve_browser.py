@@ -34,6 +34,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 TALLY = sys.argv[1] if len(sys.argv) > 1 else "target/release/tally"
 WAIT = 30
+# The longest an analysis runs (MAX_ANALYSIS_TIME in src/serve/search.rs).
+ANALYSIS_ENDS = 60
 
 
 def start_server():
@@ -99,8 +101,8 @@ class Page:
         self.wait(lambda: self.d.find_elements(By.CSS_SELECTOR, '[data-square="e2"]'))
         self.wait(lambda: self.status_text() != "", "the game's status")
 
-    def wait(self, cond, what="a condition"):
-        return WebDriverWait(self.d, WAIT).until(lambda _: cond(), "timed out waiting for " + what)
+    def wait(self, cond, what="a condition", deadline=WAIT):
+        return WebDriverWait(self.d, deadline).until(lambda _: cond(), "timed out waiting for " + what)
 
     def q(self, css):
         return self.d.find_element(By.CSS_SELECTOR, css)
@@ -492,7 +494,9 @@ def test_a_line_playing_out_stays_when_a_new_depth_comes(p):
     p.js_click("#ranking tr")
     p.wait(lambda: p.q("#aboard").get_attribute("data-fen") != root, "the line's first ply")
     before = p.analyse_status()
-    p.wait(lambda: p.analyse_status() != before, "a new ranking")
+    # The next depth, or at the latest the last ranking: an analysis ends
+    # within a minute whatever the machine.
+    p.wait(lambda: p.analyse_status() != before, "a new ranking", deadline=ANALYSIS_ENDS + WAIT)
     assert p.q("#aboard").get_attribute("data-fen") != root, "the line jumped back"
     assert p.shown("#aline-back")
     p.q("#aline-back").click()
