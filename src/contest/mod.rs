@@ -115,6 +115,16 @@ impl Seat {
         }
     }
 
+    /// The player with White in game `number` (from 1): the first in the
+    /// odd-numbered games, the second in the even.
+    pub const fn white_in(number: u32) -> Seat {
+        if number % 2 == 1 {
+            Seat::First
+        } else {
+            Seat::Second
+        }
+    }
+
     /// The seat a name names (`first`, `second`), if any.
     pub fn from_name(name: &str) -> Option<Seat> {
         Seat::BOTH.into_iter().find(|s| s.as_str() == name.trim())
@@ -725,11 +735,7 @@ impl Contest {
         }
         let number = self.games.len() as u32 + 1;
         let tiebreak = number > self.rules.format.games();
-        let white = if number % 2 == 1 {
-            Seat::First
-        } else {
-            Seat::Second
-        };
+        let white = Seat::white_in(number);
         Some(NextGame {
             number,
             variant: if tiebreak {
