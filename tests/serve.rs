@@ -1505,6 +1505,8 @@ async fn a_stylish_contest_resignation_ends_it_and_the_resigner_loses_with_the_l
         (Some(1), Some("first"))
     );
     assert_eq!(c["names"], json!(["Player 1", "Player 2"]));
+    // Stylish's default: a resignation ends the series.
+    assert_eq!(c["resignation_ends"], true);
     // Game 1: Player 2 (Black) mates with the queen, not adjacent: 80.
     let id1 = g["id"].as_str().unwrap().to_owned();
     let g1 = play_all(&server, &id1, &["f2f3", "e7e5", "g2g4", "d8h4"]).await;
@@ -1544,6 +1546,8 @@ async fn a_tied_dynamic_contest_goes_to_a_tiebraker_game() {
     let g = server.create(json!({"mode": "people", "contest": "tiebreak-match:2"}));
     let (_, g1) = server.json("GET", &format!("/api/games/{g}"), "");
     assert_eq!(g1["variant"], "dynamic");
+    // Elsewhere a resignation only scores its game.
+    assert_eq!(g1["contest"]["resignation_ends"], false);
     let cid = g1["contest"]["id"].as_str().unwrap().to_owned();
     // Game 1: Black (the second player) mates: 0-100. Game 2: Black (now
     // the first player) mates: 100-0. Tied 100 to 100.

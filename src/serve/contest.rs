@@ -128,6 +128,7 @@ impl ServedContest {
             id: self.id.clone(),
             format: rules.format.to_string(),
             rules: rules.describe(),
+            resignation_ends: rules.resignation_ends,
             names: self.names.clone(),
             number,
             white: seat(white),
