@@ -1541,6 +1541,26 @@ async fn a_stylish_contest_resignation_ends_it_and_the_resigner_loses_with_the_l
 }
 
 #[tokio::test]
+async fn a_contest_against_tally_names_the_person_you_with_the_verb_agreeing() {
+    let server = Server::start(&[]);
+    // The person (White) mates at once: a series of one game, won.
+    let id = server.create(json!({
+        "variant": "stylish",
+        "side": "white",
+        "movetime": 100,
+        "fen": "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+        "contest": "series:1"
+    }));
+    let g = play_all(&server, &id, &["a1a8"]).await;
+    let c = &g["contest"];
+    assert_eq!(c["names"], json!(["You", "Tally"]), "{c}");
+    assert_eq!(c["over"], true, "{c}");
+    assert_eq!(c["decision"]["winner"], "first", "{c}");
+    let text = c["decision"]["text"].as_str().unwrap();
+    assert!(text.starts_with("You win on points: You "), "{text}");
+}
+
+#[tokio::test]
 async fn a_tied_dynamic_contest_goes_to_a_tiebraker_game() {
     let server = Server::start(&[]);
     let g = server.create(json!({"mode": "people", "contest": "tiebreak-match:2"}));
