@@ -99,6 +99,11 @@ test("who leads, the games won and what a resignation does", () => {
   assert.equal(c.standingText({ ...afterGame1, games: [], totals: [0, 0], leader: null }), "No game counted yet");
   assert.equal(c.standingText({ ...afterGame1, totals: [40, 40], leader: null }), "Level at 40 each");
   assert.equal(c.wonText(over), "Won: Player 1 0 · Player 2 1 · tied 1");
+  // Once over, the decision speaks: Player 2 led on points but resigned.
+  assert.equal(c.standingText(over), "");
+  assert.equal(c.framed(afterGame1), "second");
+  assert.equal(c.framed(over), "first");
+  assert.equal(c.framed({ ...over, decision: { ...over.decision, winner: null } }), null);
   assert.match(c.resignationText(afterGame1), /^A resignation ends the series: whoever resigns loses it/);
   assert.match(c.resignationText({ ...afterGame1, resignation_ends: false }), /the series goes on/);
   assert.match(c.resignQuestion(over, "people", "white"), /White \(Player 2\) would lose it/);

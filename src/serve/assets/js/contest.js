@@ -207,10 +207,12 @@ export function contestRows(c, live) {
 
 /**
  * Who leads: `Player 2 leads by 80`, `Level at 40 each`, or `No game
- * counted yet`.
+ * counted yet`; nothing once over (the decision says who won, and a
+ * resignation may have lost it for the player ahead on points).
  * @param {ContestState} c
  */
 export function standingText(c) {
+  if (c.over) return "";
   if (c.games.length === 0) return "No game counted yet";
   const [a, b] = c.totals.map(Number);
   if (c.leader) {
@@ -226,6 +228,17 @@ export function standingText(c) {
  */
 export function wonText(c) {
   return "Won: " + c.names[0] + " " + c.won[0] + " · " + c.names[1] + " " + c.won[1] + " · tied " + c.tied;
+}
+
+/**
+ * The player whose sum the table frames: the leader while the contest
+ * goes on, the winner once over (none for a tie).
+ * @param {ContestState} c
+ * @returns {Seat | null}
+ */
+export function framed(c) {
+  if (c.over) return c.decision ? c.decision.winner : null;
+  return c.leader;
 }
 
 /**

@@ -550,9 +550,11 @@ export class PlayView {
       $("contest-col-" + seat).textContent = c.names[i];
       const sum = /** @type {HTMLElement} */ (box.querySelector(`[data-contest-points="${seat}"]`));
       sum.textContent = fmt.points(c.totals[i]);
-      sum.parentElement?.classList.toggle("leads", c.leader === seat);
+      sum.parentElement?.classList.toggle("leads", contest.framed(c) === seat);
     }
-    $("contest-standing").textContent = contest.standingText(c);
+    const standing = $("contest-standing");
+    standing.textContent = contest.standingText(c);
+    show(standing, standing.textContent !== "");
     const decision = $("contest-decision");
     show(decision, c.over);
     if (c.over && c.decision) {
