@@ -12,7 +12,8 @@
 //! - `eval`: the expected future point margin of a position, and [`nnue`]:
 //!   the network that evaluates chess and extinction boards in
 //!   `EvalMode nnue`;
-//! - `search`: alpha-beta over the three;
+//! - `search`: alpha-beta over the three, and [`syzygy`]: the endgame
+//!   tables it probes in chess (`SyzygyPath`);
 //! - [`analyse`] and [`matches`](mod@matches): the analysis and experiment
 //!   tools (`tally analyse`, `tally match`), over the engine facade and the
 //!   referee, with what they make for people (the annotated PGN, the JSON,
@@ -43,6 +44,7 @@ pub mod scoring;
 pub mod search;
 pub mod serve;
 mod simd;
+pub mod syzygy;
 pub mod text;
 pub mod train;
 pub mod tune;
