@@ -16,6 +16,12 @@
 //! until the hard time limit, stops them all (module `limits`); helpers
 //! beyond the cores take turns (module `turns`); the result is a vote among
 //! the threads.
+//!
+//! With Syzygy endgame tables ([`crate::syzygy`], chess only), the root's
+//! actions are first ranked by the tables and only those that hold their
+//! result are searched (module `tablebase`), and the threads probe the
+//! tables' WDL after captures and pawn moves; a table result is a value of
+//! the tablebase band (module `value`).
 
 mod history;
 mod limits;

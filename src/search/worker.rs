@@ -1,7 +1,9 @@
 //! One search thread: iterative deepening, aspiration windows, principal
-//! variation search, quiescence, pruning and reductions. The order of a
-//! node's actions is the picker's (`picker.rs`); whether to start another
-//! iteration is the time manager's (`time.rs`).
+//! variation search, quiescence, pruning and reductions, and the endgame
+//! tables' WDL probes. The order of a node's actions is the picker's
+//! (`picker.rs`); whether to start another iteration is the time manager's
+//! (`time.rs`); which root actions are searched where the tables hold the
+//! root is the tables' ranking (`tablebase.rs`).
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;
