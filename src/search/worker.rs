@@ -1241,7 +1241,9 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         }
         // A table loss or draw bounds the value from above.
         let best = best.min(tb_ceiling);
-        let bound = if best >= beta {
+        // A table win that no action beat is still a floor: the node is
+        // worth at least it.
+        let bound = if best >= beta || (best_action.is_none() && best == tb_floor) {
             Bound::Lower
         } else if best > original_alpha && PV {
             Bound::Exact
