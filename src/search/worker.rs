@@ -470,11 +470,15 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
     /// several, a bound would stand beside exact values it may not rank
     /// with; they are reported together, ranked, once the depth is done.
     fn report_bound(&self, depth: i32, pv_idx: usize) {
+        let rm = &self.root_moves[pv_idx];
+        // Where the tables' value is shown, the search's bound is not one
+        // of it (until a mate).
+        let tables_shown = rm.shown.is_some() && !is_proven(rm.value);
         if self.is_main()
+            && !tables_shown
             && self.job.multipv.min(self.root_moves.len()) <= 1
             && self.shared.elapsed() > REPORT_BOUND_AFTER
         {
-            let rm = &self.root_moves[pv_idx];
             let line = PvLine {
                 multipv: pv_idx + 1,
                 depth,
