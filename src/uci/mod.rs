@@ -52,6 +52,7 @@ use crate::eval::variant_weights::WeightOverrides;
 use crate::rules::{RulesError, Variant};
 use crate::scoring::{DrawAdvantage, Points, Tables};
 use crate::search::{Limits, SearchResult, Strength, Tt};
+use crate::syzygy::Tablebases;
 
 pub use input::MAX_LINE;
 pub use output::CP_LIMIT;
@@ -195,6 +196,8 @@ struct Session<W: Write + Send + 'static> {
     /// Whether `score cp` is in the variant's points (`ScoreUnit`).
     score_points: bool,
     rules_file: String,
+    /// The `SyzygyPath` of the tables in use (empty: none).
+    syzygy_path: String,
     debug: bool,
     /// Whether the search last started has no limit of its own (it runs
     /// until `stop`): `infinite`, or no depth, nodes, mate or time.
@@ -230,6 +233,7 @@ impl<W: Write + Send + 'static> Session<W> {
             show_wdl: false,
             score_points: false,
             rules_file: String::new(),
+            syzygy_path: String::new(),
             debug: false,
             unbounded: false,
             pondering: false,
@@ -584,6 +588,10 @@ impl<W: Write + Send + 'static> Session<W> {
                     ..s
                 });
             }
+            (name::SYZYGY_PATH, Value::Text(path)) => self.load_tablebases(path),
+            (name::SYZYGY_PROBE_DEPTH, Value::Int(n)) => e.set_syzygy_probe_depth(n as i32),
+            (name::SYZYGY_PROBE_LIMIT, Value::Int(n)) => e.set_syzygy_probe_limit(n as usize),
+            (name::SYZYGY_50_MOVE_RULE, Value::Bool(b)) => e.set_syzygy_50_move_rule(b),
             (n, v) => self.out.error(&format!("option {n}: cannot apply {v:?}")),
         }
     }
@@ -667,6 +675,47 @@ impl<W: Write + Send + 'static> Session<W> {
     fn note_eval(&mut self) {
         if let Some(note) = self.engine.eval_note() {
             self.out.info(&note);
+        }
+    }
+
+    /// Finds the endgame tables in the folders of `path` (empty: none); a
+    /// path that names a folder that is not there, or one without tables,
+    /// is refused and the tables before it kept.
+    fn load_tablebases(&mut self, path: String) {
+        if path.trim().is_empty() {
+            self.engine.set_syzygy(None);
+            self.syzygy_path = String::new();
+            return;
+        }
+        match Tablebases::open(&path) {
+            Ok(tables) => {
+                for why in tables.skipped() {
+                    self.out
+                        .line(&format!("info string warning: SyzygyPath: skipped {why}"));
+                }
+                self.out.info(&format!(
+                    "found {} Syzygy table files (up to {} pieces) in {path}",
+                    tables.files(),
+                    tables.max_pieces()
+                ));
+                self.engine.set_syzygy(Some(Arc::new(tables)));
+                self.syzygy_path = path;
+                if self.engine.variant() != Variant::Chess {
+                    self.out.info(&format!(
+                        "the tables are used in chess only (variant {})",
+                        self.engine.variant()
+                    ));
+                }
+            }
+            Err(err) => {
+                let kept = if self.syzygy_path.is_empty() {
+                    "no tables".to_owned()
+                } else {
+                    format!("kept {}", self.syzygy_path)
+                };
+                self.out
+                    .error(&format!("option SyzygyPath: {err} ({kept})"));
+            }
         }
     }
 
@@ -922,6 +971,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 .score_points
                 .then(|| output::PointScale::of(variant, self.engine.units()))
                 .flatten(),
+            tbhits: self.engine.uses_tablebases(),
         });
         let evaluation = self.engine.evaluation_in_use();
         if self.named_evaluation.as_ref() != Some(&evaluation) {
