@@ -142,6 +142,18 @@ pub fn is_command(word: &str) -> bool {
     COMMANDS.contains(&word)
 }
 
+impl WorkEnd {
+    /// Ends with `info string <text>`.
+    fn info(text: &str) -> WorkEnd {
+        WorkEnd::Lines(vec![format!("info string {text}")])
+    }
+
+    /// Ends with `info string error: <text>`.
+    fn error(text: &str) -> WorkEnd {
+        WorkEnd::Lines(vec![format!("info string error: {text}")])
+    }
+}
+
 /// Long work running on a thread of its own.
 struct Work {
     /// Set to stop it.
@@ -157,6 +169,11 @@ struct Work {
 /// What long work leaves for the loop to do when it ends.
 enum WorkEnd {
     Nothing,
+    /// The work's last lines, written by the loop once it has taken the
+    /// work's end: a client that reads them and sends a command at once
+    /// has it handled after the work, never queued behind work already
+    /// done (and so never answered after a later `isready`).
+    Lines(Vec<String>),
     /// A new hash table of `mb` MiB, and an error to report about it.
     Table {
         table: Tt,
@@ -389,6 +406,7 @@ impl<W: Write + Send + 'static> Session<W> {
     fn end_work(&mut self, end: WorkEnd) {
         match end {
             WorkEnd::Nothing => {}
+            WorkEnd::Lines(lines) => self.out.lines(&lines),
             WorkEnd::Table { table, mb, error } => {
                 self.engine.set_table(table, mb);
                 if let Some(e) = error {
@@ -1029,7 +1047,6 @@ impl<W: Write + Send + 'static> Session<W> {
         self.engine.stop_and_wait();
         let count = self.engine.perft_work(depth);
         let mode = CastlingMode::from_chess960(self.engine.options().chess960);
-        let out = self.out.clone();
         self.start_work(false, move |stop| {
             let entries = if depth == 0 {
                 Ok(Some(Vec::new()))
@@ -1038,14 +1055,8 @@ impl<W: Write + Send + 'static> Session<W> {
             };
             let entries = match entries {
                 Ok(Some(entries)) => entries,
-                Ok(None) => {
-                    out.info(&format!("go perft {depth} stopped"));
-                    return WorkEnd::Nothing;
-                }
-                Err(e) => {
-                    out.error(&format!("go perft: {e}"));
-                    return WorkEnd::Nothing;
-                }
+                Ok(None) => return WorkEnd::info(&format!("go perft {depth} stopped")),
+                Err(e) => return WorkEnd::error(&format!("go perft: {e}")),
             };
             let mut lines: Vec<String> = entries
                 .iter()
@@ -1058,8 +1069,7 @@ impl<W: Write + Send + 'static> Session<W> {
             };
             lines.push(String::new());
             lines.push(format!("Nodes searched: {total}"));
-            out.lines(&lines);
-            WorkEnd::Nothing
+            WorkEnd::Lines(lines)
         });
     }
 
@@ -1093,12 +1103,11 @@ impl<W: Write + Send + 'static> Session<W> {
             match result {
                 Ok(Some((nodes, time))) => {
                     let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
-                    out.line(&format!("{nodes} nodes {nps} nps"));
+                    WorkEnd::Lines(vec![format!("{nodes} nodes {nps} nps")])
                 }
-                Ok(None) => out.info(&format!("bench {depth} stopped")),
-                Err(e) => out.error(&format!("bench: {e}")),
+                Ok(None) => WorkEnd::info(&format!("bench {depth} stopped")),
+                Err(e) => WorkEnd::error(&format!("bench: {e}")),
             }
-            WorkEnd::Nothing
         });
     }
 }
@@ -1122,26 +1131,22 @@ impl<W: Write + Send + 'static> Session<W> {
             // The book is read here: a large one takes a while.
             let config = match genfens::config(&request, variant, &options) {
                 Ok(c) => c,
-                Err(e) => {
-                    out.error(&format!("genfens: {e}"));
-                    return WorkEnd::Nothing;
-                }
+                Err(e) => return WorkEnd::error(&format!("genfens: {e}")),
             };
             let (printed, ended) = genfens::generate(&config, request.count, stop, |fen| {
                 out.line(&format!("info string genfens {fen}"));
             });
             let of = request.count;
             match ended {
-                genfens::Ended::Done => {}
+                genfens::Ended::Done => WorkEnd::Nothing,
                 genfens::Ended::Stopped => {
-                    out.info(&format!("stopped genfens after {printed} of {of} positions"));
+                    WorkEnd::info(&format!("stopped genfens after {printed} of {of} positions"))
                 }
-                genfens::Ended::NoOpening => out.error(&format!(
+                genfens::Ended::NoOpening => WorkEnd::error(&format!(
                     "genfens: {} games in a row have no opening that passes the check; {printed} of {of} positions printed",
                     crate::datagen::MAX_SKIPPED_RUN
                 )),
             }
-            WorkEnd::Nothing
         });
     }
 }
