@@ -12,11 +12,17 @@
 //! - `eval`: the expected future point margin of a position, and [`nnue`]:
 //!   the network that evaluates chess and extinction boards in
 //!   `EvalMode nnue`;
-//! - `search`: alpha-beta over the three;
+//! - `search`: alpha-beta over the three, and [`syzygy`]: the endgame
+//!   tables it probes in chess (`SyzygyPath`);
+//! - [`contest`]: contests of several games (a series, a tie-break match,
+//!   the sets colour choice): which game comes next and what the games
+//!   played came to, over the referee's totals (`tally match --format`,
+//!   `tally score --series`, the browser app);
 //! - [`analyse`] and [`matches`](mod@matches): the analysis and experiment
 //!   tools (`tally analyse`, `tally match`), over the engine facade and the
 //!   referee, with what they make for people (the annotated PGN, the JSON,
-//!   the HTML report with its boards and chart, the match summary);
+//!   the HTML report with its boards and chart, the match summary and a
+//!   tournament's standings);
 //!   [`datagen`]: self-play
 //!   data for tuning and training (`tally datagen`); [`tune`] and
 //!   [`train`]: the evaluation tuner and the net trainer;
@@ -28,6 +34,7 @@
 pub mod analyse;
 pub mod bench;
 pub mod cli;
+pub mod contest;
 pub mod datagen;
 pub mod engine;
 pub mod eval;
@@ -43,6 +50,7 @@ pub mod scoring;
 pub mod search;
 pub mod serve;
 mod simd;
+pub mod syzygy;
 pub mod text;
 pub mod train;
 pub mod tune;

@@ -693,3 +693,212 @@ fn an_impossible_clock_names_the_clock() {
     assert!(text.contains("a clock time of the PGN"), "{text}");
     assert!(text.contains("1 games: 0 scored, 1 failed"), "{text}");
 }
+
+/// A stylish series of three games between a and b, written as people
+/// would: game 1 Scholar's mate by a (a queen adjacent to the king mates:
+/// 60; `Qxf7` takes a pawn along a diagonal: 0), game 2 with b White
+/// (`exd5`, a pawn taking a pawn: 5) resigned by a, game 3 after the end.
+const STYLISH_SERIES: &str = "[White \"a\"]\n[Black \"b\"]\n[Variant \"stylish\"]\n\n\
+    1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\
+    [White \"b\"]\n[Black \"a\"]\n[Variant \"stylish\"]\n\n1. e4 d5 2. exd5 1-0\n\n\
+    [White \"a\"]\n[Black \"b\"]\n[Variant \"stylish\"]\n\n1. e4 e5 1-0\n";
+
+fn series_file(name: &str, text: &str) -> String {
+    let path = cli::scratch("series").join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+/// a leads 60 to 5 when a resigns game 2: the series ends there and b
+/// wins it whatever the points; game 3 is not counted.
+#[test]
+fn a_series_resigned_in_stylish_goes_to_the_resigner_s_opponent() {
+    let file = series_file("stylish.pgn", STYLISH_SERIES);
+    let o = tally(&["score", "--series", &file]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "game 1: stylish, a (White) 60, b (Black) 0, checkmate; sums: a 60, b 0\n\
+         game 2: stylish, b (White) 5, a (Black) 0, resignation, a resigned; sums: a 60, b 5\n\
+         series of 2 games: b wins: a resigned in game 2, whatever the points; sums: a 60, b 5; \
+         games won: a 1, b 1, tied 0\n"
+    );
+    assert!(
+        stderr(&o).contains("the contest ended after 2 games; 1 later games are not counted"),
+        "{}",
+        stderr(&o)
+    );
+    // JSON: each game's object as without --series, then the result.
+    let o = tally(&["score", "--series", &file, "--json"]);
+    let lines = json_lines(&o);
+    assert_eq!(lines.len(), 3);
+    let plain = json_lines(&tally(&["score", &file, "--json"]));
+    assert_eq!(lines[..2], plain[..2]);
+    assert_eq!(
+        lines[2],
+        serde_json::json!({"totals": {"a": 60, "b": 5}, "winner": "b", "why": "resignation",
+            "games": 2, "won": {"a": 1, "b": 1}, "tied": 0, "tiebreaks": 0, "over": true})
+    );
+    // Without the rule, game 3 (a White; b resigns at once: nothing for
+    // anyone) counts too and a wins on points, 60 to 5.
+    let o = tally(&[
+        "score",
+        "--series",
+        &file,
+        "--resignation-ends",
+        "off",
+        "--json",
+    ]);
+    let last = json_lines(&o).pop().unwrap();
+    assert_eq!(last["totals"], serde_json::json!({"a": 60, "b": 5}));
+    assert_eq!(
+        (&last["winner"], &last["why"]),
+        (&serde_json::json!("a"), &serde_json::json!("points"))
+    );
+    assert_eq!(last["games"], 3);
+}
+
+/// Sets, two games that end by the 30-move rule (a quiet rook move from
+/// a FEN at 59 plies): the draw's 1/2 goes to the draw-advantage
+/// player. By default that is b, Black in game 1 (a chose White): 1/2 as
+/// Black in game 1 and 1/2 as White in game 2, b wins 1 to 0. Named a,
+/// a takes both halves.
+#[test]
+fn a_sets_series_pays_the_draw_advantage_to_its_player_in_both_colours() {
+    let game = |white: &str, black: &str| {
+        format!(
+            "[White \"{white}\"]\n[Black \"{black}\"]\n[Variant \"sets\"]\n\
+             [FEN \"4k3/8/8/8/8/8/8/R3K3 w - - 59 40\"]\n[SetUp \"1\"]\n\n1. Ra2 1/2-1/2\n\n"
+        )
+    };
+    let file = series_file("sets.pgn", &(game("a", "b") + &game("b", "a")));
+    let o = tally(&["score", "--series", &file]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("game 1: sets, a (White) 0, b (Black) 0.5, move_rule; sums: a 0, b 0.5"),
+        "{out}"
+    );
+    assert!(
+        out.contains("game 2: sets, b (White) 0.5, a (Black) 0, move_rule; sums: a 0, b 1"),
+        "{out}"
+    );
+    assert!(out.contains("series of 2 games: b wins on points"), "{out}");
+    let o = tally(&[
+        "score",
+        "--series",
+        &file,
+        "--draw-advantage-player",
+        "a",
+        "--json",
+    ]);
+    let lines = json_lines(&o);
+    assert_eq!(
+        lines[0]["total"],
+        serde_json::json!({"white": 0.5, "black": 0})
+    );
+    assert_eq!(
+        lines[1]["total"],
+        serde_json::json!({"white": 0, "black": 0.5})
+    );
+    assert_eq!(lines[2]["totals"], serde_json::json!({"a": 1, "b": 0}));
+    assert_eq!(lines[2]["winner"], "a");
+    // A name that plays no game, and a colour for a player's advantage.
+    let o = tally(&["score", "--series", &file, "--draw-advantage-player", "c"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("'c' is not a player of the series (a and b)"),
+        "{}",
+        stderr(&o)
+    );
+    let o = tally(&["score", "--series", &file, "--draw-advantage", "white"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+/// `--format tiebreak-match:2`: Fool's mate in both dynamic games (Black
+/// mates: b then a, 100 each), tied 100-100; the tie-break, tiebraker
+/// with a White, is Fool's mate again: b 100. b wins by the tie-break,
+/// 200 to 100.
+#[test]
+fn a_tied_match_read_from_a_pgn_goes_to_its_tie_break() {
+    let fool = |white: &str, black: &str, variant: &str| {
+        format!(
+            "[White \"{white}\"]\n[Black \"{black}\"]\n[Variant \"{variant}\"]\n\n\
+             1. f3 e5 2. g4 Qh4# 0-1\n\n"
+        )
+    };
+    let text =
+        fool("a", "b", "dynamic") + &fool("b", "a", "dynamic") + &fool("a", "b", "tiebraker");
+    let file = series_file("tiebreak.pgn", &text);
+    let o = tally(&["score", "--series", "--format", "tiebreak-match:2", &file]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("game 3 (tie-break): tiebraker, a (White) 0, b (Black) 100, checkmate; sums: a 100, b 200"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "tiebreak-match:2 (3 games, 1 tie-breaks): b wins by the tie-break; sums: a 100, b 200"
+        ),
+        "{out}"
+    );
+    let o = tally(&[
+        "score",
+        "--series",
+        "--format",
+        "tiebreak-match:2",
+        &file,
+        "--json",
+    ]);
+    let last = json_lines(&o).pop().unwrap();
+    assert_eq!(last["why"], "tiebreak");
+    assert_eq!(last["winner"], "b");
+    assert_eq!(last["tiebreaks"], 1);
+    // Game 3's tag must say tiebraker: a dynamic tag there is refused.
+    let wrong = fool("a", "b", "dynamic") + &fool("b", "a", "dynamic") + &fool("a", "b", "dynamic");
+    let file = series_file("tiebreak-wrong.pgn", &wrong);
+    let o = tally(&["score", "--series", "--format", "tiebreak-match:2", &file]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains(
+            "game 3: the Variant tag says 'dynamic', and game 3 of the contest is tiebraker"
+        ),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn series_errors_are_clear() {
+    let stranger = STYLISH_SERIES.replacen("[White \"b\"]", "[White \"c\"]", 1);
+    let file = series_file("stranger.pgn", &stranger);
+    let o = tally(&["score", "--series", &file]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o).trim(),
+        "game 2: 'c' against 'a' is not a game of the series between 'a' and 'b'"
+    );
+    let untagged = series_file("untagged.pgn", "1. e4 e5 *\n");
+    let o = tally(&["score", "--series", &untagged]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("needs its players' names in the White and Black tags"));
+    let file = series_file("ok.pgn", STYLISH_SERIES);
+    cli::refused(
+        &tally(&["score", "--series", "--format", "league:3", &file]),
+        "--format: format 'league:3': expected series:N or tiebreak-match:N",
+        "a bad format",
+    );
+    cli::refused(
+        &tally(&["score", "--series", "--resignation-ends", "maybe", &file]),
+        "--resignation-ends 'maybe': expected on or off",
+        "a bad switch",
+    );
+    let o = tally(&["score", "--series", "--moves", "e2e4"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = tally(&["score", "--format", "series:2", &file]);
+    assert_eq!(o.status.code(), Some(2), "--format needs --series");
+    let o = tally(&["score", "--series", &series_file("empty.pgn", "")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("no games"), "{}", stderr(&o));
+}

@@ -13,6 +13,7 @@ use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use tally::contest;
 use tally::matches::results::{self, Header};
 use tally::matches::{
     Control, ForfeitKind, GameRecord, MatchConfig, PlayerSpec, Quiet, Shard, SprtDecision,
@@ -1029,4 +1030,521 @@ fn outputs_are_checked_before_any_game_is_played() {
             "{flag}: {e}"
         );
     }
+}
+
+/// The three players of the tournament tests, by depth.
+const THREE: [&str; 6] = [
+    "-p",
+    "name=a depth=1",
+    "-p",
+    "name=b depth=2",
+    "-p",
+    "name=c depth=3",
+];
+
+/// `tally match ARGS --json` and its one JSON object.
+fn json_run(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["match"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    let (code, out, err) = tally(&all);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    serde_json::from_str(out.trim()).expect("one JSON object")
+}
+
+/// Checks a tournament's JSON against its results file: every player's
+/// games, points, wins, draws and losses are the sums of its games; the
+/// crosstable's cells are the pairings' sums, each seen from both
+/// sides; the Elo are centred, ranked, and at their maximum likelihood
+/// (each player's expected points, with the virtual draw of every
+/// pairing, equal its points).
+fn check_standings(j: &serde_json::Value, games: &[GameRecord], names: &[&str]) {
+    let num = |name: &str| names.iter().position(|n| *n == name).unwrap();
+    let standings = j["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), names.len());
+    let mut elo = vec![0.0; names.len()];
+    for e in standings {
+        let p = num(e["name"].as_str().unwrap());
+        let mine: Vec<(&GameRecord, usize)> = games
+            .iter()
+            .filter_map(|g| g.players.iter().position(|&x| x == p).map(|s| (g, s)))
+            .collect();
+        assert_eq!(e["games"], mine.len());
+        let points: f64 = mine.iter().map(|(g, s)| g.points[*s]).sum();
+        assert!((e["points"].as_f64().unwrap() - points).abs() < 1e-9);
+        let wins = mine
+            .iter()
+            .filter(|(g, s)| g.points[*s] > g.points[1 - s])
+            .count();
+        assert_eq!(e["wins"], wins, "{e}");
+        let score =
+            (e["wins"].as_f64().unwrap() + e["draws"].as_f64().unwrap() / 2.0) / mine.len() as f64;
+        assert!((e["score"].as_f64().unwrap() - score).abs() < 1e-12);
+        elo[p] = e["elo"].as_f64().unwrap();
+    }
+    let ranked: Vec<f64> = standings
+        .iter()
+        .map(|e| e["elo"].as_f64().unwrap())
+        .collect();
+    assert!(ranked.windows(2).all(|w| w[0] >= w[1]), "{ranked:?}");
+    assert!(elo.iter().sum::<f64>().abs() < 1e-5, "{elo:?}");
+    for row in j["crosstable"].as_array().unwrap() {
+        let p = num(row["name"].as_str().unwrap());
+        for cell in row["opponents"].as_array().unwrap() {
+            let q = num(cell["name"].as_str().unwrap());
+            let between: Vec<&GameRecord> = games
+                .iter()
+                .filter(|g| g.players == [p, q] || g.players == [q, p])
+                .collect();
+            assert_eq!(cell["games"], between.len());
+            let seat = |g: &GameRecord| usize::from(g.players[1] == p);
+            let mine: f64 = between.iter().map(|g| g.points[seat(g)]).sum();
+            let theirs: f64 = between.iter().map(|g| g.points[1 - seat(g)]).sum();
+            assert!((cell["points"].as_f64().unwrap() - mine).abs() < 1e-9);
+            assert!((cell["opponent_points"].as_f64().unwrap() - theirs).abs() < 1e-9);
+        }
+    }
+    // The likelihood's maximum: sum over opponents of (games + 1)
+    // E(elo_p - elo_q) equals the points (wins + draws / 2 + 1/2 each).
+    for p in 0..names.len() {
+        let mut expected = 0.0;
+        let mut scored = 0.0;
+        for row in j["crosstable"].as_array().unwrap() {
+            if num(row["name"].as_str().unwrap()) != p {
+                continue;
+            }
+            for cell in row["opponents"].as_array().unwrap() {
+                let q = num(cell["name"].as_str().unwrap());
+                let n = cell["games"].as_f64().unwrap() + 1.0;
+                expected += n * tally::matches::stats::expected_score(elo[p] - elo[q]);
+                scored +=
+                    cell["wins"].as_f64().unwrap() + cell["draws"].as_f64().unwrap() / 2.0 + 0.5;
+            }
+        }
+        assert!((expected - scored).abs() < 1e-5, "{p}: {expected} {scored}");
+    }
+}
+
+#[test]
+fn a_round_robin_of_three_gives_standings_and_a_crosstable() {
+    let r = temp("round-robin.json");
+    let pgn = temp("round-robin.pgn");
+    let _ = std::fs::remove_file(&r);
+    let _ = std::fs::remove_file(&pgn);
+    let mut args = vec!["-v", "stylish"];
+    args.extend_from_slice(&THREE);
+    args.extend_from_slice(&["--tournament", "round-robin", "--games", "4"]);
+    let (rs, ps) = (r.to_str().unwrap(), pgn.to_str().unwrap());
+    let mut with_files = args.clone();
+    with_files.extend_from_slice(&["--results", rs, "--pgn", ps]);
+    let j = json_run(&with_files);
+    let (header, mut games) = results::read(&r).unwrap();
+    games.sort_by_key(|g| g.index);
+    assert_eq!(header.experiment.tournament.as_deref(), Some("round-robin"));
+    assert_eq!(games.len(), 12);
+    assert_eq!(j["tournament"], "round-robin");
+    assert_eq!(j["games"], 12);
+    for e in j["standings"].as_array().unwrap() {
+        assert_eq!(e["games"], 8, "3 players, 4 games a pairing: 8 each");
+    }
+    check_standings(&j, &games, &["a", "b", "c"]);
+    // Each pairing plays the two-player match's schedule: a-b's games
+    // are those of `tally match -p a -p b --games 4`, move for move.
+    let pair = |p: [usize; 2]| -> Vec<(usize, Vec<String>, [f64; 2])> {
+        games
+            .iter()
+            .filter(|g| g.players == p)
+            .map(|g| (g.white, g.moves.clone(), g.points))
+            .collect()
+    };
+    let c = config(
+        Variant::Stylish,
+        "name=a depth=1",
+        "name=b depth=2",
+        4,
+        Control::default(),
+    );
+    let ab: Vec<_> = play(&c)
+        .into_iter()
+        .map(|g| (g.white, g.moves, g.points))
+        .collect();
+    assert_eq!(pair([0, 1]), ab);
+    // The PGN names each game's pairing and place.
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        text.matches("[Event \"tally match (stylish): a vs c\"]")
+            .count(),
+        4
+    );
+    assert!(text.contains("[Round \"3.4\"]"), "b vs c's fourth game");
+    // The text summary: the standings, the crosstable, the pairings.
+    let (code, out, err) = tally(&[&["match"][..], &args, &["--quiet"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("stylish, per-player limits: round-robin of 3 players, 12 games\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("crosstable: each row's points against each column (games)"),
+        "{out}"
+    );
+    assert!(out.contains("\nb vs c: 4 games, b "), "{out}");
+}
+
+#[test]
+fn a_gauntlet_pairs_the_first_player_with_each_other() {
+    let mut args = vec!["-v", "stylish"];
+    args.extend_from_slice(&THREE);
+    args.extend_from_slice(&["--tournament", "gauntlet", "--games", "4", "--results"]);
+    let r = temp("gauntlet.json");
+    let _ = std::fs::remove_file(&r);
+    args.push(r.to_str().unwrap());
+    let j = json_run(&args);
+    let (_, games) = results::read(&r).unwrap();
+    assert_eq!(games.len(), 8);
+    let games_of = |name: &str| {
+        j["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == name)
+            .unwrap()["games"]
+            .clone()
+    };
+    assert_eq!(
+        (games_of("a"), games_of("b"), games_of("c")),
+        (8.into(), 4.into(), 4.into())
+    );
+    // b and c never meet: each has a alone in the crosstable.
+    let row = |k: usize| j["crosstable"][k]["opponents"].as_array().unwrap().len();
+    assert_eq!((row(0), row(1), row(2)), (2, 1, 1));
+    check_standings(&j, &games, &["a", "b", "c"]);
+    // Every game is one of a's.
+    assert!(games.iter().all(|g| g.players[0] == 0));
+}
+
+#[test]
+fn tournament_shards_merge_to_the_unsharded_run() {
+    let mut base = vec!["-v", "dynamic"];
+    base.extend_from_slice(&THREE);
+    base.extend_from_slice(&["--games", "4", "--quiet"]);
+    let all = json_run(&base);
+    let mut paths = Vec::new();
+    for k in ["1/3", "2/3", "3/3"] {
+        let r = temp(&format!("rr-shard-{}.json", &k[..1]));
+        let _ = std::fs::remove_file(&r);
+        let mut args = base.clone();
+        args.extend_from_slice(&["--shard", k, "--results", r.to_str().unwrap()]);
+        json_run(&args);
+        paths.push(r);
+    }
+    let mut merge = vec!["merge"];
+    merge.extend(paths.iter().map(|p| p.to_str().unwrap()));
+    let merged = json_run(&merge);
+    assert_eq!(merged, all);
+    // The same for contests: a series of 2 in each pairing, 3 each,
+    // sharded by contest.
+    let mut base = vec!["-v", "stylish"];
+    base.extend_from_slice(&THREE);
+    base.extend_from_slice(&["--format", "series:2", "--contests", "3", "--quiet"]);
+    let all = json_run(&base);
+    let mut merge = vec!["merge".to_owned()];
+    for k in ["1/2", "2/2"] {
+        let r = temp(&format!("series-shard-{}.json", &k[..1]));
+        let _ = std::fs::remove_file(&r);
+        let mut args = base.clone();
+        args.extend_from_slice(&["--shard", k, "--results", r.to_str().unwrap()]);
+        json_run(&args);
+        merge.push(r.to_str().unwrap().to_owned());
+    }
+    let merge: Vec<&str> = merge.iter().map(String::as_str).collect();
+    assert_eq!(json_run(&merge), all);
+}
+
+/// Contests in a two-player match: every contest replays from its
+/// recorded games to the figures of the summary, colours alternate
+/// within it and its first player alternates between contests; a run cut
+/// in the middle of a contest resumes it and plays the same games.
+#[test]
+fn a_match_of_stylish_series_counts_contests_and_resumes_one_cut_short() {
+    let rules =
+        contest::Rules::new(contest::Format::Series { games: 4 }, Variant::Stylish).unwrap();
+    let mut c = config(
+        Variant::Stylish,
+        "name=a depth=1",
+        "name=b depth=2",
+        0,
+        Control::default(),
+    );
+    c.contest = Some(rules);
+    c.contests = 4;
+    let games = play(&c);
+    let contests = tally::matches::tournament::contests(&games, &rules);
+    assert_eq!(contests.len(), 4);
+    let mut won = [0, 0];
+    for ((_, index), state) in &contests {
+        let state = state.as_ref().unwrap();
+        let decision = state.decision().expect("every contest over");
+        let first = index % 2;
+        if let Some(w) = decision.winner {
+            won[if w == contest::Seat::First {
+                first
+            } else {
+                1 - first
+            }] += 1;
+        }
+        for g in state.games() {
+            // Game k of contest c: the first player is White in the odd
+            // games; the first player is seat c % 2.
+            let white_first = g.number % 2 == 1;
+            assert_eq!(g.white == contest::Seat::First, white_first);
+        }
+        // The sums by player are the games' points.
+        let mine: f64 = games
+            .iter()
+            .filter(|g| g.contest.map(|x| x.contest) == Some(*index))
+            .map(|g| g.points[first])
+            .sum();
+        assert_eq!(state.standing().totals[0].as_f64(), mine);
+    }
+    let st = tally::matches::tournament::standings(
+        &["a".to_owned(), "b".to_owned()],
+        &[[0, 1]],
+        &games,
+        Some(&rules),
+    );
+    let tally_of = |name: &str| {
+        st.standings
+            .iter()
+            .find(|e| e.name == name)
+            .unwrap()
+            .contests
+            .unwrap()
+    };
+    assert_eq!((tally_of("a").won, tally_of("b").won), (won[0], won[1]));
+    // Cut after the first game of the third contest: the resumed run
+    // plays the rest of it and the fourth, to the same games.
+    let cut: Vec<GameRecord> = games
+        .iter()
+        .filter(|g| {
+            g.contest
+                .is_some_and(|x| x.contest < 2 || (x.contest == 2 && x.game == 1))
+        })
+        .cloned()
+        .collect();
+    assert!(cut.len() < games.len());
+    let stop = AtomicBool::new(false);
+    let out = run(&c, cut, &stop, &Quiet).unwrap();
+    assert_eq!(out.games, games);
+}
+
+/// Two identical players play each opening's two games alike with the
+/// colours reversed, so each pairing of regular games ties: every
+/// tie-break match goes on to its game 3, a tiebraker tie-break (with
+/// the first player White), as the contest's rules say.
+#[test]
+fn tied_dynamic_matches_go_to_tiebraker_games() {
+    let r = temp("tiebreak.json");
+    let pgn = temp("tiebreak.pgn");
+    let _ = std::fs::remove_file(&r);
+    let _ = std::fs::remove_file(&pgn);
+    let (code, out, err) = tally(&[
+        "match",
+        "-p",
+        "name=x depth=2",
+        "-p",
+        "name=y depth=2",
+        "--format",
+        "tiebreak-match:2",
+        "--contests",
+        "2",
+        "--quiet",
+        "--results",
+        r.to_str().unwrap(),
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("dynamic, per-player limits: match of 2 players"),
+        "{out}"
+    );
+    assert!(
+        out.contains("contests: tiebreak-match:2 dynamic, resignation scored; 2 per pairing"),
+        "{out}"
+    );
+    let (_, games) = results::read(&r).unwrap();
+    for c in 0..2 {
+        let of: Vec<&GameRecord> = games
+            .iter()
+            .filter(|g| g.contest.is_some_and(|x| x.contest == c))
+            .collect();
+        let regular: f64 = of
+            .iter()
+            .filter(|g| !g.contest.unwrap().tiebreak)
+            .map(|g| g.points[0] - g.points[1])
+            .sum();
+        assert_eq!(regular, 0.0, "contest {c}: the regular games tie");
+        let third = of
+            .iter()
+            .find(|g| g.contest.unwrap().game == 3)
+            .expect("a tie-break game");
+        assert!(third.contest.unwrap().tiebreak);
+        assert!(third.pgn.contains("[Variant \"tiebraker\"]"));
+        assert_eq!(third.white, c % 2, "the contest's first player is White");
+    }
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(text.contains("[Round \"1.2.3\"]"), "{text}");
+}
+
+/// A sets series in a match: each game is scored with the draw advantage
+/// of the player who holds it (the second of the contest, Black in its
+/// game 1), by colour in that game: the PGN re-scored so gives the
+/// recorded points.
+#[test]
+fn a_sets_contest_scores_each_game_with_its_holder_s_draw_advantage() {
+    let rules = contest::Rules::new(contest::Format::Series { games: 2 }, Variant::Sets).unwrap();
+    let mut c = config(
+        Variant::Sets,
+        "name=a depth=1",
+        "name=b depth=1 eval=base",
+        0,
+        Control::default(),
+    );
+    c.contest = Some(rules);
+    c.contests = 4;
+    let games = play(&c);
+    assert_eq!(games.len(), 8);
+    for g in &games {
+        let first = g.contest_first().unwrap();
+        let holder = 1 - first;
+        let advantage = if g.white == holder {
+            DrawAdvantage::White
+        } else {
+            DrawAdvantage::Black
+        };
+        let mut scorer = Scorer::new(Variant::Sets);
+        scorer.set_draw_advantage(advantage);
+        let pgn = read_games(g.pgn.as_bytes()).unwrap();
+        let record = score_input(&scorer, &pgn[0].input).unwrap();
+        let (w, b) = (record.total.white.as_f64(), record.total.black.as_f64());
+        let expected = if g.white == 0 { [w, b] } else { [b, w] };
+        assert_eq!(g.points, expected, "game {}", g.index);
+    }
+}
+
+#[test]
+fn tournament_and_contest_errors_are_one_line_and_exit_2() {
+    let three = |extra: &[&'static str]| {
+        let mut v = vec!["match", "--depth", "1"];
+        v.extend_from_slice(&THREE);
+        v.extend_from_slice(extra);
+        v
+    };
+    let two = |extra: &[&'static str]| {
+        let mut v = vec!["match", "-p", "name=a", "-p", "name=b", "--depth", "1"];
+        v.extend_from_slice(extra);
+        v
+    };
+    for (args, want) in [
+        (
+            three(&["--sprt", "elo0=0,elo1=5"]),
+            "--sprt tests one player against another",
+        ),
+        (
+            two(&["--format", "series:2", "--sprt", "elo0=0,elo1=5"]),
+            "--sprt tests games, not contests",
+        ),
+        (
+            three(&["--tournament", "swiss"]),
+            "expected round-robin or gauntlet",
+        ),
+        (
+            two(&["--format", "league:2"]),
+            "--format: format 'league:2'",
+        ),
+        (
+            two(&["--format", "tiebreak-match:2", "-v", "stylish"]),
+            "a tiebreak-match plays dynamic",
+        ),
+        (
+            two(&["--format", "series:2", "--colour-chooser", "first"]),
+            "only sets has a draw advantage",
+        ),
+        (
+            two(&[
+                "-v",
+                "sets",
+                "--format",
+                "series:2",
+                "--colour-chooser",
+                "third",
+            ]),
+            "expected first, second or none",
+        ),
+        (
+            two(&[
+                "-v",
+                "sets",
+                "--format",
+                "series:2",
+                "--draw-advantage",
+                "white",
+            ]),
+            "use --colour-chooser",
+        ),
+        (
+            two(&["--format", "series:2", "--resignation-ends", "maybe"]),
+            "expected on or off",
+        ),
+        (
+            two(&["--format", "series:4", "--games", "6"]),
+            "give a multiple of 4",
+        ),
+        (
+            vec!["match", "-p", "name=a", "--depth", "1"],
+            "give two --player for a match",
+        ),
+    ] {
+        let (code, _, err) = tally(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+    // clap's own: --contests without --format.
+    let (code, _, err) = tally(&two(&["--contests", "2"]));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--format"), "{err}");
+}
+
+/// In a sets contest an engine is told each game's draw advantage: the
+/// fake is the second player, the holder (the first chose White), so it
+/// is told black for game 1 (its colour there) and white for game 2.
+/// It answers with what it was told (an illegal move, a forfeit each
+/// time, which does not end a sets series).
+#[test]
+fn an_engine_in_a_sets_contest_is_told_each_game_s_draw_advantage() {
+    let rules = contest::Rules::new(contest::Format::Series { games: 2 }, Variant::Sets).unwrap();
+    let mut c = config(
+        Variant::Sets,
+        "name=tally hash=8 depth=1",
+        &fake("drawadv"),
+        0,
+        depth(1),
+    );
+    c.contest = Some(rules);
+    c.contests = 1;
+    let games = play(&c);
+    let told: Vec<(usize, String)> = games
+        .iter()
+        .map(|g| {
+            let reason = &g.forfeit.as_ref().expect("the fake forfeits").reason;
+            (g.white, reason.clone())
+        })
+        .collect();
+    assert_eq!(told.len(), 2);
+    assert_eq!(told[0].0, 0);
+    assert!(told[0].1.contains("'told-black'"), "{told:?}");
+    assert_eq!(told[1].0, 1);
+    assert!(told[1].1.contains("'told-white'"), "{told:?}");
 }

@@ -17,13 +17,16 @@ fn header() -> Header {
         format: FORMAT,
         experiment: Experiment {
             variant: "chess".into(),
-            players: ["a".into(), "b".into()],
+            players: vec!["a".into(), "b".into()],
             control: "depth=1".into(),
             openings: "1 0".into(),
             games: 2,
             draw_advantage: "black".into(),
             tables: "0".into(),
             chess960: false,
+            tournament: None,
+            contest: None,
+            contests: None,
         },
         shard: None,
     }

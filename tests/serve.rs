@@ -1469,3 +1469,165 @@ async fn soak() {
     assert_eq!(searching, 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Opens the next game of `contest` and answers its state.
+fn next_game(server: &Server, contest: &str) -> Value {
+    let (status, g) = server.json("POST", &format!("/api/contests/{contest}/next"), "");
+    assert_eq!(status, 200, "{g}");
+    g
+}
+
+/// Plays `moves` in game `id` by its socket, to the state after them.
+async fn play_all(server: &Server, id: &str, moves: &[&str]) -> Value {
+    let mut ws = server.socket(id).await;
+    let mut g = ws.state(|_| true).await;
+    let start = plies(&g);
+    for (n, m) in moves.iter().enumerate() {
+        ws.play(m).await;
+        g = ws.state(|g| plies(g) == start + n + 1).await;
+    }
+    g
+}
+
+#[tokio::test]
+async fn a_stylish_contest_resignation_ends_it_and_the_resigner_loses_with_the_larger_sum() {
+    let server = Server::start(&[]);
+    let (status, g) = server.json(
+        "POST",
+        "/api/games",
+        r#"{"mode":"people","variant":"stylish","contest":"series:4"}"#,
+    );
+    assert_eq!(status, 200, "{g}");
+    let c = g["contest"].clone();
+    let cid = c["id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        (c["number"].as_u64(), c["white"].as_str()),
+        (Some(1), Some("first"))
+    );
+    assert_eq!(c["names"], json!(["Player 1", "Player 2"]));
+    // Stylish's default: a resignation ends the series.
+    assert_eq!(c["resignation_ends"], true);
+    // Game 1: Player 2 (Black) mates with the queen, not adjacent: 80.
+    let id1 = g["id"].as_str().unwrap().to_owned();
+    let g1 = play_all(&server, &id1, &["f2f3", "e7e5", "g2g4", "d8h4"]).await;
+    assert_eq!(g1["contest"]["totals"], json!([0, 80]), "{g1}");
+    assert_eq!(g1["contest"]["leader"], "second");
+    // Game 2: colours reversed, Player 2 has White.
+    let g2 = next_game(&server, &cid);
+    assert_eq!(g2["contest"]["number"], 2);
+    assert_eq!(g2["contest"]["white"], "second");
+    // Asked again, the same game.
+    assert_eq!(next_game(&server, &cid)["id"], g2["id"]);
+    // Player 2, leading 80 to 0, resigns (between people the side to
+    // move resigns): the series ends and Player 1 wins it.
+    let id2 = g2["id"].as_str().unwrap();
+    let mut ws = server.socket(id2).await;
+    ws.state(|_| true).await;
+    ws.send(json!({"type": "resign"})).await;
+    let over = ws.state(|g| g["status"] == "over").await;
+    let c = &over["contest"];
+    assert_eq!(c["over"], true, "{c}");
+    assert_eq!(c["totals"], json!([0, 80]));
+    assert_eq!(c["decision"]["winner"], "first", "{c}");
+    assert_eq!(c["decision"]["why"], "resignation");
+    assert!(c["next"].is_null());
+    let (status, _) = server.json("POST", &format!("/api/contests/{cid}/next"), "");
+    assert_eq!(status, 409);
+    // The contest's PGN holds both games, named by round.
+    let (status, pgn) = server.http("GET", &format!("/api/contests/{cid}/pgn"), &[], "");
+    assert_eq!(status, 200);
+    assert_eq!(pgn.matches("[Round ").count(), 2, "{pgn}");
+    assert!(pgn.contains("[White \"Player 2\"]"), "{pgn}");
+}
+
+#[tokio::test]
+async fn a_contest_against_tally_names_the_person_you_with_the_verb_agreeing() {
+    let server = Server::start(&[]);
+    // The person (White) mates at once: a series of one game, won.
+    let id = server.create(json!({
+        "variant": "stylish",
+        "side": "white",
+        "movetime": 100,
+        "fen": "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+        "contest": "series:1"
+    }));
+    let g = play_all(&server, &id, &["a1a8"]).await;
+    let c = &g["contest"];
+    assert_eq!(c["names"], json!(["You", "Tally"]), "{c}");
+    assert_eq!(c["over"], true, "{c}");
+    assert_eq!(c["decision"]["winner"], "first", "{c}");
+    let text = c["decision"]["text"].as_str().unwrap();
+    assert!(text.starts_with("You win on points: You "), "{text}");
+}
+
+#[tokio::test]
+async fn a_tied_dynamic_contest_goes_to_a_tiebraker_game() {
+    let server = Server::start(&[]);
+    let g = server.create(json!({"mode": "people", "contest": "tiebreak-match:2"}));
+    let (_, g1) = server.json("GET", &format!("/api/games/{g}"), "");
+    assert_eq!(g1["variant"], "dynamic");
+    // Elsewhere a resignation only scores its game.
+    assert_eq!(g1["contest"]["resignation_ends"], false);
+    let cid = g1["contest"]["id"].as_str().unwrap().to_owned();
+    // Game 1: Black (the second player) mates: 0-100. Game 2: Black (now
+    // the first player) mates: 100-0. Tied 100 to 100.
+    play_all(&server, &g, &["f2f3", "e7e5", "g2g4", "d8h4"]).await;
+    let g2 = next_game(&server, &cid);
+    let id2 = g2["id"].as_str().unwrap();
+    let after = play_all(&server, id2, &["f2f3", "e7e5", "g2g4", "d8h4"]).await;
+    let c = &after["contest"];
+    assert_eq!(c["totals"], json!([100, 100]), "{c}");
+    assert_eq!(c["over"], false);
+    assert_eq!(c["next"]["tiebreak"], true, "{c}");
+    assert_eq!(c["next"]["variant"], "tiebraker");
+    let g3 = next_game(&server, &cid);
+    assert_eq!(g3["variant"], "tiebraker");
+    assert_eq!(g3["specials"], true);
+    assert_eq!(g3["contest"]["white"], "first");
+}
+
+#[tokio::test]
+async fn a_sets_draw_pays_the_draw_advantage_holder_in_both_colours_and_a_contest_survives_a_restart()
+ {
+    let dir = fresh_save_dir("contest");
+    let d = dir.to_str().unwrap();
+    // White's rook against a lone king (bare from the start: no claim),
+    // 59 plies without a capture or pawn move: one quiet move ends it by
+    // the 30-move rule, a plain draw, 1/2 to the draw-advantage player.
+    let fen = "4k3/8/8/8/8/8/8/R3K3 w - - 59 1";
+    let (cid, second_game) = {
+        let server = Server::start(&["--save", d]);
+        let id = server.create(
+            json!({"mode": "people", "variant": "sets", "contest": "series:2", "fen": fen}),
+        );
+        let g1 = play_all(&server, &id, &["a1a2"]).await;
+        assert_eq!(g1["status"], "over", "{g1}");
+        // The first player chose White; the second holds the advantage:
+        // as Black in game 1, it gets the 1/2.
+        assert_eq!(g1["draw_advantage"], "black");
+        let c = &g1["contest"];
+        assert_eq!(c["draw_advantage"], "second");
+        assert_eq!(c["totals"], json!([0, 0.5]), "{c}");
+        (
+            c["id"].as_str().unwrap().to_owned(),
+            next_game(&server, c["id"].as_str().unwrap())["id"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
+        )
+    };
+    // The contest and its games come back after a restart.
+    let server = Server::start(&["--save", d]);
+    let (status, c) = server.json("GET", &format!("/api/contests/{cid}"), "");
+    assert_eq!(status, 200, "{c}");
+    assert_eq!(c["games"].as_array().unwrap().len(), 1, "{c}");
+    // Game 2: the holder has White now, and gets the 1/2 again.
+    let g2 = play_all(&server, &second_game, &["a1a2"]).await;
+    assert_eq!(g2["draw_advantage"], "white");
+    let c = &g2["contest"];
+    assert_eq!(c["white"], "second");
+    assert_eq!(c["totals"], json!([0, 1]), "{c}");
+    assert_eq!(c["decision"]["winner"], "second", "{c}");
+    assert_eq!(c["decision"]["why"], "points");
+    let _ = std::fs::remove_dir_all(&dir);
+}

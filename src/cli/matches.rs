@@ -1,8 +1,13 @@
-//! `tally match`: engine-versus-engine experiments scored in points, and
-//! `tally match merge` to combine the results of several shards.
+//! `tally match`: engine-versus-engine experiments scored in points (two
+//! players, or a tournament of more; single games or contests in each
+//! pairing), and `tally match merge` to combine the results of several
+//! shards.
 //!
 //! Output: the summary table on standard output when the run ends (or the
-//! summary as JSON with `--json`); every finished game is appended at once
+//! summary as JSON with `--json`); a tournament's or contests' summary is
+//! the standings, the crosstable and the pairings
+//! ([`standings_table`], [`standings_json`]), a plain two-player match's
+//! as it always was; every finished game is appended at once
 //! to `--results` (JSON Lines, resumable) and `--pgn`; a progress bar on
 //! standard error (unless `--quiet`/`--json`). Ctrl-C stops the run
 //! cleanly: games in progress are dropped, finished ones are all written,
@@ -32,7 +37,11 @@ use super::CliError;
 use super::progress::Progress;
 use crate::matches::results;
 use crate::matches::setup::{self, RunFiles};
-use crate::matches::summary::{names_of, progress_line, stop_note, summary_table};
+use crate::matches::summary::{
+    StandingsHeading, all_names, names_of, progress_line, standings_json, standings_table,
+    stop_note, summary_table,
+};
+use crate::matches::tournament::{self, Tournament};
 use crate::matches::{GameRecord, Observer, SprtConfig, Summary, summarise};
 
 /// Arguments of `tally match`.
@@ -123,11 +132,15 @@ fn play(a: &setup::Options) -> Result<i32, CliError> {
         eprintln!("warning: {w}")
     })
     .map_err(bad)?;
-    let todo = config.todo(&resumed).len();
+    // Contests take a number of games known only as they are played.
+    let todo = config
+        .contest
+        .is_none()
+        .then(|| config.todo(&resumed).len() as u64);
     let stop = super::stop_on_ctrl_c();
     let sink = Sink {
         files,
-        progress: Progress::new(Some(todo as u64), !a.quiet && !a.json, "games"),
+        progress: Progress::new(todo, !a.quiet && !a.json, "games"),
         done: AtomicU64::new(0),
     };
     let outcome = crate::matches::run(&config, resumed, stop, &sink).map_err(bad)?;
@@ -135,7 +148,24 @@ fn play(a: &setup::Options) -> Result<i32, CliError> {
     for e in sink.files.errors().iter().take(3) {
         eprintln!("error: {e}");
     }
-    if a.json {
+    if config.is_tournament() {
+        let st = tournament::standings(
+            &outcome.names,
+            &config.pairings(),
+            &outcome.games,
+            config.contest.as_ref(),
+        );
+        let (variant, control) = (config.variant.to_string(), config.control.describe());
+        let heading = StandingsHeading {
+            variant: &variant,
+            control: &control,
+            shard: config.shard,
+            kind: config.tournament.map_or("match", Tournament::as_str),
+            contest: config.contest,
+            contests: config.contests,
+        };
+        print_standings(&heading, &st, a.json);
+    } else if a.json {
         outln!(
             "{}",
             serde_json::to_string(&outcome.summary).unwrap_or_default()
@@ -177,6 +207,38 @@ fn merge(m: &MergeArgs) -> Result<i32, CliError> {
         );
     }
     let e = &merged.header.experiment;
+    if e.is_tournament() {
+        if sprt.is_some() {
+            return Err(bad(
+                "--sprt tests one player against another: these results are a tournament's",
+            ));
+        }
+        let pairings = match &e.tournament {
+            Some(kind) => Tournament::parse(kind)
+                .map_err(bad)?
+                .pairings(e.players.len()),
+            None => vec![[0, 1]],
+        };
+        let names = all_names(&merged.games, e);
+        let st = tournament::standings(&names, &pairings, &merged.games, e.contest.as_ref());
+        let heading = StandingsHeading {
+            variant: &e.variant,
+            control: &e.control,
+            shard: None,
+            kind: e.tournament.as_deref().unwrap_or("match"),
+            contest: e.contest,
+            contests: e.contests.unwrap_or(0),
+        };
+        print_standings(&heading, &st, m.json);
+        let expected = pairings.len() * e.games;
+        if e.contest.is_none() && !m.json && merged.games.len() < expected {
+            outln!(
+                "({} of the experiment's {expected} games are missing)",
+                expected - merged.games.len()
+            );
+        }
+        return Ok(0);
+    }
     let names = names_of(&merged.games, e);
     let summary = summarise(&names, &merged.games, sprt.as_ref());
     if m.json {
@@ -192,6 +254,15 @@ fn merge(m: &MergeArgs) -> Result<i32, CliError> {
         }
     }
     Ok(0)
+}
+
+/// Prints a tournament's standings: as a table, or as one line of JSON.
+fn print_standings(heading: &StandingsHeading<'_>, st: &tournament::Standings, json: bool) {
+    if json {
+        outln!("{}", standings_json(heading, st));
+    } else {
+        print_table(&standings_table(heading, st));
+    }
 }
 
 /// Prints a summary table, with a blank line after it on a terminal.

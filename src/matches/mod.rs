@@ -1,13 +1,15 @@
 //! Engine-versus-engine matches scored in points: `tally match`.
 //!
-//! What lives here: the match's settings ([`MatchConfig`]: variant, two
-//! [`PlayerSpec`]s, the time control or fixed limits, openings, game count,
-//! concurrency, shard, SPRT), the schedule, the game loop with its clocks
-//! and forfeits, and [`run`], which plays the games on a rayon pool and
-//! hands each finished game to an [`Observer`]. Players are in [`player`],
-//! their settings in [`spec`], statistics in [`stats`], openings in
-//! [`openings`], the results file in [`results`]. Nothing here prints:
-//! `tally match` formats.
+//! What lives here: the match's settings ([`MatchConfig`]: variant, the
+//! [`PlayerSpec`]s, a tournament and contests, the time control or fixed
+//! limits, openings, game count, concurrency, shard, SPRT), the schedule,
+//! the game loop with its clocks and forfeits, and [`run`], which plays
+//! the games (and contests) on a rayon pool and hands each finished game
+//! to an [`Observer`]. Players are in [`player`], their settings in
+//! [`spec`], statistics in [`stats`], a tournament's pairings and
+//! standings in [`tournament`] and its Elo in [`ratings`], openings in
+//! [`openings`], the results file in [`results`]; the contests' rules are
+//! [`crate::contest`]'s. Nothing here prints: `tally match` formats.
 //!
 //! Decisions:
 //!
@@ -34,7 +36,7 @@
 //!   does not offer it cannot be started). Without an opening file the
 //!   openings are the 960 start positions in a seeded order
 //!   ([`openings::chess960`]).
-//! - **Special actions**: allowed in a game only when both players are
+//! - **Special actions**: allowed in a game only when every player is
 //!   Tally with special actions on; an external engine cannot answer a
 //!   `disk` with `swap` or `restore`, so against one Tally plays only chess
 //!   moves (and scores and evaluates by the variant still).
@@ -57,14 +59,47 @@
 //!   again) and no new game starts; every finished game has already been
 //!   handed to the observer. When the SPRT reaches a decision no new game
 //!   starts; games in progress finish and are recorded.
+//! - **Tournaments**: with more than two players, or a
+//!   [`MatchConfig::tournament`], the players meet in pairings
+//!   ([`Tournament`]: every pair, or the first player against each of the
+//!   others), each pairing playing the schedule above between its two
+//!   players (*seats* 0 and 1, the lower-numbered player first) over the
+//!   same openings. Game `i` of the whole run is slot `i % B` of pairing
+//!   `i / B`, where `B` is a pairing's slots rounded up to even, so that
+//!   no pair of games straddles two pairings; a two-player match is
+//!   pairing 0 alone and its games are numbered as before. A record names
+//!   its pairing's players ([`GameRecord::players`]). The SPRT takes two
+//!   players. The standings, the crosstable and the Elo of every player
+//!   are in [`tournament`].
+//! - **Contests**: with [`MatchConfig::contest`] each pairing plays
+//!   [`MatchConfig::contests`] contests of that format ([`crate::contest`]),
+//!   one after the other in slots of `S` games, `S` the most games a
+//!   contest can take (a series' N, a tie-break match's N plus its cap):
+//!   game `k` (0-based) of contest `c` is slot `c S + k`, so its opening is
+//!   `(slot / 2) % openings` as above, and slots that a contest does not
+//!   need (a series ended by a resignation, tie-breaks not played) stay
+//!   empty. The contest's first player (White in its game 1) is seat
+//!   `c % 2`, so the contests alternate who begins; with colours
+//!   alternating within a contest the two games of every pair still play
+//!   one opening with the colours reversed. The contest says each game's
+//!   variant (`tiebraker` for a tie-break) and, in sets, its draw
+//!   advantage (the holder's colour in that game); both players are told
+//!   them before the game ([`player::Player::prepare`]) and the referee
+//!   scores by them. A contest is one piece of work: its games are played
+//!   in order by one worker, contests in parallel; shard `K/N` plays the
+//!   contests numbered `j` (over all pairings) with `j % N == K - 1`; a
+//!   resumed run replays the recorded games of a contest and plays on
+//!   from where it stopped. The SPRT does not run over contests.
 
 pub mod openings;
 pub mod player;
+pub mod ratings;
 pub mod results;
 pub mod setup;
 pub mod spec;
 pub mod stats;
 pub mod summary;
+pub mod tournament;
 
 use std::collections::VecDeque;
 use std::sync::Mutex;
@@ -74,20 +109,25 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
+use crate::contest::{self, Contest, Seat};
 use crate::pgn::{PgnOut, add_clock, award_comment, pgn_of, write_pgn};
 use crate::referee::score_game;
 use crate::rules::{EndingKind, Game, Pos, Rules, Variant};
-use crate::scoring::{DrawAdvantage, EndContext, Scorer, Tables};
+use crate::scoring::{DrawAdvantage, EndContext, Points, Scorer, Tables};
 use crate::with_game;
 
 /// The most games one run may schedule (its shard's plan is kept whole in
 /// memory); a longer experiment is several runs merged.
 pub const MAX_GAMES: usize = 10_000_000;
 
+/// The most players of a tournament.
+pub const MAX_PLAYERS: usize = 64;
+
 pub use openings::Opening;
-pub use player::{Failure, MoveLimits, Player, TallyPlayer, UciPlayer};
+pub use player::{Failure, GameSettings, MoveLimits, Player, TallyPlayer, UciPlayer};
 pub use spec::{PlayerKind, PlayerSpec};
 pub use stats::{EloModel, SprtConfig, SprtDecision, SprtStatus, Summary, summarise};
+pub use tournament::Tournament;
 
 /// The search limits of a match: a clock, or fixed limits.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -157,7 +197,8 @@ impl Control {
 }
 
 /// One slice of a match's games, in whole pairs: game `i` (of pair
-/// `i / 2`) belongs to it when `(i / 2) % count == index - 1`.
+/// `i / 2`) belongs to it when `(i / 2) % count == index - 1`; with
+/// contests, in whole contests ([`Shard::contains_unit`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shard {
     /// 1-based index.
@@ -169,7 +210,13 @@ pub struct Shard {
 impl Shard {
     /// Whether game `i` is in this shard.
     pub fn contains(&self, i: usize) -> bool {
-        (i / 2) % self.count as usize == (self.index - 1) as usize
+        self.contains_unit(i / 2)
+    }
+
+    /// Whether unit `j` (a pair of games, or a contest) is in this shard:
+    /// `j % count == index - 1`.
+    pub fn contains_unit(&self, j: usize) -> bool {
+        j % self.count as usize == (self.index - 1) as usize
     }
 
     /// A shard, checked: `1 <= index <= count`.
@@ -295,8 +342,8 @@ pub fn shard_path(path: &std::path::Path, shard: Option<Shard>) -> std::path::Pa
 pub struct Experiment {
     /// The variant id.
     pub variant: String,
-    /// The two players' specs as given.
-    pub players: [String; 2],
+    /// The players' specs as given (two, or a tournament's).
+    pub players: Vec<String>,
     /// The limits ([`Control::describe`]).
     pub control: String,
     /// The openings: their count and a digest of their FENs.
@@ -310,6 +357,25 @@ pub struct Experiment {
     /// Whether the games are Chess960 (written only when they are).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub chess960: bool,
+    /// The tournament's kind ([`Tournament::as_str`]), when the run is
+    /// one (written only then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<String>,
+    /// The contests' rules, when each pairing plays contests (written
+    /// only then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contest: Option<contest::Rules>,
+    /// The contests of each pairing, when it plays contests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contests: Option<usize>,
+}
+
+impl Experiment {
+    /// Whether the experiment is a tournament, shown in standings (not
+    /// one two-player match).
+    pub fn is_tournament(&self) -> bool {
+        self.tournament.is_some() || self.contest.is_some() || self.players.len() != 2
+    }
 }
 
 /// FNV-1a, for digests that must not change between builds.
@@ -447,24 +513,104 @@ pub struct GameRecord {
     pub result: String,
     /// The game in PGN, awards as comments.
     pub pgn: String,
+    /// The players of the game's pairing, by their number in the match:
+    /// seat 0 (`white`, `points` and a forfeit's `player` count seats),
+    /// then seat 1; `[0, 1]` in a two-player match (not written then).
+    #[serde(default = "first_pairing", skip_serializing_if = "is_first_pairing")]
+    pub players: [usize; 2],
+    /// Its place in a contest, when the pairing plays contests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contest: Option<ContestGame>,
+}
+
+fn first_pairing() -> [usize; 2] {
+    [0, 1]
+}
+
+fn is_first_pairing(p: &[usize; 2]) -> bool {
+    *p == [0, 1]
+}
+
+/// A game's place in its pairing's contests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContestGame {
+    /// The contest, from 0, within the pairing; its first player (White
+    /// in its game 1) is seat `contest % 2`.
+    pub contest: usize,
+    /// The game's number in the contest, from 1.
+    pub game: u32,
+    /// Whether it was a tie-break game.
+    pub tiebreak: bool,
+}
+
+impl GameRecord {
+    /// The seat (0 or 1) of the contest's first player, for a game of a
+    /// contest.
+    pub fn contest_first(&self) -> Option<usize> {
+        self.contest.map(|c| c.contest % 2)
+    }
+
+    /// The game as its contest records it: who had White (by the
+    /// contest's seats), the totals by colour, the ending and the side
+    /// that resigned (in a match, the one that forfeited). `None` outside
+    /// a contest.
+    pub fn contest_result(&self) -> Option<contest::GameResult> {
+        let first = self.contest_first()?;
+        let seat = |s: usize| {
+            if s == first {
+                Seat::First
+            } else {
+                Seat::Second
+            }
+        };
+        // A seat is 0 or 1; one misread from a file is taken as 1, not a
+        // panic.
+        let white = self.white.min(1);
+        let points = |s: usize| Points::from_f64(self.points[s]).unwrap_or(Points::ZERO);
+        let black = 1 - white;
+        let resigned = match self.ending {
+            Some(EndingKind::Resignation | EndingKind::TimeForfeit) => Some(match &self.forfeit {
+                Some(f) if f.player == white => shakmaty::Color::White,
+                Some(_) => shakmaty::Color::Black,
+                None if self.result == "1-0" => shakmaty::Color::Black,
+                None => shakmaty::Color::White,
+            }),
+            _ => None,
+        };
+        Some(contest::GameResult {
+            white: seat(white),
+            white_points: points(white),
+            black_points: points(black),
+            ending: self.ending,
+            resigned,
+        })
+    }
 }
 
 /// A match's settings.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
-    /// The variant.
+    /// The variant (of the regular games, in a tie-break match).
     pub variant: Variant,
     /// Whether the games are Chess960: X-FEN castling rights in the start
     /// positions, castling as king takes rook between the players, and
     /// every engine told `UCI_Chess960` (see [`player`]).
     pub chess960: bool,
-    /// The two players.
-    pub players: [PlayerSpec; 2],
+    /// The players: two, or a tournament's (at most [`MAX_PLAYERS`]).
+    pub players: Vec<PlayerSpec>,
+    /// How the players meet, when the run is a tournament; `None`: a
+    /// two-player match.
+    pub tournament: Option<Tournament>,
+    /// The contests each pairing plays, when it plays contests.
+    pub contest: Option<contest::Rules>,
+    /// Contests per pairing (with [`MatchConfig::contest`]).
+    pub contests: usize,
     /// The limits.
     pub control: Control,
     /// The openings.
     pub openings: Vec<Opening>,
-    /// Games in the whole match (all shards).
+    /// Games of each pairing (all shards); with contests the contests'
+    /// slots count instead ([`MatchConfig::slots`]).
     pub games: usize,
     /// Games played at once.
     pub concurrency: usize,
@@ -474,7 +620,8 @@ pub struct MatchConfig {
     pub sprt: Option<SprtConfig>,
     /// The point tables (the referee's and Tally players').
     pub tables: Tables,
-    /// The sets draw advantage.
+    /// The sets draw advantage (by colour; in a sets contest each game's
+    /// follows its holder instead).
     pub draw_advantage: DrawAdvantage,
     /// How late a move may arrive after the clock ran out.
     pub time_margin: Duration,
@@ -487,14 +634,43 @@ pub struct MatchConfig {
     pub start_timeout: Duration,
 }
 
+/// A piece of a run's work: one game, or one contest (its games in
+/// order, from where a resumed record stopped).
+#[derive(Clone, Debug)]
+enum Unit {
+    /// Game `i` of the run.
+    Game(usize),
+    /// Contest `index` of pairing `pairing`, with the games recorded.
+    Contest {
+        pairing: usize,
+        index: usize,
+        state: Contest,
+    },
+}
+
+/// One game to play: its number in the run, its pairing's players (by
+/// seat), the seat with White, the opening, the variant and draw
+/// advantage, and its place in a contest.
+#[derive(Clone, Copy, Debug)]
+struct Board {
+    index: usize,
+    pairing: usize,
+    players: [usize; 2],
+    white: usize,
+    opening: usize,
+    settings: GameSettings,
+    contest: Option<ContestGame>,
+}
+
 impl MatchConfig {
     /// A config with defaults: 2 games per opening, one game at a time, a
     /// 50 ms time margin, a 30 s hang timeout and a 10 s start timeout;
     /// Chess960 when an opening's castling rights need it
-    /// ([`fen_needs_chess960`](crate::rules::fen_needs_chess960)).
+    /// ([`fen_needs_chess960`](crate::rules::fen_needs_chess960)); no
+    /// tournament (two players) and no contests.
     pub fn new(
         variant: Variant,
-        players: [PlayerSpec; 2],
+        players: impl Into<Vec<PlayerSpec>>,
         control: Control,
         openings: Vec<Opening>,
     ) -> MatchConfig {
@@ -504,7 +680,10 @@ impl MatchConfig {
                 .iter()
                 .any(|o| crate::rules::fen_needs_chess960(&o.fen)),
             games: openings.len() * 2,
-            players,
+            players: players.into(),
+            tournament: None,
+            contest: None,
+            contests: 0,
             control,
             openings,
             concurrency: 1,
@@ -522,30 +701,105 @@ impl MatchConfig {
     pub fn experiment(&self) -> Experiment {
         Experiment {
             variant: self.variant.id().to_owned(),
-            players: [self.players[0].text.clone(), self.players[1].text.clone()],
+            players: self.players.iter().map(|p| p.text.clone()).collect(),
             control: self.control.describe(),
             openings: format!(
                 "{} {}",
                 self.openings.len(),
                 digest(self.openings.iter().map(|o| o.fen.clone()))
             ),
-            games: self.games,
+            games: self.slots(),
             draw_advantage: self.draw_advantage.as_str().to_owned(),
             tables: digest([format!("{:?}", self.tables)]),
             chess960: self.chess960,
+            tournament: self.tournament.map(|t| t.as_str().to_owned()),
+            contest: self.contest,
+            contests: self.contest.map(|_| self.contests),
         }
     }
 
-    /// The opening index and the White player of game `i`.
-    pub fn plan(&self, i: usize) -> (usize, usize) {
-        ((i / 2) % self.openings.len().max(1), i % 2)
+    /// Whether the run is shown as a tournament (standings, crosstable):
+    /// a tournament or contests, not one plain two-player match.
+    pub fn is_tournament(&self) -> bool {
+        self.tournament.is_some() || self.contest.is_some()
     }
 
-    /// The games this run plays (its shard), in order.
-    pub fn schedule(&self) -> Vec<usize> {
-        (0..self.games)
-            .filter(|&i| self.shard.is_none_or(|s| s.contains(i)))
+    /// The pairings, each its two players by number (seat 0 first): `[0,
+    /// 1]` alone without a tournament.
+    pub fn pairings(&self) -> Vec<[usize; 2]> {
+        match self.tournament {
+            None => vec![[0, 1]],
+            Some(t) => t.pairings(self.players.len()),
+        }
+    }
+
+    /// The game slots of one contest: the most games it can take.
+    fn contest_slots(&self) -> Option<usize> {
+        self.contest.map(|r| r.format.max_games() as usize)
+    }
+
+    /// The game slots of each pairing: its games, or its contests' slots.
+    pub fn slots(&self) -> usize {
+        match self.contest_slots() {
+            Some(s) => s.saturating_mul(self.contests),
+            None => self.games,
+        }
+    }
+
+    /// A pairing's span of game numbers: its slots rounded up to even.
+    fn block(&self) -> usize {
+        let s = self.slots();
+        s.saturating_add(s % 2)
+    }
+
+    /// The pairing and the slot within it of game `i`.
+    pub fn locate(&self, i: usize) -> (usize, usize) {
+        match self.block() {
+            0 => (0, i),
+            b => (i / b, i % b),
+        }
+    }
+
+    /// The opening index and the White seat (0 or 1, the player itself in
+    /// a two-player match) of game `i` (see the module docs).
+    pub fn plan(&self, i: usize) -> (usize, usize) {
+        let (_, slot) = self.locate(i);
+        let opening = (slot / 2) % self.openings.len().max(1);
+        let white = match self.contest_slots() {
+            Some(s) if s > 0 => (slot / s + slot % s) % 2,
+            _ => slot % 2,
+        };
+        (opening, white)
+    }
+
+    /// The contests of the run that this run's shard plays, as (pairing,
+    /// contest within it).
+    fn shard_contests(&self) -> Vec<(usize, usize)> {
+        let pairings = self.pairings().len();
+        (0..pairings * self.contests)
+            .filter(|&j| self.shard.is_none_or(|s| s.contains_unit(j)))
+            .map(|j| (j / self.contests, j % self.contests))
             .collect()
+    }
+
+    /// The games this run plays (its shard), in order; with contests,
+    /// every slot of its contests (the most they can take).
+    pub fn schedule(&self) -> Vec<usize> {
+        let block = self.block();
+        match self.contest_slots() {
+            None => {
+                let slots = self.slots();
+                (0..self.pairings().len() * block)
+                    .filter(|&i| i % block.max(1) < slots)
+                    .filter(|&i| self.shard.is_none_or(|s| s.contains(i)))
+                    .collect()
+            }
+            Some(s) => self
+                .shard_contests()
+                .into_iter()
+                .flat_map(|(p, c)| (0..s).map(move |k| p * block + c * s + k))
+                .collect(),
+        }
     }
 
     /// The games of [`MatchConfig::schedule`] that `resumed` lacks, in
@@ -558,7 +812,44 @@ impl MatchConfig {
             .collect()
     }
 
-    /// Whether games allow special actions (see the module docs).
+    /// The work of a run that resumes `resumed`: the games it lacks, or
+    /// the contests not over, each with its recorded games replayed.
+    ///
+    /// # Errors
+    ///
+    /// A recorded contest that does not replay under the contest's rules.
+    fn units(&self, resumed: &[GameRecord]) -> Result<VecDeque<Unit>, String> {
+        let Some(rules) = self.contest else {
+            return Ok(self.todo(resumed).into_iter().map(Unit::Game).collect());
+        };
+        let pairings = self.pairings();
+        let recorded = tournament::contests(resumed, &rules);
+        let mut units = VecDeque::new();
+        for (p, c) in self.shard_contests() {
+            let state = match recorded.get(&(pairings[p], c)) {
+                None => Contest::new(rules).map_err(|e| e.to_string())?,
+                Some(Ok(state)) => state.clone(),
+                Some(Err(e)) => {
+                    return Err(format!(
+                        "contest {} of pairing {} does not replay: {e}",
+                        c + 1,
+                        p + 1
+                    ));
+                }
+            };
+            if !state.is_over() {
+                units.push_back(Unit::Contest {
+                    pairing: p,
+                    index: c,
+                    state,
+                });
+            }
+        }
+        Ok(units)
+    }
+
+    /// Whether games allow special actions (see the module docs): every
+    /// player is Tally with special actions on.
     pub fn specials(&self) -> bool {
         self.players
             .iter()
@@ -570,13 +861,36 @@ impl MatchConfig {
         self.players.iter().map(|p| p.threads).max().unwrap_or(1)
     }
 
-    /// Checks the settings: limits given, openings valid, the cores not
-    /// oversubscribed (unless `oversubscribe`).
+    /// Checks the settings: two players (or a tournament of two to
+    /// [`MAX_PLAYERS`]), limits given, the SPRT on two players' games,
+    /// openings valid, the cores not oversubscribed (unless
+    /// `oversubscribe`).
     ///
     /// # Errors
     ///
     /// A one-line message.
     pub fn check(&self, cores: usize, oversubscribe: bool) -> Result<(), String> {
+        let n = self.players.len();
+        if self.tournament.is_none() && n != 2 {
+            return Err(format!(
+                "a match has two players (got {n}): more make a tournament (--tournament)"
+            ));
+        }
+        if !(2..=MAX_PLAYERS).contains(&n) {
+            return Err(format!(
+                "a tournament has 2 to {MAX_PLAYERS} players (got {n})"
+            ));
+        }
+        if self.sprt.is_some() && n != 2 {
+            return Err(format!(
+                "--sprt tests one player against another: give exactly two --player (got {n})"
+            ));
+        }
+        if self.sprt.is_some() && self.contest.is_some() {
+            return Err(
+                "--sprt tests games, not contests: leave out --format to run an SPRT".to_owned(),
+            );
+        }
         let c = &self.control;
         let own = |p: &PlayerSpec| p.depth.is_some() || p.nodes.is_some() || p.movetime.is_some();
         if c.base.is_none()
@@ -587,13 +901,30 @@ impl MatchConfig {
         {
             return Err("no limits: give --tc, --depth, --nodes or --movetime".to_owned());
         }
-        if self.games == 0 {
+        if let Some(rules) = &self.contest {
+            rules.check()?;
+            if rules.variant != self.variant {
+                return Err(format!(
+                    "the contests are {} and the match {}",
+                    rules.variant, self.variant
+                ));
+            }
+            if self.contests == 0 {
+                return Err("no contests to play (0 contests)".to_owned());
+            }
+        } else if self.games == 0 {
             return Err("no games to play (--games 0)".to_owned());
         }
-        if self.games > MAX_GAMES {
+        if !self.is_tournament() && self.games > MAX_GAMES {
             return Err(format!(
                 "--games {}: at most {MAX_GAMES} games in a run",
                 self.games
+            ));
+        }
+        let total = self.pairings().len().saturating_mul(self.block());
+        if total > MAX_GAMES {
+            return Err(format!(
+                "{total} games: at most {MAX_GAMES} games in a run (pairings x games)"
             ));
         }
         if self.concurrency == 0 {
@@ -634,9 +965,10 @@ impl MatchConfig {
         }
     }
 
-    /// What player `pi`, on the move with colour `ci` (0 White, 1 Black),
-    /// is asked: the limits (its own, else the match's, and the clocks)
-    /// and how long its reply may take before it counts as hung.
+    /// What player `pi` (its number in the match), on the move with colour
+    /// `ci` (0 White, 1 Black), is asked: the limits (its own, else the
+    /// match's, and the clocks) and how long its reply may take before it
+    /// counts as hung.
     fn move_request(
         &self,
         pi: usize,
@@ -678,9 +1010,32 @@ impl MatchConfig {
         Ok(())
     }
 
-    fn scorer(&self) -> Scorer {
-        let mut s = Scorer::with_tables(self.variant, self.tables.clone());
-        s.set_draw_advantage(self.draw_advantage);
+    /// The settings of a game outside contests: the match's variant and
+    /// draw advantage.
+    fn settings(&self) -> GameSettings {
+        GameSettings {
+            variant: self.variant,
+            draw_advantage: self.draw_advantage,
+        }
+    }
+
+    /// The settings of a contest's next game: its variant, and in sets its
+    /// draw advantage by colour (the match's otherwise).
+    fn contest_settings(&self, next: &contest::NextGame) -> GameSettings {
+        GameSettings {
+            variant: next.variant,
+            draw_advantage: if next.variant == Variant::Sets {
+                next.draw_advantage_colour
+            } else {
+                self.draw_advantage
+            },
+        }
+    }
+
+    /// The referee of a game played under `settings`.
+    fn scorer(&self, settings: &GameSettings) -> Scorer {
+        let mut s = Scorer::with_tables(settings.variant, self.tables.clone());
+        s.set_draw_advantage(settings.draw_advantage);
         s
     }
 }
@@ -688,8 +1043,8 @@ impl MatchConfig {
 /// Told about every finished game, in the order they finish (calls never
 /// overlap).
 pub trait Observer: Sync {
-    /// A game finished; `summary` covers every game so far (resumed ones
-    /// included).
+    /// A game finished; `summary` covers every game so far of its pairing
+    /// (resumed ones included).
     fn game_done(&self, game: &GameRecord, summary: &Summary);
 }
 
@@ -704,11 +1059,12 @@ impl Observer for Quiet {
 /// What a run came to.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
-    /// The players' names.
-    pub names: [String; 2],
+    /// The players' names, by number.
+    pub names: Vec<String>,
     /// Every game (resumed and new), by index.
     pub games: Vec<GameRecord>,
-    /// The summary of all of them.
+    /// The summary of the first pairing's games: every game of a
+    /// two-player match.
     pub summary: Summary,
     /// Whether the run stopped on `stop` before its schedule was done.
     pub interrupted: bool,
@@ -729,123 +1085,271 @@ pub struct SprtStop {
     pub status: SprtStatus,
 }
 
-/// The players' names: as started, the second made distinct if equal.
-fn distinct(mut names: [String; 2]) -> [String; 2] {
-    if names[0] == names[1] {
-        names[1].push_str(" (2)");
+/// The players' names: as started, a name equal to an earlier one made
+/// distinct by its number (` (2)` for the second player).
+fn distinct(mut names: Vec<String>) -> Vec<String> {
+    for k in 1..names.len() {
+        while names[..k].contains(&names[k]) {
+            names[k].push_str(&format!(" ({})", k + 1));
+        }
     }
     names
 }
 
 /// The names a config's players show before any is started.
-pub fn default_names(config: &MatchConfig) -> [String; 2] {
-    distinct([
-        config.players[0].default_name(),
-        config.players[1].default_name(),
-    ])
+pub fn default_names(config: &MatchConfig) -> Vec<String> {
+    distinct(
+        config
+            .players
+            .iter()
+            .map(PlayerSpec::default_name)
+            .collect(),
+    )
 }
 
-/// Plays the match: every game of the schedule not in `resumed`, on
-/// `config.concurrency` threads of a rayon pool.
+/// The names of a pairing's two players, by seat.
+pub fn pairing_names(names: &[String], players: [usize; 2]) -> [String; 2] {
+    players.map(|p| {
+        names
+            .get(p)
+            .cloned()
+            .unwrap_or_else(|| format!("player {}", p + 1))
+    })
+}
+
+/// The summary of the games of the pairing `players` among `games`.
+pub fn pairing_summary(
+    names: &[String],
+    games: &[GameRecord],
+    players: [usize; 2],
+    sprt: Option<&SprtConfig>,
+) -> Summary {
+    let mine: Vec<&GameRecord> = games.iter().filter(|g| g.players == players).collect();
+    stats::summarise_refs(&pairing_names(names, players), &mine, sprt)
+}
+
+/// Plays the match: every game of the schedule not in `resumed` (with
+/// contests, every contest not over), on `config.concurrency` threads of a
+/// rayon pool.
 ///
 /// # Errors
 ///
-/// A one-line message when a player cannot be started or the threads
-/// cannot be created.
+/// A one-line message when a player cannot be started, the threads
+/// cannot be created, or a resumed contest does not replay.
 pub fn run(
     config: &MatchConfig,
     resumed: Vec<GameRecord>,
     stop: &AtomicBool,
     observer: &dyn Observer,
 ) -> Result<Outcome, String> {
-    let pending = config.todo(&resumed);
-    let planned = resumed.len() + pending.len();
+    let pending = config.units(&resumed)?;
     let workers = config.concurrency.clamp(1, pending.len().max(1));
-    let mut pairs: Vec<[Box<dyn Player>; 2]> = Vec::new();
+    let mut teams: Vec<Vec<Box<dyn Player>>> = Vec::new();
     if !pending.is_empty() {
         for _ in 0..workers {
-            pairs.push([config.start_player(0)?, config.start_player(1)?]);
+            let team = (0..config.players.len())
+                .map(|i| config.start_player(i))
+                .collect::<Result<Vec<_>, _>>()?;
+            teams.push(team);
         }
     }
-    let names = match pairs.first() {
-        Some(p) => distinct([p[0].name().to_owned(), p[1].name().to_owned()]),
+    let names = match teams.first() {
+        Some(team) => distinct(team.iter().map(|p| p.name().to_owned()).collect()),
         None => default_names(config),
     };
-    let queue = Mutex::new(pending);
-    let records = Mutex::new(resumed);
-    let halt = AtomicBool::new(false);
-    let decided: Mutex<Option<SprtStop>> = Mutex::new(None);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(workers)
         .thread_name(|i| format!("tally-match-{i}"))
         .build()
         .map_err(|e| format!("cannot start the match threads: {e}"))?;
-    let scorer = config.scorer();
+    let shared = Shared {
+        config,
+        pairings: config.pairings(),
+        names: &names,
+        queue: Mutex::new(pending),
+        records: Mutex::new(resumed),
+        halt: AtomicBool::new(false),
+        cut: AtomicBool::new(false),
+        decided: Mutex::new(None),
+        stop,
+        observer,
+    };
     pool.scope(|s| {
-        for mut pair in pairs {
-            let (queue, records, halt, decided, names, scorer) =
-                (&queue, &records, &halt, &decided, &names, &scorer);
+        for mut team in teams {
+            let shared = &shared;
             s.spawn(move |_| {
                 loop {
-                    if stop.load(Ordering::Relaxed) || halt.load(Ordering::Relaxed) {
+                    if stop.load(Ordering::Relaxed) || shared.halt.load(Ordering::Relaxed) {
                         break;
                     }
-                    let next = queue.lock().ok().and_then(|mut q| q.pop_front());
-                    let Some(i) = next else { break };
-                    let Some(rec) = play_one(config, scorer, i, &mut pair, names, stop) else {
+                    let next = shared.queue.lock().ok().and_then(|mut q| q.pop_front());
+                    let Some(unit) = next else { break };
+                    if !shared.play_unit(unit, &mut team) {
+                        shared.cut.store(true, Ordering::Relaxed);
                         break;
-                    };
-                    let Ok(mut all) = records.lock() else { break };
-                    all.push(rec);
-                    let summary = summarise(names, &all, config.sprt.as_ref());
-                    if let Some(status) = &summary.sprt
-                        && status.decision != SprtDecision::Continue
-                        && !halt.swap(true, Ordering::Relaxed)
-                        && let Ok(mut d) = decided.lock()
-                    {
-                        *d = Some(SprtStop {
-                            games: all.len(),
-                            status: status.clone(),
-                        });
-                    }
-                    if let Some(rec) = all.last() {
-                        observer.game_done(rec, &summary);
                     }
                 }
             });
         }
     });
+    let Shared {
+        pairings,
+        queue,
+        records,
+        cut,
+        decided,
+        ..
+    } = shared;
     let mut games = records.into_inner().unwrap_or_default();
     games.sort_by_key(|g| g.index);
-    let summary = summarise(&names, &games, config.sprt.as_ref());
+    let summary = pairing_summary(&names, &games, pairings[0], config.sprt.as_ref());
     let sprt_stop = decided.into_inner().unwrap_or_default();
+    let left = queue.into_inner().map(|q| !q.is_empty()).unwrap_or(true);
     Ok(Outcome {
+        interrupted: sprt_stop.is_none()
+            && stop.load(Ordering::Relaxed)
+            && (left || cut.into_inner()),
         names,
-        interrupted: games.len() < planned && sprt_stop.is_none() && stop.load(Ordering::Relaxed),
         games,
         summary,
         sprt_stop,
     })
 }
 
+/// What the workers of a run share.
+struct Shared<'a> {
+    config: &'a MatchConfig,
+    pairings: Vec<[usize; 2]>,
+    names: &'a [String],
+    queue: Mutex<VecDeque<Unit>>,
+    records: Mutex<Vec<GameRecord>>,
+    /// The SPRT decided: no new game starts.
+    halt: AtomicBool,
+    /// A piece of work was stopped part way.
+    cut: AtomicBool,
+    decided: Mutex<Option<SprtStop>>,
+    stop: &'a AtomicBool,
+    observer: &'a dyn Observer,
+}
+
+impl Shared<'_> {
+    /// Plays a piece of work with `team` (every player, by number);
+    /// false when it was stopped part way.
+    fn play_unit(&self, unit: Unit, team: &mut [Box<dyn Player>]) -> bool {
+        let config = self.config;
+        match unit {
+            Unit::Game(index) => {
+                let (pairing, _) = config.locate(index);
+                let (opening, white) = config.plan(index);
+                let board = Board {
+                    index,
+                    pairing,
+                    players: self.pairings[pairing],
+                    white,
+                    opening,
+                    settings: config.settings(),
+                    contest: None,
+                };
+                match play_one(config, &board, team, self.names, self.stop) {
+                    Some(rec) => {
+                        self.finish(rec);
+                        true
+                    }
+                    None => false,
+                }
+            }
+            Unit::Contest {
+                pairing,
+                index,
+                mut state,
+            } => {
+                let first = index % 2;
+                let slots = config.contest_slots().unwrap_or(1);
+                while let Some(next) = state.next() {
+                    if self.stop.load(Ordering::Relaxed) {
+                        return false;
+                    }
+                    let game = pairing * config.block() + index * slots + next.number as usize - 1;
+                    let board = Board {
+                        index: game,
+                        pairing,
+                        players: self.pairings[pairing],
+                        white: if next.white == Seat::First {
+                            first
+                        } else {
+                            1 - first
+                        },
+                        opening: config.plan(game).0,
+                        settings: config.contest_settings(&next),
+                        contest: Some(ContestGame {
+                            contest: index,
+                            game: next.number,
+                            tiebreak: next.tiebreak,
+                        }),
+                    };
+                    let Some(rec) = play_one(config, &board, team, self.names, self.stop) else {
+                        return false;
+                    };
+                    let recorded = rec.contest_result().map(|r| state.record(r).map(|_| ()));
+                    self.finish(rec);
+                    // Points past the referee's range end the contest
+                    // here, unfinished.
+                    if !matches!(recorded, Some(Ok(()))) {
+                        break;
+                    }
+                }
+                true
+            }
+        }
+    }
+
+    /// Records a finished game, runs the SPRT and tells the observer.
+    fn finish(&self, rec: GameRecord) {
+        let config = self.config;
+        let Ok(mut all) = self.records.lock() else {
+            return;
+        };
+        all.push(rec);
+        let Some(rec) = all.last() else { return };
+        let summary = pairing_summary(self.names, &all, rec.players, config.sprt.as_ref());
+        if let Some(status) = &summary.sprt
+            && status.decision != SprtDecision::Continue
+            && !self.halt.swap(true, Ordering::Relaxed)
+            && let Ok(mut d) = self.decided.lock()
+        {
+            *d = Some(SprtStop {
+                games: all.len(),
+                status: status.clone(),
+            });
+        }
+        self.observer.game_done(rec, &summary);
+    }
+}
+
+/// Plays `board` between its players (taken from `team` by number) and
+/// records it; `None` when `stop` is set (or the opening is missing or
+/// not a position of the rules).
 fn play_one(
     config: &MatchConfig,
-    scorer: &Scorer,
-    index: usize,
-    players: &mut [Box<dyn Player>; 2],
-    names: &[String; 2],
+    board: &Board,
+    team: &mut [Box<dyn Player>],
+    names: &[String],
     stop: &AtomicBool,
 ) -> Option<GameRecord> {
     let specials = config.specials();
-    with_game!(crate::rules::AnyRules::of(config.variant), |rules| play_on(
-        rules.with_specials(specials).with_chess960(config.chess960),
-        config,
-        scorer,
-        index,
-        players,
-        names,
-        stop
-    ))
+    let [a, b] = team.get_disjoint_mut(board.players).ok()?;
+    let mut seats: [&mut dyn Player; 2] = [a.as_mut(), b.as_mut()];
+    with_game!(
+        crate::rules::AnyRules::of(board.settings.variant),
+        |rules| play_on(
+            rules.with_specials(specials).with_chess960(config.chess960),
+            config,
+            board,
+            &mut seats,
+            names,
+            stop
+        )
+    )
 }
 
 fn forfeit_of(player: usize, f: &Failure) -> Forfeit {
@@ -876,42 +1380,45 @@ struct Played<P: Pos> {
     forfeit: Option<Forfeit>,
 }
 
-/// Plays game `index` and records it; `None` when `stop` is set (or the
+/// Plays `board` and records it; `None` when `stop` is set (or the
 /// opening is missing or not a position of the rules).
 fn play_on<P: Pos>(
     rules: Rules<P>,
     config: &MatchConfig,
-    scorer: &Scorer,
-    index: usize,
-    players: &mut [Box<dyn Player>; 2],
-    names: &[String; 2],
+    board: &Board,
+    seats: &mut [&mut dyn Player; 2],
+    names: &[String],
     stop: &AtomicBool,
 ) -> Option<GameRecord> {
-    let (oi, white) = config.plan(index);
-    let opening = config.openings.get(oi)?;
-    let played = play_game(rules, config, &opening.fen, white, players, stop)?;
-    Some(record_game(config, scorer, index, opening, names, played))
+    let opening = config.openings.get(board.opening)?;
+    let played = play_game(rules, config, &opening.fen, board, seats, stop)?;
+    let scorer = config.scorer(&board.settings);
+    Some(record_game(config, &scorer, board, opening, names, played))
 }
 
-/// The game driver: plays a game from `fen`, player `white` with White,
-/// to its board ending or the first forfeit (see the module docs), which
-/// ends it as the forfeiting player's resignation and restarts that
-/// player. `None` when `stop` is set or `fen` is not a position of the
-/// rules.
+/// The game driver: plays a game from `fen`, seat `board.white` with
+/// White, both players told the game's settings first, to its board
+/// ending or the first forfeit (see the module docs), which ends it as the
+/// forfeiting player's resignation and restarts that player. `None` when
+/// `stop` is set or `fen` is not a position of the rules.
 fn play_game<P: Pos>(
     rules: Rules<P>,
     config: &MatchConfig,
     fen: &str,
-    white: usize,
-    players: &mut [Box<dyn Player>; 2],
+    board: &Board,
+    seats: &mut [&mut dyn Player; 2],
     stop: &AtomicBool,
 ) -> Option<Played<P>> {
+    let white = board.white;
     let mut game = Game::new(rules, Some(fen)).ok()?;
     let start_fen = game.start().fen();
     let mut moves: Vec<String> = Vec::new();
     let mut forfeit: Option<Forfeit> = None;
-    for (p, player) in players.iter_mut().enumerate() {
-        match player.new_game() {
+    for (p, player) in seats.iter_mut().enumerate() {
+        match player
+            .prepare(&board.settings)
+            .and_then(|()| player.new_game())
+        {
             Ok(()) => {}
             Err(Failure::Interrupted) => return None,
             Err(f) => {
@@ -930,9 +1437,9 @@ fn play_game<P: Pos>(
         let side = game.current().turn();
         let ci = usize::from(!side.is_white());
         let pi = if side.is_white() { white } else { 1 - white };
-        let (limits, wait) = config.move_request(pi, clocks, ci);
+        let (limits, wait) = config.move_request(board.players[pi], clocks, ci);
         let started = Instant::now();
-        let reply = players[pi].play(&start_fen, &moves, &limits, wait, stop);
+        let reply = seats[pi].play(&start_fen, &moves, &limits, wait, stop);
         let used = started.elapsed();
         let text = match reply {
             Ok(t) => t,
@@ -977,7 +1484,7 @@ fn play_game<P: Pos>(
         };
         game.resign(loser);
         // A failed restart shows up as a forfeit in the next game.
-        let _ = players[f.player].restart();
+        let _ = seats[f.player].restart();
     }
     Some(Played {
         game,
@@ -989,19 +1496,21 @@ fn play_game<P: Pos>(
     })
 }
 
-/// The record builder: game `index` as played from `opening`, scored by
-/// the referee (with the clocks left, when a clock ran), and its PGN:
-/// the tags, the awards as comments and the ending with the totals in
-/// the last comment.
+/// The record builder: `board` as played from `opening`, scored by the
+/// referee (with the clocks left, when a clock ran), and its PGN: the
+/// tags (in a tournament, `Event` names the pairing and `Round` the
+/// game's place: pairing.game, or pairing.contest.game), the awards as
+/// comments and the ending with the totals in the last comment.
 fn record_game<P: Pos>(
     config: &MatchConfig,
     scorer: &Scorer,
-    index: usize,
+    board: &Board,
     opening: &Opening,
-    names: &[String; 2],
+    names: &[String],
     played: Played<P>,
 ) -> GameRecord {
-    let (oi, white) = config.plan(index);
+    let (index, white) = (board.index, board.white);
+    let names = pairing_names(names, board.players);
     let Played {
         game,
         start_fen,
@@ -1044,10 +1553,32 @@ fn record_game<P: Pos>(
         ),
     );
     let termination = forfeit.as_ref().map_or("normal", |f| f.kind.termination());
+    let (event, round) = if config.is_tournament() {
+        let (_, slot) = config.locate(index);
+        let format = config
+            .contest
+            .map_or_else(String::new, |r| format!(", {}", r.format));
+        let round = match board.contest {
+            Some(c) => format!("{}.{}.{}", board.pairing + 1, c.contest + 1, c.game),
+            None => format!("{}.{}", board.pairing + 1, slot + 1),
+        };
+        (
+            format!(
+                "tally match ({}{format}): {} vs {}",
+                config.variant, names[0], names[1]
+            ),
+            round,
+        )
+    } else {
+        (
+            format!("tally match ({})", config.variant),
+            (index + 1).to_string(),
+        )
+    };
     pgn.tags = vec![
-        ("Event".into(), format!("tally match ({})", config.variant)),
+        ("Event".into(), event),
         ("Site".into(), "tally".into()),
-        ("Round".into(), (index + 1).to_string()),
+        ("Round".into(), round),
         ("White".into(), names[white].clone()),
         ("Black".into(), names[1 - white].clone()),
         ("TimeControl".into(), config.control.pgn_tag()),
@@ -1058,7 +1589,7 @@ fn record_game<P: Pos>(
     ];
     GameRecord {
         index,
-        opening: oi,
+        opening: board.opening,
         white,
         start_fen,
         moves,
@@ -1068,6 +1599,8 @@ fn record_game<P: Pos>(
         points,
         result: pgn.result.clone(),
         pgn: write_pgn(&pgn),
+        players: board.players,
+        contest: board.contest,
     }
 }
 

@@ -133,6 +133,18 @@ impl MoveLimits {
     }
 }
 
+/// What a game is played under, told to both players before it starts:
+/// its variant and the sets draw advantage by colour. Within one match
+/// they change only between the games of a contest (a tie-break match's
+/// `tiebraker` games, the sets draw advantage that follows a player).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameSettings {
+    /// The variant.
+    pub variant: Variant,
+    /// The sets draw advantage.
+    pub draw_advantage: DrawAdvantage,
+}
+
 /// Why a player gave no move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Failure {
@@ -165,6 +177,13 @@ impl std::fmt::Display for Failure {
 pub trait Player: Send {
     /// The player's name.
     fn name(&self) -> &str;
+    /// Sets the next game's variant and draw advantage (see
+    /// [`GameSettings`]); nothing is sent when they are the ones in force.
+    ///
+    /// # Errors
+    ///
+    /// A [`Failure`] if the player cannot be told.
+    fn prepare(&mut self, settings: &GameSettings) -> Result<(), Failure>;
     /// Prepares for a new game.
     ///
     /// # Errors
@@ -198,6 +217,9 @@ pub trait Player: Send {
 pub struct TallyPlayer {
     name: String,
     engine: Engine,
+    /// The draw advantage the spec sets (`option.DrawAdvantage`), which
+    /// the game's does not replace.
+    own_draw_advantage: Option<DrawAdvantage>,
 }
 
 impl TallyPlayer {
@@ -219,6 +241,7 @@ impl TallyPlayer {
             tables: tables.clone(),
             ..EngineOptions::default()
         };
+        let mut own_draw_advantage = None;
         if let PlayerKind::Tally {
             eval,
             net,
@@ -239,10 +262,12 @@ impl TallyPlayer {
             if let Some(a) = draw_advantage {
                 options.draw_advantage = *a;
             }
+            own_draw_advantage = *draw_advantage;
         }
         TallyPlayer {
             name: spec.default_name(),
             engine: Engine::with_options(variant, options),
+            own_draw_advantage,
         }
     }
 
@@ -265,6 +290,15 @@ impl std::fmt::Debug for TallyPlayer {
 impl Player for TallyPlayer {
     fn name(&self) -> &str {
         &self.name
+    }
+
+    fn prepare(&mut self, settings: &GameSettings) -> Result<(), Failure> {
+        if self.engine.variant() != settings.variant {
+            self.engine.set_variant(settings.variant);
+        }
+        self.engine
+            .set_draw_advantage(self.own_draw_advantage.unwrap_or(settings.draw_advantage));
+        Ok(())
     }
 
     fn new_game(&mut self) -> Result<(), Failure> {
@@ -588,11 +622,20 @@ pub struct UciPlayer {
     args: Vec<String>,
     options: Vec<(String, String)>,
     /// The scoring variant to name in `UCI_Variant` if the engine lists it
-    /// (none when the spec sets `UCI_Variant`, for chess and extinction).
+    /// (none when the spec sets `UCI_Variant`, for chess and extinction):
+    /// the game's, once [`Player::prepare`] changed it.
     offer_variant: Option<&'static str>,
+    /// The scoring variants the engine lists among its `UCI_Variant`
+    /// values (read at its start; none when the spec sets `UCI_Variant`).
+    listed: Vec<&'static str>,
+    /// Whether the spec sets `UCI_Variant` itself.
+    own_variant: bool,
     /// The match's draw advantage, to set if the engine offers a
-    /// `DrawAdvantage` option (none when the spec sets it).
+    /// `DrawAdvantage` option (none when the spec sets it): the game's,
+    /// once [`Player::prepare`] changed it.
     offer_draw_advantage: Option<&'static str>,
+    /// Whether the engine offers a `DrawAdvantage` option.
+    has_draw_advantage: bool,
     /// Whether the games are Chess960: `UCI_Chess960` is set (the engine
     /// must offer it) unless the spec sets it.
     chess960: bool,
@@ -649,7 +692,10 @@ impl UciPlayer {
             args: args.clone(),
             options,
             offer_variant,
+            listed: Vec::new(),
+            own_variant: has_variant,
             offer_draw_advantage,
+            has_draw_advantage: false,
             chess960,
             patience: start_timeout,
             process: None,
@@ -667,9 +713,10 @@ impl UciPlayer {
         let what = |f: Failure| format!("'{}' {f} while starting", self.program);
         proc.request("uci").map_err(what)?;
         let mut id = None;
-        let mut listed = false;
+        let mut listed: Vec<&'static str> = Vec::new();
         let mut has_draw_advantage = false;
         let mut has_chess960 = false;
+        let own_variant = self.own_variant;
         proc.wait_for(
             &|l| l.trim() == "uciok",
             &mut |l| {
@@ -677,8 +724,12 @@ impl UciPlayer {
                     // Shown in tables and PGN tags: no control characters.
                     id = Some(crate::text::printable(n.trim()).into_owned());
                 }
-                if let Some(v) = self.offer_variant {
-                    listed |= lists_variant(l, v);
+                if !own_variant {
+                    for v in Variant::ALL.map(Variant::id) {
+                        if !listed.contains(&v) && lists_variant(l, v) {
+                            listed.push(v);
+                        }
+                    }
                 }
                 has_draw_advantage |=
                     option_name(l).is_some_and(|n| n.eq_ignore_ascii_case(DRAW_ADVANTAGE));
@@ -694,9 +745,11 @@ impl UciPlayer {
         {
             self.name = n;
         }
+        self.listed = listed;
+        self.has_draw_advantage = has_draw_advantage;
         let offered = self
             .offer_variant
-            .filter(|_| listed)
+            .filter(|v| self.listed.contains(v))
             .map(|v| ("UCI_Variant", v));
         let draw = self
             .offer_draw_advantage
@@ -758,6 +811,35 @@ fn lists_variant(line: &str, variant: &str) -> bool {
 impl Player for UciPlayer {
     fn name(&self) -> &str {
         &self.name
+    }
+
+    fn prepare(&mut self, settings: &GameSettings) -> Result<(), Failure> {
+        let variant = settings.variant;
+        let offer = (!self.own_variant && !variant.is_extinction() && variant != Variant::Chess)
+            .then(|| variant.id());
+        let mut lines = Vec::new();
+        if offer != self.offer_variant {
+            if let Some(v) = offer.filter(|v| self.listed.contains(v)) {
+                lines.push(format!("setoption name UCI_Variant value {v}"));
+            }
+            self.offer_variant = offer;
+        }
+        let draw = settings.draw_advantage.as_str();
+        if let Some(current) = self.offer_draw_advantage
+            && current != draw
+        {
+            if self.has_draw_advantage {
+                lines.push(format!("setoption name {DRAW_ADVANTAGE} value {draw}"));
+            }
+            self.offer_draw_advantage = Some(draw);
+        }
+        if !lines.is_empty() {
+            let p = self.process()?;
+            for line in &lines {
+                p.send(line)?;
+            }
+        }
+        Ok(())
     }
 
     fn new_game(&mut self) -> Result<(), Failure> {

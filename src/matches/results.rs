@@ -37,7 +37,7 @@ pub struct Header {
 #[derive(Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 enum Line {
-    Header(Header),
+    Header(Box<Header>),
     Game(Box<GameRecord>),
 }
 
@@ -65,7 +65,7 @@ fn parse(bytes: &[u8], path: &Path) -> Result<(Header, Vec<GameRecord>), String>
             continue;
         }
         match serde_json::from_str::<Line>(text) {
-            Ok(Line::Header(h)) if header.is_none() => header = Some(h),
+            Ok(Line::Header(h)) if header.is_none() => header = Some(*h),
             Ok(Line::Header(_)) => {
                 return Err(format!(
                     "{}: line {}: a second header",
@@ -166,7 +166,7 @@ pub fn open(path: &Path, header: &Header) -> Result<Opened, String> {
         .map_err(|e| format!("cannot read {shown}: {e}"))?;
     let mut writer = Writer { file };
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        writer.write_line(&Line::Header(header.clone()))?;
+        writer.write_line(&Line::Header(Box::new(header.clone())))?;
         return Ok(Opened {
             writer,
             header: header.clone(),
@@ -213,7 +213,7 @@ impl Writer {
         let file =
             File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
         let mut w = Writer { file };
-        w.write_line(&Line::Header(header.clone()))?;
+        w.write_line(&Line::Header(Box::new(header.clone())))?;
         Ok(w)
     }
 

@@ -13,8 +13,10 @@ use std::time::Duration;
 
 use super::results::{self, Header, Writer};
 use super::{
-    Control, GameRecord, MatchConfig, PlayerSpec, SprtConfig, openings, resolve_shard, shard_path,
+    Control, GameRecord, MatchConfig, PlayerSpec, SprtConfig, Tournament, openings, resolve_shard,
+    shard_path,
 };
+use crate::contest::{self, Format, Seat};
 use crate::rules::Variant;
 use crate::scoring::{DrawAdvantage, Tables};
 
@@ -25,9 +27,9 @@ use crate::scoring::{DrawAdvantage, Tables};
 #[derive(Clone, Debug, clap::Args)]
 pub struct Options {
     /// Variant id: chess, extinction, stylish, wacky, sets, dynamic,
-    /// tiebraker.
-    #[arg(long, short = 'v', default_value = "chess")]
-    pub variant: String,
+    /// tiebraker (default: chess; dynamic with --format tiebreak-match).
+    #[arg(long, short = 'v')]
+    pub variant: Option<String>,
     /// Chess960: without --openings the openings are the 960 start
     /// positions in the order --seed shuffles them (1920 games unless
     /// --games says); every engine gets UCI_Chess960 and castling goes as
@@ -38,7 +40,8 @@ pub struct Options {
     /// The seed of the Chess960 openings' order.
     #[arg(long, default_value_t = 1, requires = "chess960")]
     pub seed: u64,
-    /// A player, twice: key=value words. Tally: name=, eval=variant|untuned|base|nnue,
+    /// A player, twice for a match, more for a tournament: key=value
+    /// words. Tally: name=, eval=variant|untuned|base|nnue,
     /// hash=, threads=, specials=on|off, depth=, nodes=, movetime=,
     /// option.NAME=VALUE. An external UCI engine: cmd=PROGRAM (arg=...
     /// repeatable), name=, option.NAME=VALUE (sent as setoption), threads=,
@@ -64,10 +67,40 @@ pub struct Options {
     /// rules).
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
-    /// Games in the whole match (all shards); default: every opening twice,
-    /// colours reversed.
+    /// Games of each pairing (of the whole match, in a two-player match;
+    /// all shards); default: every opening twice, colours reversed. With
+    /// --format, a multiple of the format's games: that many games' worth
+    /// of contests.
     #[arg(long, short = 'n')]
     pub games: Option<usize>,
+    /// A tournament: round-robin (every player against every other) or
+    /// gauntlet (the first player against each of the others); each
+    /// pairing plays the same openings, --games games. Default with more
+    /// than two players: round-robin.
+    #[arg(long, value_name = "KIND")]
+    pub tournament: Option<String>,
+    /// Each pairing plays contests of FORMAT: series:N (N games, colours
+    /// alternating, points summed by player) or tiebreak-match:N[,cap=K]
+    /// (N games of dynamic; while tied, up to K games of tiebraker, 4 by
+    /// default). See docs/rules.md, Contests.
+    #[arg(long, value_name = "FORMAT")]
+    pub format: Option<String>,
+    /// Contests of each pairing with --format (all shards); default:
+    /// enough for the regular games to play every opening twice.
+    #[arg(long, value_name = "N", requires = "format", conflicts_with = "games")]
+    pub contests: Option<usize>,
+    /// With --format: whether a resignation (a forfeit, a loss on time)
+    /// ends the contest, the resigning player losing it whatever the sums
+    /// (on or off; default: on in stylish, as its rules say, off
+    /// otherwise).
+    #[arg(long, value_name = "ON|OFF", requires = "format")]
+    pub resignation_ends: Option<String>,
+    /// With --format in sets: who chose colour for game 1 of each contest
+    /// (first: the player White in it, who chose White; second: the other,
+    /// who chose Black; none); the other player holds the draw advantage
+    /// in every game of the contest, whatever its colour. Default: first.
+    #[arg(long, value_name = "WHO", requires = "format")]
+    pub colour_chooser: Option<String>,
     /// Games played at once (default: cores / threads per game).
     #[arg(long, short = 'c')]
     pub concurrency: Option<usize>,
@@ -107,9 +140,11 @@ pub struct Options {
     /// A TOML rules file overriding any point value of the built-in tables.
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
-    /// Sets: who gets 1/2 for a plain draw (black, white or none).
-    #[arg(long, default_value = "black", value_name = "SIDE")]
-    pub draw_advantage: String,
+    /// Sets: who gets 1/2 for a plain draw (black, white or none; default
+    /// black). In a sets contest (--format) the draw advantage is a
+    /// player's instead: see --colour-chooser.
+    #[arg(long, value_name = "SIDE")]
+    pub draw_advantage: Option<String>,
     /// How late a move may arrive after its clock ran out, in milliseconds.
     #[arg(long, default_value_t = 50, value_name = "MS")]
     pub time_margin: u64,
@@ -126,17 +161,32 @@ pub struct Options {
 ///
 /// A one-line message for the first bad setting.
 pub fn config(a: &Options) -> Result<MatchConfig, String> {
-    let variant = Variant::from_id(&a.variant).map_err(|e| e.to_string())?;
-    if a.players.len() != 2 {
+    let format = a
+        .format
+        .as_deref()
+        .map(|f| f.parse::<Format>().map_err(|e| format!("--format: {e}")))
+        .transpose()?;
+    let variant = match (&a.variant, format) {
+        (Some(v), _) => Variant::from_id(v).map_err(|e| e.to_string())?,
+        (None, Some(f)) => f.fixed_variant().unwrap_or_default(),
+        (None, None) => Variant::Chess,
+    };
+    if a.players.len() < 2 {
         return Err(format!(
-            "give exactly two --player (got {})",
+            "give two --player for a match, or more for a tournament (got {})",
             a.players.len()
         ));
     }
-    let players = [
-        PlayerSpec::parse(&a.players[0])?,
-        PlayerSpec::parse(&a.players[1])?,
-    ];
+    let players = a
+        .players
+        .iter()
+        .map(|p| PlayerSpec::parse(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let tournament = match &a.tournament {
+        Some(t) => Some(Tournament::parse(t)?),
+        None if players.len() > 2 => Some(Tournament::RoundRobin),
+        None => None,
+    };
     let mut control = Control::default();
     if let Some(tc) = &a.tc {
         let (b, i) = Control::parse_tc(tc)?;
@@ -157,14 +207,37 @@ pub fn config(a: &Options) -> Result<MatchConfig, String> {
     };
     let mut config = MatchConfig::new(variant, players, control, openings);
     config.chess960 |= a.chess960;
-    if let Some(n) = a.games {
+    config.tournament = tournament;
+    if let Some(format) = format {
+        let rules = contest_rules(a, format, variant)?;
+        let n = format.games() as usize;
+        config.contests = match (a.contests, a.games) {
+            (Some(c), _) => c,
+            (None, Some(g)) if g % n == 0 => g / n,
+            (None, Some(g)) => {
+                return Err(format!(
+                    "--games {g} with --format {format}: give a multiple of {n} (or --contests)"
+                ));
+            }
+            (None, None) => (2 * config.openings.len().max(1)).div_ceil(n),
+        };
+        config.contest = Some(rules);
+    } else if let Some(n) = a.games {
         config.games = n;
     }
     config.tables = match &a.rules {
         Some(path) => Tables::from_file(path).map_err(|e| e.to_string())?,
         None => Tables::default(),
     };
-    config.draw_advantage = DrawAdvantage::parse(&a.draw_advantage)?;
+    if let Some(d) = &a.draw_advantage {
+        if config.contest.is_some() && variant == Variant::Sets {
+            return Err(
+                "--draw-advantage gives it to a colour; in a sets contest it is a player's: use --colour-chooser"
+                    .to_owned(),
+            );
+        }
+        config.draw_advantage = DrawAdvantage::parse(d)?;
+    }
     config.sprt = a
         .sprt
         .as_deref()
@@ -183,6 +256,37 @@ pub fn config(a: &Options) -> Result<MatchConfig, String> {
         .unwrap_or_else(|| (cores / config.threads_per_game()).max(1));
     config.check(cores, a.oversubscribe)?;
     Ok(config)
+}
+
+/// The contests' rules of a run with `--format`: the format in the
+/// variant, with the resignation switch and the colour chooser as given.
+fn contest_rules(a: &Options, format: Format, variant: Variant) -> Result<contest::Rules, String> {
+    let mut rules = contest::Rules::new(format, variant).map_err(|e| format!("--format: {e}"))?;
+    if let Some(v) = &a.resignation_ends {
+        rules.resignation_ends = contest::switch(v).ok_or_else(|| {
+            format!(
+                "--resignation-ends '{}': expected on or off",
+                crate::text::printable(v.trim())
+            )
+        })?;
+    }
+    if let Some(who) = &a.colour_chooser {
+        if variant != Variant::Sets {
+            return Err(format!(
+                "--colour-chooser: only sets has a draw advantage to hold (the variant is {variant})"
+            ));
+        }
+        rules.chooser = match who.trim() {
+            "none" => None,
+            w => Some(Seat::from_name(w).ok_or_else(|| {
+                format!(
+                    "--colour-chooser '{}': expected first, second or none",
+                    crate::text::printable(w)
+                )
+            })?),
+        };
+    }
+    Ok(rules)
 }
 
 /// The files of a run: every finished game is appended to the results

@@ -300,6 +300,11 @@ pub fn game_score(g: &GameRecord) -> f64 {
 /// The pentanomial of `games`: whole pairs (games `2j` and `2j + 1`, any
 /// order) counted by player 1's points in them (0, 1/2, 1, 3/2, 2).
 pub fn pentanomial(games: &[GameRecord]) -> [usize; 5] {
+    pentanomial_refs(&games.iter().collect::<Vec<_>>())
+}
+
+/// [`pentanomial`] of games given by reference.
+fn pentanomial_refs(games: &[&GameRecord]) -> [usize; 5] {
     let mut halves: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
     for g in games {
         halves.entry(g.index / 2).or_default().push(game_score(g));
@@ -419,6 +424,16 @@ pub fn pair_nelo(penta: &[usize; 5]) -> Option<EloInterval> {
 
 /// Summarises games (any order) between players named `names`.
 pub fn summarise(names: &[String; 2], games: &[GameRecord], sprt: Option<&SprtConfig>) -> Summary {
+    summarise_refs(names, &games.iter().collect::<Vec<_>>(), sprt)
+}
+
+/// [`summarise`] of games given by reference (a tournament's pairing
+/// picked out of all its games).
+pub fn summarise_refs(
+    names: &[String; 2],
+    games: &[&GameRecord],
+    sprt: Option<&SprtConfig>,
+) -> Summary {
     let n = games.len();
     let nf = n as f64;
     let mut wins = 0;
@@ -480,7 +495,7 @@ pub fn summarise(names: &[String; 2], games: &[GameRecord], sprt: Option<&SprtCo
     } else {
         (elo_of(lo), elo_of(hi))
     };
-    let penta = pentanomial(games);
+    let penta = pentanomial_refs(games);
     let sprt = sprt.map(|c| sprt_status(&penta, c));
     Summary {
         names: names.clone(),

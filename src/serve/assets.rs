@@ -32,7 +32,22 @@ macro_rules! assets {
 
 assets! {
     "app.css" => CSS,
+    "js/analyse.js" => JS,
+    "js/board.js" => JS,
+    "js/chart.js" => JS,
+    "js/contest.js" => JS,
+    "js/dom.js" => JS,
+    "js/fen.js" => JS,
+    "js/format.js" => JS,
+    "js/link.js" => JS,
     "js/main.js" => JS,
+    "js/pieces.js" => JS,
+    "js/play.js" => JS,
+    "js/rules.js" => JS,
+    "js/setup.js" => JS,
+    "js/socket.js" => JS,
+    "js/sound.js" => JS,
+    "js/types.js" => JS,
 }
 
 /// The asset at `path`, if there is one.

@@ -16,10 +16,11 @@ use super::protocol::{
     ClockState, DiskPhase, EndingState, GameState, ItemisedAward, Legal, LegalMove, PlyState,
     Think, Totals,
 };
+use crate::contest::{Format, Rules as ContestRules, Seat};
 use crate::pgn::{PgnOut, add_clock, award_comment, game_sans, pgn_of, write_pgn};
 use crate::referee::{ScoreRecord, resignation_loses, score_game};
 use crate::rules::{Action, AnyGame, Disk, Variant};
-use crate::scoring::{EndContext, Scorer};
+use crate::scoring::{DrawAdvantage, EndContext, Scorer};
 use crate::search::skill::{MAX_ELO, MIN_ELO};
 use crate::search::{Limits, Strength};
 use crate::with_game;
@@ -30,6 +31,8 @@ pub const MAX_FEN_BYTES: usize = 256;
 pub const MAX_MOVETIME_MS: u64 = 60_000;
 /// The longest clock base a page may ask for (3 hours).
 pub const MAX_CLOCK_BASE_MS: u64 = 3 * 3600 * 1000;
+/// The most games a contest served in the browser has.
+pub const MAX_CONTEST_GAMES: u32 = 100;
 /// The shortest clock base (a second: a clock shorter than a network
 /// round trip loses before its first move can arrive).
 pub const MIN_CLOCK_BASE_MS: u64 = 1000;
@@ -77,6 +80,19 @@ pub struct SetupRequest {
     /// Chess960 castling (default off); without a FEN the game starts
     /// from one of the 960 start positions, drawn at random.
     pub chess960: Option<bool>,
+    /// Sets: who gets the 1/2 of a plain draw, `black` (default),
+    /// `white` or `none` (a contest sets it for each of its games).
+    pub draw_advantage: Option<String>,
+    /// A contest of several games instead of one: `series:N` or
+    /// `tiebreak-match:N` (`,cap=K`), as `tally match --format` reads it.
+    pub contest: Option<String>,
+    /// A contest: whether a resignation ends it, the resigner losing
+    /// (default: as the variant says, on in stylish).
+    pub resignation_ends: Option<bool>,
+    /// A sets contest: who chose colour for game 1, `first` (default: the
+    /// player White in game 1), `second`, or `none`; the other player
+    /// holds the draw advantage in every game.
+    pub chooser: Option<String>,
 }
 
 /// A checked setup.
@@ -100,6 +116,8 @@ pub struct Setup {
     pub specials: bool,
     /// Chess960 castling.
     pub chess960: bool,
+    /// Sets: who gets the 1/2 of a plain draw.
+    pub draw_advantage: DrawAdvantage,
 }
 
 impl SetupRequest {
@@ -164,7 +182,58 @@ impl SetupRequest {
             elo: self.elo,
             specials: self.specials.unwrap_or(true),
             chess960,
+            draw_advantage: match self.draw_advantage.as_deref() {
+                None => DrawAdvantage::default(),
+                Some(d) => DrawAdvantage::parse(d).map_err(|e| format!("draw_advantage: {e}"))?,
+            },
         })
+    }
+
+    /// The contest the request asks for, if any: its rules, checked.
+    ///
+    /// # Errors
+    ///
+    /// A message naming the bad field.
+    pub fn contest_rules(&self, variant: Variant) -> Result<Option<ContestRules>, String> {
+        let Some(format) = &self.contest else {
+            if self.resignation_ends.is_some() || self.chooser.is_some() {
+                return Err("resignation_ends and chooser belong to a contest".to_owned());
+            }
+            return Ok(None);
+        };
+        let format: Format = format.parse().map_err(|e| format!("contest: {e}"))?;
+        if format.max_games() > MAX_CONTEST_GAMES {
+            return Err(format!(
+                "contest: a served contest has at most {MAX_CONTEST_GAMES} games, tie-breaks included"
+            ));
+        }
+        // A tie-break match plays dynamic: an unnamed variant is that.
+        let variant = match format.fixed_variant() {
+            Some(v) if self.variant.is_none() => v,
+            _ => variant,
+        };
+        let mut rules = ContestRules::new(format, variant).map_err(|e| format!("contest: {e}"))?;
+        if let Some(r) = self.resignation_ends {
+            rules.resignation_ends = r;
+        }
+        if let Some(c) = &self.chooser {
+            rules.chooser = match c.as_str() {
+                "none" => None,
+                name => Some(Seat::from_name(name).ok_or_else(|| {
+                    format!(
+                        "chooser must be 'first', 'second' or 'none', not '{}'",
+                        crate::text::printable(name)
+                    )
+                })?),
+            };
+        }
+        if self.draw_advantage.is_some() {
+            return Err(
+                "draw_advantage is the contest's to set in each game (give chooser)".to_owned(),
+            );
+        }
+        rules.check().map_err(|e| format!("contest: {e}"))?;
+        Ok(Some(rules))
     }
 }
 
@@ -194,6 +263,9 @@ impl Setup {
             elo: self.elo,
             specials: Some(self.specials),
             chess960: Some(self.chess960),
+            draw_advantage: (self.variant == Variant::Sets)
+                .then(|| self.draw_advantage.as_str().to_owned()),
+            ..SetupRequest::default()
         }
     }
 }
@@ -226,6 +298,8 @@ pub struct ServedGame {
     expected: Vec<Option<f64>>,
     /// When the game was made, ms since the Unix epoch.
     pub created_ms: u64,
+    /// The contest it is a game of, and its number there.
+    pub contest: Option<(String, u32)>,
 }
 
 /// A game as the list of games shows it.
@@ -292,6 +366,7 @@ impl ServedGame {
             turn_started: None,
             expected: Vec::new(),
             created_ms: now_ms(),
+            contest: None,
         })
     }
 
@@ -526,7 +601,8 @@ impl ServedGame {
 
     /// The referee's score of the game so far.
     pub fn record(&self) -> ScoreRecord {
-        let scorer = Scorer::new(self.setup.variant);
+        let mut scorer = Scorer::new(self.setup.variant);
+        scorer.set_draw_advantage(self.setup.draw_advantage);
         let ctx = self.end_context();
         with_game!(&self.game, |g| score_game(&scorer, g, &ctx))
     }
@@ -579,6 +655,18 @@ impl ServedGame {
     /// the referee reads for wacky's time award), the setup in `Tally*`
     /// tags.
     pub fn pgn(&self) -> String {
+        let s = &self.setup;
+        let (white, black) = match s.mode {
+            Mode::People => ("Person", "Person"),
+            Mode::Engine if s.side == Color::White => ("Person", "Tally"),
+            Mode::Engine => ("Tally", "Person"),
+        };
+        self.pgn_as("tally serve", "", [white, black])
+    }
+
+    /// [`ServedGame::pgn`] with the `Event`, the `Round` (none when empty)
+    /// and the players' names given.
+    pub fn pgn_as(&self, event: &str, round: &str, names: [&str; 2]) -> String {
         let record = self.record();
         let mut out: PgnOut = with_game!(&self.game, |g| pgn_of(g, &record));
         for (ply, p) in out.plies.iter_mut().zip(&record.plies) {
@@ -592,15 +680,12 @@ impl ServedGame {
                 }
             }
         }
-        let s = &self.setup;
-        let (white, black) = match s.mode {
-            Mode::People => ("Person", "Person"),
-            Mode::Engine if s.side == Color::White => ("Person", "Tally"),
-            Mode::Engine => ("Tally", "Person"),
-        };
-        out.tags.push(("Event".into(), "tally serve".into()));
-        out.tags.push(("White".into(), white.into()));
-        out.tags.push(("Black".into(), black.into()));
+        out.tags.push(("Event".into(), event.into()));
+        if !round.is_empty() {
+            out.tags.push(("Round".into(), round.into()));
+        }
+        out.tags.push(("White".into(), names[0].into()));
+        out.tags.push(("Black".into(), names[1].into()));
         if let Some(text) = record.ending_text() {
             out.tags.push(("Termination".into(), text));
         }
@@ -627,6 +712,12 @@ impl ServedGame {
             ("TallyLoser", loser.to_owned()),
             ("TallyTimeLoss", self.time_loss.is_some().to_string()),
             ("TallyCreated", self.created_ms.to_string()),
+            (
+                "TallyContest",
+                self.contest
+                    .as_ref()
+                    .map_or_else(String::new, |(id, n)| format!("{id} {n}")),
+            ),
             (
                 "TallyExpected",
                 self.expected
@@ -681,6 +772,10 @@ impl ServedGame {
         if let Some(ms) = pgn.tag("TallyCreated").and_then(|t| t.parse().ok()) {
             game.created_ms = ms;
         }
+        game.contest = pgn.tag("TallyContest").and_then(|t| {
+            let (id, n) = t.split_once(' ')?;
+            Some((id.to_owned(), n.parse().ok()?))
+        });
         // Tally's expectations (older saves have none).
         game.expected = pgn
             .tag("TallyExpected")
@@ -784,6 +879,9 @@ impl ServedGame {
             check: self.game.in_check(),
             disk: disk.disk_holder().map(color_name),
             phase: (s.variant == Variant::Tiebraker).then(|| disk_phase(disk)),
+            draw_advantage: (s.variant == Variant::Sets)
+                .then(|| s.draw_advantage.color().map(color_name))
+                .flatten(),
             status: if over { "over" } else { "playing" },
             ending,
             result: record.decision(resignation_loses(s.variant)),
@@ -805,6 +903,7 @@ impl ServedGame {
             thinking: activity.thinking,
             think: activity.think.clone(),
             search_ms: activity.last_search.map(|d| d.as_secs_f64() * 1000.0),
+            contest: None,
         }
     }
 

@@ -24,6 +24,7 @@
 //! only `--save` writes, under the directory it names.
 
 mod assets;
+mod contest;
 pub mod game;
 pub mod protocol;
 mod room;
@@ -116,6 +117,8 @@ struct App {
     /// The bound address (the port really used).
     addr: SocketAddr,
     games: Mutex<HashMap<String, Arc<Slot>>>,
+    /// The contests, by id.
+    contests: Mutex<HashMap<String, Arc<Mutex<contest::ServedContest>>>>,
     /// Engines not searching now, reused.
     engines: Mutex<Vec<Engine>>,
     permits: Arc<Semaphore>,
@@ -130,6 +133,7 @@ impl App {
             permits: Arc::new(Semaphore::new(options.max_searches.max(1))),
             addr,
             games: Mutex::new(HashMap::new()),
+            contests: Mutex::new(HashMap::new()),
             engines: Mutex::new(Vec::new()),
             searching: AtomicUsize::new(0),
             ids: AtomicU64::new(0),
@@ -255,6 +259,9 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/pgn", get(game_pgn))
         .route("/api/games/{id}/report", get(game_report))
         .route("/api/games/{id}/ws", get(game_socket))
+        .route("/api/contests/{id}", get(contest::get))
+        .route("/api/contests/{id}/next", post(contest::next))
+        .route("/api/contests/{id}/pgn", get(contest::pgn))
         .route("/api/analyse/ws", get(search::analyse_socket))
         .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page or API route") })
         .layer(middleware::from_fn_with_state(app.clone(), guard))
@@ -538,7 +545,14 @@ async fn create_game(State(app): State<Arc<App>>, request: Request) -> Response 
         Ok(s) => s,
         Err(e) => return error(StatusCode::BAD_REQUEST, format!("bad game setup: {e}")),
     };
-    open_game(&app, setup)
+    match request.contest_rules(setup.variant) {
+        Ok(None) => open_game(&app, setup),
+        Ok(Some(rules)) => match crate::contest::Contest::new(rules) {
+            Ok(c) => contest::start(&app, c, &setup),
+            Err(e) => error(StatusCode::BAD_REQUEST, format!("bad game setup: {e}")),
+        },
+        Err(e) => error(StatusCode::BAD_REQUEST, format!("bad game setup: {e}")),
+    }
 }
 
 /// Opens a new game of `setup` and answers its state.
@@ -549,22 +563,28 @@ fn open_game(app: &Arc<App>, setup: game::Setup) -> Response {
         Err(e) => return error(StatusCode::BAD_REQUEST, format!("bad game setup: {e}")),
     };
     let slot = Arc::new(Slot::new(game));
-    let state = lock(&slot.room).state();
-    {
-        let mut games = lock(&app.games);
-        if games.len() >= app.options.max_games && !drop_idle(app, &mut games) {
-            return error(
-                StatusCode::SERVICE_UNAVAILABLE,
-                format!(
-                    "{} games are open, the most this server keeps (--max-games)",
-                    games.len()
-                ),
-            );
-        }
-        games.insert(id, slot);
+    match open_slot(app, id, slot.clone()) {
+        Ok(()) => json_response(StatusCode::OK, &slot.state()),
+        Err(r) => *r,
     }
-    // A game nobody has played in is not saved: its first move saves it.
-    json_response(StatusCode::OK, &state)
+}
+
+/// Keeps `slot` as game `id`, dropping the game idle longest when the
+/// server is full; the refusal (503) when nothing can be dropped. A game
+/// nobody has played in is not saved: its first move saves it.
+fn open_slot(app: &Arc<App>, id: String, slot: Arc<Slot>) -> Result<(), Box<Response>> {
+    let mut games = lock(&app.games);
+    if games.len() >= app.options.max_games && !drop_idle(app, &mut games) {
+        return Err(Box::new(error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "{} games are open, the most this server keeps (--max-games)",
+                games.len()
+            ),
+        )));
+    }
+    games.insert(id, slot);
+    Ok(())
 }
 
 /// A new game of the same setup with the person's colour reversed (the
@@ -609,8 +629,7 @@ async fn game_state(State(app): State<Arc<App>>, Path(id): Path<String>) -> Resp
     match app.slot(&id) {
         Some(s) => {
             room::flag_if_out(&app, &s).await;
-            let state = lock(&s.room).state();
-            json_response(StatusCode::OK, &state)
+            json_response(StatusCode::OK, &s.state())
         }
         None => no_game(&id),
     }

@@ -193,6 +193,8 @@ pub struct GameState {
     pub disk: Option<Side>,
     /// Tiebraker's disk phase (tiebraker only).
     pub phase: Option<DiskPhase>,
+    /// Sets: the side a plain draw's 1/2 goes to (none: nobody).
+    pub draw_advantage: Option<Side>,
     /// `playing` or `over`.
     pub status: &'static str,
     /// How the game ended.
@@ -215,6 +217,96 @@ pub struct GameState {
     pub think: Option<Think>,
     /// How long Tally's last search took, ms.
     pub search_ms: Option<f64>,
+    /// The contest the game is part of, if any.
+    pub contest: Option<ContestState>,
+}
+
+/// A contest's table, as the page of one of its games shows it. Players
+/// are seats: `first` (White in game 1) and `second`.
+#[derive(Clone, Debug, Serialize)]
+pub struct ContestState {
+    /// The contest's id.
+    pub id: String,
+    /// `series:4`, `tiebreak-match:2,cap=4`.
+    pub format: String,
+    /// Its rules in one line.
+    pub rules: String,
+    /// Whether a resignation ends the contest, the resigner losing it
+    /// whatever the sums.
+    pub resignation_ends: bool,
+    /// The players' names, first seat first.
+    pub names: [String; 2],
+    /// This game's number.
+    pub number: u32,
+    /// The seat with White in this game.
+    pub white: &'static str,
+    /// The games counted so far.
+    pub games: Vec<ContestGame>,
+    /// Every game's id, by number from 1 (the next one's once started).
+    pub ids: Vec<String>,
+    /// Each player's points summed, first seat first.
+    pub totals: [Points; 2],
+    /// Games each player won on points.
+    pub won: [u32; 2],
+    /// Games with equal points.
+    pub tied: u32,
+    /// The seat ahead on points.
+    pub leader: Option<&'static str>,
+    /// Whether the contest is over.
+    pub over: bool,
+    /// Who won it and why, once over.
+    pub decision: Option<ContestDecision>,
+    /// The next game, while the contest goes on.
+    pub next: Option<ContestNext>,
+    /// Sets: the seat holding the draw advantage in every game.
+    pub draw_advantage: Option<&'static str>,
+}
+
+/// A counted game of a contest.
+#[derive(Clone, Debug, Serialize)]
+pub struct ContestGame {
+    /// Its number.
+    pub number: u32,
+    /// Its variant.
+    pub variant: &'static str,
+    /// Whether it was a tie-break game.
+    pub tiebreak: bool,
+    /// The seat that had White.
+    pub white: &'static str,
+    /// Each seat's points, first seat first.
+    pub points: [Points; 2],
+    /// The seat with more points.
+    pub winner: Option<&'static str>,
+    /// How it ended.
+    pub ending: Option<String>,
+    /// The seat that resigned, if one did.
+    pub resigned: Option<&'static str>,
+}
+
+/// The next game of a contest.
+#[derive(Clone, Debug, Serialize)]
+pub struct ContestNext {
+    /// Its number.
+    pub number: u32,
+    /// Its variant.
+    pub variant: &'static str,
+    /// Whether it is a tie-break game.
+    pub tiebreak: bool,
+    /// The seat with White.
+    pub white: &'static str,
+    /// Whether it was opened already (its id is in `ids`).
+    pub started: bool,
+}
+
+/// How a contest came out.
+#[derive(Clone, Debug, Serialize)]
+pub struct ContestDecision {
+    /// The winning seat; none for a tie.
+    pub winner: Option<&'static str>,
+    /// `points`, `resignation` or `tiebreak`.
+    pub why: &'static str,
+    /// In words, with the players' names and sums.
+    pub text: String,
 }
 
 /// The clocks.

@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use tokio::sync::broadcast;
 
+use super::contest::ServedContest;
 use super::game::{Activity, ServedGame};
 use super::protocol::{GameEvent, GameRequest, GameState, Think};
 use super::{App, MAX_MESSAGE_BYTES, SEND_TIMEOUT, lock, search, store};
@@ -28,11 +29,19 @@ pub(super) struct Slot {
     /// Held while the game is saved and its state sent (one at a time,
     /// so that pages get the states in the order they were saved).
     pub committing: tokio::sync::Mutex<()>,
+    /// The contest the game is part of (locked after the room, never
+    /// before it).
+    pub contest: Option<Arc<Mutex<ServedContest>>>,
 }
 
 impl Slot {
-    /// A slot for `game`.
+    /// A slot for `game`, of no contest.
     pub fn new(game: ServedGame) -> Slot {
+        Slot::with_contest(game, None)
+    }
+
+    /// A slot for `game` of `contest`.
+    pub fn with_contest(game: ServedGame, contest: Option<Arc<Mutex<ServedContest>>>) -> Slot {
         let (tx, _) = broadcast::channel(64);
         Slot {
             room: Mutex::new(Room {
@@ -41,6 +50,24 @@ impl Slot {
             }),
             tx,
             committing: tokio::sync::Mutex::new(()),
+            contest,
+        }
+    }
+
+    /// The state the pages draw, the contest's table included.
+    pub fn state(&self) -> GameState {
+        let r = lock(&self.room);
+        let mut state = r.state();
+        if let (Some(c), Some((_, number))) = (&self.contest, &r.game.contest) {
+            state.contest = Some(lock(c).view(*number));
+        }
+        state
+    }
+
+    /// The state as the message that carries it.
+    pub fn state_event(&self) -> GameEvent {
+        GameEvent::State {
+            game: Box::new(self.state()),
         }
     }
 
@@ -118,7 +145,8 @@ impl Room {
         }
     }
 
-    /// The state the pages draw.
+    /// The state of the game alone (its contest's table is the slot's:
+    /// [`Slot::state`]).
     pub fn state(&self) -> GameState {
         self.game.state(&Activity {
             thinking: self.live.thinking,
@@ -126,40 +154,35 @@ impl Room {
             last_search: self.live.last_search,
         })
     }
-
-    /// The state as the message that carries it.
-    pub fn state_event(&self) -> GameEvent {
-        GameEvent::State {
-            game: Box::new(self.state()),
-        }
-    }
 }
 
 /// Sends the game's state to every page (no change to save: Tally
 /// started thinking).
 pub(super) fn publish(slot: &Slot) {
-    let event = lock(&slot.room).state_event();
-    slot.send(&event);
+    slot.send(&slot.state_event());
 }
 
 /// After a change to the game: saves it (`--save`; written and synced)
 /// and then sends its state to every page, and resets its clock's timer.
 pub(super) async fn commit(app: &Arc<App>, slot: &Arc<Slot>) {
     let _one_at_a_time = slot.committing.lock().await;
-    let (saved, event) = {
+    let saved = {
         let mut r = lock(&slot.room);
         r.live.touched = Instant::now();
         let saved = app.options.save.is_some() && !r.game.game().actions().is_empty();
-        (
-            saved.then(|| (r.game.id.clone(), r.game.to_saved())),
-            r.state_event(),
-        )
+        saved.then(|| (r.game.id.clone(), r.game.to_saved()))
     };
-    if let Some((id, text)) = saved {
-        let app2 = app.clone();
-        let _ = tokio::task::spawn_blocking(move || store::save(&app2, &id, &text)).await;
-    }
-    slot.send(&event);
+    let (app2, slot2) = (app.clone(), slot.clone());
+    let _ = tokio::task::spawn_blocking(move || {
+        if let Some((id, text)) = saved {
+            store::save(&app2, &id, &text);
+        }
+        // A finished game of a contest is counted (and the contest saved)
+        // before the pages hear of it.
+        super::contest::on_change(&app2, &slot2);
+    })
+    .await;
+    slot.send(&slot.state_event());
     clock_watch(app, slot);
 }
 
@@ -170,7 +193,7 @@ pub(super) async fn watch(app: Arc<App>, slot: Arc<Slot>, mut socket: WebSocket)
     let mut updates = slot.tx.subscribe();
     lock(&slot.room).live.watchers += 1;
     flag_if_out(&app, &slot).await;
-    let first = lock(&slot.room).state_event().to_text();
+    let first = slot.state_event().to_text();
     if send(&mut socket, first).await {
         search::engine_turn(&app, &slot);
         clock_watch(&app, &slot);
@@ -198,7 +221,7 @@ pub(super) async fn watch(app: Arc<App>, slot: Arc<Slot>, mut socket: WebSocket)
                         Ok(text) => text.to_string(),
                         // Missed messages: the state now says it all.
                         Err(broadcast::error::RecvError::Lagged(_)) => {
-                            lock(&slot.room).state_event().to_text()
+                            slot.state_event().to_text()
                         }
                         Err(broadcast::error::RecvError::Closed) => break,
                     };
@@ -275,7 +298,10 @@ async fn handle(app: &Arc<App>, slot: &Arc<Slot>, text: &str) -> Option<GameEven
             GameRequest::Play { action } => r.game.play(action, None).map(|_| ()),
             GameRequest::Takeback => r.game.takeback(),
             GameRequest::Resign => r.game.resign(),
-            GameRequest::State => return Some(r.state_event()),
+            GameRequest::State => {
+                drop(r);
+                return Some(slot.state_event());
+            }
             GameRequest::Hint => {
                 drop(r);
                 search::hint(app, slot);

@@ -29,7 +29,7 @@ use crate::engine::{Engine, EngineOptions};
 use crate::pgn::{line_sans, read_games};
 use crate::referee::score_input;
 use crate::rules::{AnyGame, Variant};
-use crate::scoring::{Scorer, itemise};
+use crate::scoring::{DrawAdvantage, Scorer, itemise};
 use crate::search::{Limits, PvLine, Reporter, Silent, Stats, Strength};
 
 /// A search's setting: the position and how to play.
@@ -37,6 +37,8 @@ struct Position {
     variant: Variant,
     specials: bool,
     chess960: bool,
+    /// Sets: who a plain draw favours.
+    draw_advantage: DrawAdvantage,
     strength: Strength,
     fen: String,
     actions: Vec<String>,
@@ -71,6 +73,7 @@ async fn with_engine<T: Send + 'static>(
         if engine.options().chess960 != pos.chess960 {
             engine.set_chess960(pos.chess960);
         }
+        engine.set_draw_advantage(pos.draw_advantage);
         let moves: Vec<&str> = pos.actions.iter().map(String::as_str).collect();
         let out = match engine.set_position(Some(&pos.fen), &moves) {
             Ok(()) => Some(work(&mut engine)),
@@ -195,6 +198,7 @@ pub(super) fn engine_turn(app: &Arc<App>, slot: &Arc<Slot>) {
             variant: g.setup.variant,
             specials: g.setup.specials,
             chess960: g.setup.chess960,
+            draw_advantage: g.setup.draw_advantage,
             strength: g.strength(),
             fen,
             actions,
@@ -294,6 +298,7 @@ pub(super) fn hint(app: &Arc<App>, slot: &Arc<Slot>) {
             variant: g.setup.variant,
             specials: g.setup.specials,
             chess960: g.setup.chess960,
+            draw_advantage: g.setup.draw_advantage,
             strength: Strength::default(),
             fen,
             actions,
@@ -431,6 +436,7 @@ fn analysis_position(request: &PositionRequest) -> Result<Asked, String> {
             variant,
             specials,
             chess960,
+            draw_advantage: DrawAdvantage::default(),
             strength: Strength::default(),
             fen,
             actions,
@@ -671,6 +677,7 @@ pub(super) async fn report(
         variant,
         specials: true,
         chess960: false,
+        draw_advantage: DrawAdvantage::default(),
         strength: Strength::default(),
         fen: start,
         actions: Vec::new(),
@@ -716,6 +723,7 @@ mod tests {
             variant: Variant::Chess,
             specials: false,
             chess960: false,
+            draw_advantage: DrawAdvantage::default(),
             strength: Strength::default(),
             fen: crate::rules::AnyGame::start(Variant::Chess, false).start_fen(),
             actions: Vec::new(),

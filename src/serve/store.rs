@@ -15,6 +15,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::contest::ServedContest;
 use super::game::ServedGame;
 use super::room::Slot;
 use super::{App, lock};
@@ -37,8 +38,34 @@ pub(super) fn save(app: &App, id: &str, text: &str) {
     if !is_id(id) {
         return;
     }
-    if let Err(e) = write_atomic(dir, id, text) {
+    if let Err(e) = write_atomic(dir, &format!("{id}.pgn"), text) {
         eprintln!("warning: cannot save game {id} in {}: {e}", dir.display());
+    }
+}
+
+/// The file of contest `id`.
+fn contest_file(id: &str) -> String {
+    format!("{id}.contest.json")
+}
+
+/// Writes a contest (its count, players, setup and games' ids) under the
+/// save directory, if there is one, as the games are written.
+pub(super) fn save_contest(app: &App, contest: &ServedContest) {
+    let Some(dir) = &app.options.save else {
+        return;
+    };
+    if !is_id(&contest.id) {
+        return;
+    }
+    let written = serde_json::to_string(contest)
+        .map_err(std::io::Error::other)
+        .and_then(|text| write_atomic(dir, &contest_file(&contest.id), &text));
+    if let Err(e) = written {
+        eprintln!(
+            "warning: cannot save contest {} in {}: {e}",
+            contest.id,
+            dir.display()
+        );
     }
 }
 
@@ -58,16 +85,16 @@ pub(super) fn remove(app: &App, id: &str) {
 }
 
 /// A temporary file name in `dir` no other process can have guessed.
-fn temporary(dir: &Path, id: &str) -> PathBuf {
+fn temporary(dir: &Path, name: &str) -> PathBuf {
     use std::hash::{BuildHasher, Hasher};
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write(id.as_bytes());
+    h.write(name.as_bytes());
     h.write_u128(
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos()),
     );
-    dir.join(format!(".{id}.{:016x}.tmp", h.finish()))
+    dir.join(format!(".{name}.{:016x}.tmp", h.finish()))
 }
 
 /// Opens a new file for writing: never an existing file, never through a
@@ -85,15 +112,15 @@ fn create_new(path: &Path) -> std::io::Result<fs::File> {
     options.open(path)
 }
 
-fn write_atomic(dir: &Path, id: &str, text: &str) -> std::io::Result<()> {
-    let target = dir.join(format!("{id}.pgn"));
+fn write_atomic(dir: &Path, name: &str, text: &str) -> std::io::Result<()> {
+    let target = dir.join(name);
     if fs::symlink_metadata(&target).is_ok_and(|m| m.file_type().is_symlink()) {
         return Err(std::io::Error::other(format!(
             "{} is a link; a save never follows one (remove it)",
             target.display()
         )));
     }
-    let tmp = temporary(dir, id);
+    let tmp = temporary(dir, name);
     let written = create_new(&tmp).and_then(|mut f| {
         f.write_all(text.as_bytes())?;
         f.sync_all()
@@ -124,6 +151,7 @@ pub(super) fn load(app: &Arc<App>) {
         eprintln!("warning: cannot create {}: {e}", dir.display());
         return;
     }
+    load_contests(app, dir);
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
@@ -161,7 +189,11 @@ pub(super) fn load(app: &Arc<App>) {
     for (_, id, path) in files.into_iter().take(app.options.max_games) {
         match read(&path).and_then(|text| ServedGame::from_saved(id.clone(), &text)) {
             Ok(game) => {
-                games.insert(id, Arc::new(Slot::new(game)));
+                let contest = game
+                    .contest
+                    .as_ref()
+                    .and_then(|(cid, _)| lock(&app.contests).get(cid).cloned());
+                games.insert(id, Arc::new(Slot::with_contest(game, contest)));
             }
             Err(e) => {
                 unreadable += 1;
@@ -192,4 +224,41 @@ fn read(path: &Path) -> Result<String, String> {
         return Err(format!("more than {MAX_SAVED_BYTES} bytes"));
     }
     Ok(text)
+}
+
+/// Reads the saved contests back (every `<id>.contest.json`); a file that
+/// is not one, or whose games break its rules, is reported and left.
+fn load_contests(app: &App, dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let mut contests = lock(&app.contests);
+    for entry in entries.filter_map(Result::ok) {
+        let path = entry.path();
+        let Some(id) = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix(".contest.json"))
+            .filter(|s| is_id(s))
+        else {
+            continue;
+        };
+        if fs::symlink_metadata(&path).is_ok_and(|m| !m.is_file()) {
+            eprintln!("warning: {} is not a file: not loaded", path.display());
+            continue;
+        }
+        let read = read(&path).and_then(|text| {
+            serde_json::from_str::<ServedContest>(&text).map_err(|e| e.to_string())
+        });
+        match read {
+            Ok(c) if c.id == id => {
+                contests.insert(id.to_owned(), Arc::new(std::sync::Mutex::new(c)));
+            }
+            Ok(_) => eprintln!(
+                "warning: {} names another contest: not loaded",
+                path.display()
+            ),
+            Err(e) => eprintln!("warning: cannot read saved contest {}: {e}", path.display()),
+        }
+    }
 }
