@@ -542,7 +542,7 @@ fn random_playouts_agree_move_by_move() {
                         _ => {}
                     }
                 }
-                assert_eq!(rules.position_ending_full(&node), pos.ending(), "{context}");
+                assert_eq!(rules.position_ending(&node), pos.ending(), "{context}");
                 nodes += 1;
                 if want.is_empty() || played.len() == MAX_PLIES {
                     match pos.ending() {

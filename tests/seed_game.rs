@@ -120,7 +120,7 @@ fn black_cannot_avoid_losing_a_type() {
         rules.legal_actions(&after, &mut answers);
         let wins = answers.iter().any(|&a| {
             let next = rules.play(&after, a);
-            rules.position_ending_full(&next)
+            rules.position_ending(&next)
                 == Some(Ending::Extinction {
                     winner: Color::White,
                 })

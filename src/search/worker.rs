@@ -838,7 +838,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         if let Some(ending) =
             rules.history_ending_after(node, &self.line_keys, self.job.history.len())
         {
-            let ending = rules.position_ending_full(node).unwrap_or(ending);
+            let ending = rules.position_ending(node).unwrap_or(ending);
             return self.end_value(ply, &ending);
         }
 
@@ -922,7 +922,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let ending = if generated {
             rules.generate(node, &mut actions)
         } else {
-            rules.position_ending(node, true)
+            rules.position_ending_given(node, true)
         };
         if let Some(ending) = ending {
             return self.end_value(ply, &ending);
@@ -1306,7 +1306,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         {
             return None;
         }
-        if self.job.rules.position_ending_full(node).is_some() {
+        if self.job.rules.position_ending(node).is_some() {
             return None;
         }
         let wdl = probing.tables.wdl(pos)?;
@@ -1369,7 +1369,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             if let Some(ending) = rules.generate(node, &mut actions) {
                 return self.end_value(ply, &ending);
             }
-        } else if let Some(ending) = rules.position_ending(node, true) {
+        } else if let Some(ending) = rules.position_ending_given(node, true) {
             return self.end_value(ply, &ending);
         }
         if ply >= MAX_PLY || qply >= QS_MAX_PLY {
