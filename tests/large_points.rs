@@ -302,7 +302,7 @@ fn extreme(v: Points, w: Points) -> Tables {
     let second = w;
     let w = &mut t.wacky;
     let f = MAX_FACTOR;
-    w.attack = tally::scoring::wacky::Attack {
+    w.attack = tally::scoring::variants::wacky::Attack {
         pawn: f,
         knight: f,
         bishop: f,
@@ -310,7 +310,7 @@ fn extreme(v: Points, w: Points) -> Tables {
         queen: f,
         king: f,
     };
-    w.defence = tally::scoring::wacky::Defence {
+    w.defence = tally::scoring::variants::wacky::Defence {
         pawn: f,
         knight: f,
         bishop: f,

@@ -70,6 +70,11 @@ use crate::scoring::{Award, EndAward, EndContext, Immediate, Memo, Scorer};
 use params::{VOTE_OFFSET, VOTE_VALUE_CAP};
 
 /// The awards the search maximises: what the referee's scorer provides.
+///
+/// Its one implementation is [`Scorer`], which serves every variant (each
+/// variant's own scoring is a `VariantScoring` under
+/// `scoring::variants`); a trait so that the search reads the scoring
+/// through a trait, as it reads the rules and the evaluator.
 pub trait Scoring: Send + Sync {
     /// The award of an action and the memo after it.
     fn action_award<P: Pos>(

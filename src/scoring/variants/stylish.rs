@@ -33,11 +33,11 @@
 use serde::{Deserialize, Serialize};
 use shakmaty::{Bitboard, Board, Color, Move, Role, Square, attacks};
 
-use super::dump::{Key, key};
-use super::tables::{exact, largest};
-use super::variants::{End, VariantScoring, View};
-use super::{Award, Event, Memo, Points, Tables};
+use super::{End, VariantScoring, View};
 use crate::rules::{Action, Ending};
+use crate::scoring::dump::{Key, key};
+use crate::scoring::tables::{exact, largest};
+use crate::scoring::{Award, Event, Memo, Points, Tables};
 
 const fn p(n: i64) -> Points {
     Points::whole(n)
@@ -519,7 +519,7 @@ pub fn compensation(t: &Table, board: &Board) -> Option<(Color, Points)> {
 
 /// The stylish scoring.
 #[derive(Clone, Copy, Debug)]
-pub struct Scoring;
+pub struct Stylish;
 
 const KEYS: &[Key] = &[
     key(
@@ -600,7 +600,7 @@ const KEYS: &[Key] = &[
     ),
 ];
 
-impl VariantScoring for Scoring {
+impl VariantScoring for Stylish {
     fn action_award(
         &self,
         t: &Tables,

@@ -39,11 +39,11 @@
 use serde::{Deserialize, Serialize};
 use shakmaty::{Color, Move, Role};
 
-use super::dump::{Key, key};
-use super::tables::{factor, largest, moves_limit, pairs};
-use super::variants::{End, VariantScoring, View};
-use super::{Award, EndContext, Event, Memo, Points, Tables};
+use super::{End, VariantScoring, View};
 use crate::rules::{Action, Ending};
+use crate::scoring::dump::{Key, key};
+use crate::scoring::tables::{factor, largest, moves_limit, pairs};
+use crate::scoring::{Award, EndContext, Event, Memo, Points, Tables};
 
 const fn p(n: i64) -> Points {
     Points::whole(n)
@@ -550,7 +550,7 @@ pub fn outcome_award(
 
 /// The wacky scoring.
 #[derive(Clone, Copy, Debug)]
-pub struct Scoring;
+pub struct Wacky;
 
 const KEYS: &[Key] = &[
     key("attack.pawn", "attacking power A of a pawn (whole number)"),
@@ -620,7 +620,7 @@ const KEYS: &[Key] = &[
     ),
 ];
 
-impl VariantScoring for Scoring {
+impl VariantScoring for Wacky {
     fn action_award(
         &self,
         t: &Tables,
