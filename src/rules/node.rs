@@ -326,7 +326,8 @@ impl<P: Pos> Rules<P> {
     }
 
     /// All legal actions: moves, then special actions; empty when the node
-    /// is finished by a position ending (see [`Rules::generate`]).
+    /// is finished by a position ending (see [`Rules::position_ending`]).
+    /// Written into `out` (cleared first).
     pub fn legal_actions(&self, node: &Node<P>, out: &mut ActionList) {
         let _ = self.generate(node, out);
     }
