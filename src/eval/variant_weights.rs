@@ -118,7 +118,8 @@ const TIEBRAKER: &[Variant] = &[Variant::Tiebraker];
 
 /// Declares [`VariantWeights`], its hand-set values and its knobs: each
 /// weight with its type, hand-set value, first search step, floor and the
-/// variants that read it (`for VARIANTS`, a `&[Variant]`).
+/// variants that read it (`for VARIANTS`, a `&[Variant]`). How it differs
+/// from the other two knob macros: see [`crate::tune`].
 macro_rules! variant_weights {
     ($($(#[$m:meta])* $field:ident: $ty:ty = $value:expr, step $step:expr, floor $floor:expr, for $variants:expr;)*) => {
         /// The weights of the variant evaluators (every scoring variant

@@ -112,10 +112,27 @@ pub(super) struct Worker<'a, P: Pos, S: Scoring, E: Evaluate<P>> {
     seldepth: i32,
     root_moves: Vec<RootMove>,
     stopped: bool,
+    /// Whether a proven checkmate or extinction is valued in the decisive
+    /// band, above every estimate ([`Scoring::decisive_band`]; the `value`
+    /// module): such endings are then scored as decided (mate distance
+    /// kept) and mate-distance pruning applies. Off where a mate's points
+    /// depend on how it is given (stylish, wacky).
     band: bool,
+    /// Whether any action can earn points by itself
+    /// ([`Scoring::has_action_awards`]). When not, a move's award and memo
+    /// are not computed at all, and the prunings that judge captures by
+    /// material alone (razoring, reducing and skipping losing captures,
+    /// extending only safe checks) apply.
     awards: bool,
+    /// The most a quiet move can earn by itself, in search units
+    /// ([`Scoring::quiet_award_bound`]): added to the futility, razoring
+    /// and delta margins.
     quiet_margin: i32,
     root_depth: i32,
+    /// Whether the memo changes future awards and so belongs in the
+    /// position's key ([`Scoring::memo_in_key`]): the table is then probed
+    /// with the node's key combined with the memo's chain key
+    /// ([`Worker::key`]), and prefetched only once the memo is known.
     memo_key: bool,
     /// Positions found in the endgame tables.
     tbhits: u64,
