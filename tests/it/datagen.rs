@@ -19,8 +19,7 @@ use tally::rules::{Action, Bare, Disk, Game, Node, Pos, Rules, Variant};
 use tally::scoring::{Memo, Points, Scorer, Tables, margin};
 use tally::with_game;
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::common::cli;
 
 use cli::{command as tally, stderr, stdout};
 

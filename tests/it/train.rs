@@ -5,8 +5,7 @@
 //! `bench --net`, `analyse --net` and `datagen --net`; bad options are one
 //! line.
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::common::cli;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -1,11 +1,10 @@
 //! `tally spsa` and the `spsa` feature that it tunes: the search's
 //! tunable constants declared and set as UCI options, and a short run
 //! that saves, resumes and refuses another run's state. The feature's
-//! tests run with `cargo test --features spsa --test spsa`; without the
+//! tests run with `cargo test --features spsa --test it spsa::`; without the
 //! feature, `tally spsa` explains how to build the engine.
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::common::cli;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::Stdio;

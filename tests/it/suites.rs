@@ -142,7 +142,11 @@ macro_rules! suite {
     ($name:ident, $variant:expr, $file:literal) => {
         #[test]
         fn $name() {
-            let text = include_str!(concat!("../positions/suites/", $file));
+            let text = include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/positions/suites/",
+                $file
+            ));
             let failures = run($variant, text);
             assert!(failures.is_empty(), "{}", failures.join("\n"));
         }

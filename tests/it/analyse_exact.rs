@@ -5,10 +5,9 @@
 //! a search of several lines (a GUI's MultiPV) puts the mate that earns
 //! most first and reports its exact margin.
 
+use crate::common::analysis;
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode, Position};
-#[path = "common/analysis.rs"]
-mod analysis;
 
 use analysis::analyse;
 use tally::analyse::{Exact, RankedAction};

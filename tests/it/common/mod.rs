@@ -1,6 +1,10 @@
 //! Helpers shared by the scoring tests: score a game given as FEN and
-//! action text under a variant, and read its numbers.
+//! action text under a variant, and read its numbers; the analysis engine
+//! ([`analysis`]) and the `tally` binary ([`cli`]) the other modules share.
 #![allow(dead_code)]
+
+pub mod analysis;
+pub mod cli;
 
 use shakmaty::{Color, KnownOutcome};
 use tally::referee::{GameInput, ScoreRecord, score_input};

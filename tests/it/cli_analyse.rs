@@ -4,8 +4,7 @@
 
 use std::path::PathBuf;
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::common::cli;
 use cli::tally;
 
 use tally::pgn::{PgnGame, read_games};

@@ -1,6 +1,6 @@
 //! `stylish` (docs/rules.md, `stylish`), every number derived by hand in a comment.
 
-mod common;
+use crate::common;
 
 use common::*;
 use tally::rules::Variant::Stylish;

@@ -5,7 +5,7 @@
 //! One harness reads every file (shakmaty's `id` / `epd` / `perft` format,
 //! plus Tally's optional `variant`, `chess960` and `moves` lines) and checks each
 //! (position, depth) pair. Counts above [`NODE_LIMIT`] are checked only by the
-//! ignored `deep_perft` test (`cargo test --test perft -- --ignored`).
+//! ignored `deep_perft` test (`cargo test --test it perft:: -- --ignored`).
 
 use std::path::PathBuf;
 

@@ -3,8 +3,7 @@
 //! for a scoring variant's evaluator weights; and a fit on the committed
 //! sample of real extinction self-play (`tests/data/`).
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::common::cli;
 
 use std::path::Path;
 

@@ -1,7 +1,7 @@
 //! `chess` and `extinction`: the board result, 1 / 1/2 / 0, derived by
 //! hand in comments.
 
-mod common;
+use crate::common;
 
 use common::*;
 use tally::rules::Variant;

@@ -1,6 +1,6 @@
 //! `wacky` (docs/rules.md, `wacky`), every number derived by hand in a comment.
 
-mod common;
+use crate::common;
 
 use common::*;
 use tally::referee::{GameInput, score_input};

@@ -4,8 +4,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::common::cli;
 use cli::{stderr, stdout, tally};
 
 fn fixture(name: &str) -> String {

@@ -6,8 +6,7 @@
 //! file holds its lock. A reopen right after a close could then be
 //! refused, as it once was on CI.
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::common::cli;
 
 use tally::matches::Experiment;
 use tally::matches::results::{FORMAT, Header, open};

@@ -1,7 +1,7 @@
 //! `dynamic` and `tiebraker` (docs/rules.md, their sections): the
 //! 100-point splits, every number derived by hand in a comment.
 
-mod common;
+use crate::common;
 
 use common::*;
 use shakmaty::{Chess, Color};

@@ -1,6 +1,6 @@
 //! `sets` (docs/rules.md, `sets`), every number derived by hand in a comment.
 
-mod common;
+use crate::common;
 
 use common::*;
 use shakmaty::Chess;

@@ -451,7 +451,7 @@ fn perft_cases() -> Vec<(String, String, u32, u64)> {
 }
 
 /// The reference agrees with the data file (and so with Tally, which
-/// `tests/perft.rs` checks against the same file) at depth 3 and below, and
+/// `tests/it/perft.rs` checks against the same file) at depth 3 and below, and
 /// at depth 4 where the count is under a million.
 #[test]
 fn reference_perft_matches_the_data() {

@@ -1579,7 +1579,7 @@ fn weakened_search_keeps_to_its_caps_and_shows_multipv_lines_asked() {
 }
 
 /// A small net of the standard board whose weights follow a formula (the
-/// trainer's nets are tested in `tests/train.rs`).
+/// trainer's nets are tested in `tests/it/train.rs`).
 fn formula_net(path: &std::path::Path) -> String {
     use tally::nnue::{FEATURES, HIDDEN, Head, Network};
     let rows = (0..FEATURES)

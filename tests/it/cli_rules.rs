@@ -4,8 +4,7 @@
 
 use std::path::PathBuf;
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::common::cli;
 use cli::{stderr, stdout, tally};
 
 use tally::rules::Variant;

@@ -16,8 +16,7 @@ use tally::referee::{ScoreRecord, score_input};
 use tally::rules::{Variant, fen_needs_chess960};
 use tally::scoring::{Points, Scorer, Tables};
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::common::cli;
 
 /// King e1 between rooks b1 and g1 (X-FEN: the outermost rooks).
 const FEN_E: &str = "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w KQkq - 0 1";

@@ -1,8 +1,7 @@
 //! `analyse`: known positions ranked in every variant, with exact
 //! immediate awards and values (fixed depth, one thread: deterministic).
 
-#[path = "common/analysis.rs"]
-mod analysis;
+use crate::common::analysis;
 
 use analysis::analyse;
 use tally::analyse::{PositionAnalysis, RankedAction, analyse_position};

@@ -716,7 +716,7 @@ async fn the_analyse_view_ranks_every_action_and_a_hint_names_the_best() {
     assert_eq!(h["san"], "Ra8#");
 }
 
-/// Not a check but a measurement (`cargo test --test serve -- --ignored
+/// Not a check but a measurement (`cargo test --test it serve:: -- --ignored
 /// --nocapture`): the server's time per move beyond the think time, and
 /// its memory with 100 games open.
 #[tokio::test]
@@ -1317,7 +1317,7 @@ fn rss_kib(pid: u32) -> u64 {
 /// slowest `/api/status`; asserts that no game a page was shown is lost
 /// and that no search outlives its pages.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "minutes long; run for a report: cargo test --release --test serve soak -- --ignored --nocapture"]
+#[ignore = "minutes long; run for a report: cargo test --release --test it serve::soak -- --ignored --nocapture"]
 async fn soak() {
     let secs = |name: &str, default: u64| {
         std::env::var(name)
