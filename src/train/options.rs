@@ -35,7 +35,7 @@ pub struct Options {
     #[arg(long, short = 'v', default_value = "chess")]
     pub variant: String,
     /// The net file to write.
-    #[arg(long, short = 'o', value_name = "FILE")]
+    #[arg(long = "output", short = 'o', alias = "out", value_name = "FILE")]
     pub out: PathBuf,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 10)]
@@ -112,7 +112,7 @@ pub struct Options {
     /// Fit the margin head of a scoring variant (stylish or wacky) over the
     /// body of the chess net given by --net, to the points the variant's
     /// games (-v) went on to earn, and write the net with it; only --data,
-    /// --val, --seed, --l2, --threads, --out and --quiet apply.
+    /// --val, --seed, --l2, --threads, --output and --quiet apply.
     #[arg(long, requires = "net")]
     pub head: bool,
     /// The chess net whose body the margin head reads (--head).

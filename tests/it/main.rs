@@ -23,6 +23,7 @@ mod game_end;
 mod large_points;
 mod matches;
 mod nnue;
+mod option_names;
 mod perft;
 mod results_file;
 mod rules_examples;
