@@ -200,7 +200,7 @@ pub fn config(a: &Options) -> Result<(Config, Target), String> {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     c.threads = match a.threads {
         Some(n) => {
-            crate::cli::check_threads(n)?;
+            crate::search::check_threads(n)?;
             n
         }
         None => cores.clamp(1, crate::search::MAX_THREADS),

@@ -47,6 +47,22 @@ pub use limits::{Budget, Clock, Limits};
 /// The most search threads (UCI `Threads`) and the most workers of a
 /// batch command.
 pub const MAX_THREADS: usize = 256;
+
+/// Refuses a thread count outside 1 to [`MAX_THREADS`] (a command's
+/// `--threads`).
+///
+/// # Errors
+///
+/// The message saying so.
+pub fn check_threads(n: usize) -> Result<(), String> {
+    if (1..=MAX_THREADS).contains(&n) {
+        Ok(())
+    } else {
+        Err(format!(
+            "--threads {n} is out of range (1 to {MAX_THREADS})"
+        ))
+    }
+}
 /// The largest transposition table, in MiB (UCI `Hash`, `--hash`, a match
 /// player's `hash=`).
 pub const MAX_HASH_MB: usize = 16384;
