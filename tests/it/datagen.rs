@@ -351,7 +351,7 @@ fn shards_partition_the_games_and_positions_targets_are_exact() {
     let mut indices = Vec::new();
     for k in 1..=2 {
         let mut s = c.clone();
-        s.shard = Some(tally::matches::Shard::new(k, 2).unwrap());
+        s.shard = Some(tally::shard::Shard::new(k, 2).unwrap());
         let p = temp(&format!("shard-{k}.tdat"));
         generate(&s, Target::Games(3), &p);
         let f = std::fs::File::open(&p).unwrap();

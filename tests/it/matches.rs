@@ -16,13 +16,14 @@ use std::time::Duration;
 use tally::contest;
 use tally::matches::results::{self, Header};
 use tally::matches::{
-    Control, ForfeitKind, GameRecord, MatchConfig, PlayerSpec, Quiet, Shard, SprtDecision,
-    openings, run, summarise,
+    Control, ForfeitKind, GameRecord, MatchConfig, PlayerSpec, Quiet, SprtDecision, openings, run,
+    summarise,
 };
 use tally::pgn::read_games;
 use tally::referee::score_input;
 use tally::rules::{EndingKind, Variant};
 use tally::scoring::{DrawAdvantage, Scorer};
+use tally::shard::Shard;
 
 fn fake(mode: &str) -> String {
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fake_uci.py");
