@@ -17,6 +17,7 @@ mod cli_analyse;
 mod cli_rules;
 mod cli_score;
 mod datagen;
+mod docs;
 mod extinction_reference;
 mod fuzz;
 mod game_end;
