@@ -25,7 +25,9 @@
 //!   tournament's standings);
 //!   [`datagen`]: self-play
 //!   data for tuning and training (`tally datagen`); [`tune`] and
-//!   [`train`]: the evaluation tuner and the net trainer;
+//!   [`train`]: the evaluation tuner and the net trainer; [`shard`]: one
+//!   slice of a run's games, how `tally match` and `tally datagen` share a
+//!   cluster's job array;
 //! - [`uci`] and the command line: protocol and commands (each subcommand
 //!   its arguments, calls into the modules above and the printing);
 //! - [`text`]: untrusted text made safe to print, and [`rng`]: the one
@@ -49,6 +51,7 @@ pub mod rules;
 pub mod scoring;
 pub mod search;
 pub mod serve;
+pub mod shard;
 mod simd;
 pub mod syzygy;
 pub mod text;

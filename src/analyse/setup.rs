@@ -131,7 +131,7 @@ impl Options {
                 .map_or(1, std::num::NonZeroUsize::get)
                 .min(crate::search::MAX_THREADS)
         });
-        crate::cli::check_threads(threads)?;
+        crate::search::check_threads(threads)?;
         let max_hash = crate::search::MAX_HASH_MB;
         if !(1..=max_hash).contains(&self.hash) {
             return Err(format!(

@@ -28,7 +28,7 @@ use crate::datagen::read::{FilesEnd, each_game_of_files};
 use crate::datagen::setup;
 use crate::datagen::stats::{Stats, text_line};
 use crate::datagen::{Observer, Target};
-use crate::matches::shard_path;
+use crate::shard::shard_path;
 
 /// Arguments of `tally datagen`.
 #[derive(Debug, Args)]

@@ -236,26 +236,11 @@ pub fn check_output(flag: &str, path: &Path) -> Result<(), CliError> {
 pub(crate) fn worker_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(n) = threads {
-        check_threads(n).map_err(CliError::bad_input)?;
+        crate::search::check_threads(n).map_err(CliError::bad_input)?;
         pool = pool.num_threads(n);
     }
     pool.build()
         .map_err(|e| CliError::bad_input(format!("cannot start threads: {e}")))
-}
-
-/// Refuses a thread count outside 1 to
-/// [`MAX_THREADS`](crate::search::MAX_THREADS).
-///
-/// # Errors
-///
-/// The message saying so.
-pub(crate) fn check_threads(n: usize) -> Result<(), String> {
-    let max = crate::search::MAX_THREADS;
-    if (1..=max).contains(&n) {
-        Ok(())
-    } else {
-        Err(format!("--threads {n} is out of range (1 to {max})"))
-    }
 }
 
 /// Opens an input file for reading ([`crate::files::open_input`]).

@@ -33,10 +33,10 @@ use std::sync::{Arc, mpsc};
 
 use crate::engine::{Engine, EngineOptions};
 use crate::eval::EvalMode;
-use crate::matches::Shard;
 use crate::nnue::Network;
 use crate::rules::Variant;
 use crate::scoring::{DrawAdvantage, Scorer, Tables};
+use crate::shard::Shard;
 
 use format::{Writer, fnv64};
 use play::Played;

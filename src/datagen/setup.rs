@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::{Config, DEFAULT_DRAW, DEFAULT_WIN, DrawRule, Target, Verify, WinRule, load_openings};
-use crate::matches::resolve_shard;
 use crate::rules::{BoardKind, Variant};
 use crate::scoring::{DrawAdvantage, Tables};
+use crate::shard::resolve_shard;
 
 /// The settings of a datagen run as the command line words them: the
 /// arguments of `tally datagen` (whose `--help` these comments are), but
@@ -200,7 +200,7 @@ pub fn config(a: &Options) -> Result<(Config, Target), String> {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     c.threads = match a.threads {
         Some(n) => {
-            crate::cli::check_threads(n)?;
+            crate::search::check_threads(n)?;
             n
         }
         None => cores.clamp(1, crate::search::MAX_THREADS),

@@ -78,6 +78,7 @@ macro_rules! offsets {
 }
 
 /// Declares [`EvalParams`], its flat layout ([`ix`]) and its field names.
+/// How it differs from the other two knob macros: see [`crate::tune`].
 macro_rules! eval_params {
     ($($(#[$m:meta])* $field:ident $name:ident: $ty:ty,)*) => {
         /// Every weight of the base evaluation and of the extinction

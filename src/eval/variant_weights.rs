@@ -85,11 +85,43 @@ pub struct KnobInfo {
     pub floor: f64,
     /// Whether it takes whole values only.
     pub integral: bool,
+    /// The variants whose evaluators read it: what `tally tune -v VARIANT`
+    /// fits ([`VariantWeights::fitted`]). Given with the weight in
+    /// `variant_weights!`, so a variant's weights are named by the
+    /// compiler, never by their names.
+    pub variants: &'static [Variant],
 }
 
-/// Declares [`VariantWeights`], its hand-set values and its knobs.
+/// The scoring variants (all but chess and extinction, which evaluate in
+/// centipawns): every one reads the win/draw/loss curves and the drift to
+/// the draw near the move-count rule.
+const SCORING: &[Variant] = &[
+    Variant::Stylish,
+    Variant::Wacky,
+    Variant::Sets,
+    Variant::Dynamic,
+    Variant::Tiebraker,
+];
+
+/// The variants scored by their endings' sides (sets, dynamic,
+/// tiebraker): they read the perpetual-check chances too.
+const SIDE_ENDING: &[Variant] = &[Variant::Sets, Variant::Dynamic, Variant::Tiebraker];
+
+/// Stylish alone.
+const STYLISH: &[Variant] = &[Variant::Stylish];
+
+/// Wacky alone.
+const WACKY: &[Variant] = &[Variant::Wacky];
+
+/// Tiebraker alone.
+const TIEBRAKER: &[Variant] = &[Variant::Tiebraker];
+
+/// Declares [`VariantWeights`], its hand-set values and its knobs: each
+/// weight with its type, hand-set value, first search step, floor and the
+/// variants that read it (`for VARIANTS`, a `&[Variant]`). How it differs
+/// from the other two knob macros: see [`crate::tune`].
 macro_rules! variant_weights {
-    ($($(#[$m:meta])* $field:ident: $ty:ty = $value:expr, step $step:expr, floor $floor:expr;)*) => {
+    ($($(#[$m:meta])* $field:ident: $ty:ty = $value:expr, step $step:expr, floor $floor:expr, for $variants:expr;)*) => {
         /// The weights of the variant evaluators (every scoring variant
         /// reads those of its own evaluator, see
         /// [`VariantWeights::fitted`]) and the win/draw/loss curves their
@@ -114,6 +146,7 @@ macro_rules! variant_weights {
                     step: $step,
                     floor: $floor,
                     integral: <$ty as Knob>::INTEGRAL,
+                    variants: $variants,
                 },)*
             ];
 
@@ -155,95 +188,95 @@ macro_rules! variant_weights {
 variant_weights! {
     /// The win chance's curve at full material: the centipawn margin at
     /// which a win is as likely as not.
-    wdl_mg_centre: f64 = 230.0, step 16.0, floor 0.0;
+    wdl_mg_centre: f64 = 230.0, step 16.0, floor 0.0, for SCORING;
     /// Its width (larger: more draws at the same margin).
-    wdl_mg_width: f64 = 85.0, step 16.0, floor 1.0;
+    wdl_mg_width: f64 = 85.0, step 16.0, floor 1.0, for SCORING;
     /// The curve of a bare board: its centre.
-    wdl_eg_centre: f64 = 300.0, step 16.0, floor 0.0;
+    wdl_eg_centre: f64 = 300.0, step 16.0, floor 0.0, for SCORING;
     /// Its width.
-    wdl_eg_width: f64 = 95.0, step 16.0, floor 1.0;
+    wdl_eg_width: f64 = 95.0, step 16.0, floor 1.0, for SCORING;
     /// Plies before the move-count rule over which the expected result
     /// drifts to the draw's points.
-    move_rule_drift: i32 = 20, step 4.0, floor 1.0;
+    move_rule_drift: i32 = 20, step 4.0, floor 1.0, for SCORING;
     /// Sets, dynamic, tiebraker: the chance (per mille) of a perpetual
     /// check per checking move a side with a queen has against the enemy
     /// king.
-    perpetual_per_check: i32 = 40, step 8.0, floor 0.0;
+    perpetual_per_check: i32 = 40, step 8.0, floor 0.0, for SIDE_ENDING;
     /// Checking moves counted for `perpetual_per_check`.
-    perpetual_checks: i32 = 4, step 1.0, floor 1.0;
+    perpetual_checks: i32 = 4, step 1.0, floor 1.0, for SIDE_ENDING;
     /// Sets, dynamic, tiebraker: the share (per mille) of a perpetual
     /// check's award (mutual or not) that the search counts for one it
     /// projects, a position of its tree repeated once with checks (a full
     /// threefold counts in full). The defender may leave such a cycle
     /// beyond the horizon, and a side that counts on it gives material for
     /// checks that run out.
-    perpetual_trust: i32 = FULL_TRUST, step 100.0, floor 0.0;
+    perpetual_trust: i32 = FULL_TRUST, step 100.0, floor 0.0, for SIDE_ENDING;
     /// Stylish: what a side with a queen is expected to mate for (120
     /// points at the default 5 per pawn: the mean award of Tally's mates in
     /// self-play, captures and bonuses on the mating move included, was 123
     /// over 103 mates).
-    sty_mate_with_queen: i64 = 24_000, step 2000.0, floor 0.0;
+    sty_mate_with_queen: i64 = 24_000, step 2000.0, floor 0.0, for STYLISH;
     /// Stylish: the same for a side whose strongest piece is a rook (125
     /// points; 127 over 55 mates).
-    sty_mate_with_rook: i64 = 25_000, step 2000.0, floor 0.0;
+    sty_mate_with_rook: i64 = 25_000, step 2000.0, floor 0.0, for STYLISH;
     /// Stylish: the same for a side with minor pieces and pawns only (160
     /// points; 162 over 23 mates).
-    sty_mate_with_minors: i64 = 32_000, step 2000.0, floor 0.0;
+    sty_mate_with_minors: i64 = 32_000, step 2000.0, floor 0.0, for STYLISH;
     /// Stylish: the share (per mille) of the best capture award in the
     /// side to move's reach counted (it takes it more often than not).
-    sty_capture_ours: i64 = 600, step 100.0, floor 0.0;
+    sty_capture_ours: i64 = 600, step 100.0, floor 0.0, for STYLISH;
     /// Stylish: the share (per mille) of the opponent's best capture award
     /// counted against the side to move.
-    sty_capture_theirs: i64 = 300, step 100.0, floor 0.0;
+    sty_capture_theirs: i64 = 300, step 100.0, floor 0.0, for STYLISH;
     /// Tiebraker: a frozen king on the wing (centipawns, middlegame).
-    tb_frozen_king_mg: i32 = -80, step 16.0, floor -1000.0;
+    tb_frozen_king_mg: i32 = -80, step 16.0, floor -1000.0, for TIEBRAKER;
     /// The same, endgame.
-    tb_frozen_king_eg: i32 = -40, step 16.0, floor -1000.0;
+    tb_frozen_king_eg: i32 = -40, step 16.0, floor -1000.0, for TIEBRAKER;
     /// Tiebraker: a frozen king in the centre (files c to f), middlegame.
-    tb_frozen_central_king_mg: i32 = -160, step 16.0, floor -1000.0;
+    tb_frozen_central_king_mg: i32 = -160, step 16.0, floor -1000.0, for TIEBRAKER;
     /// The same, endgame.
-    tb_frozen_central_king_eg: i32 = -60, step 16.0, floor -1000.0;
+    tb_frozen_central_king_eg: i32 = -60, step 16.0, floor -1000.0, for TIEBRAKER;
     /// Tiebraker: per checking move the enemy has against a frozen king (a
     /// check it cannot step out of), middlegame.
-    tb_frozen_check_mg: i32 = -45, step 8.0, floor -1000.0;
+    tb_frozen_check_mg: i32 = -45, step 8.0, floor -1000.0, for TIEBRAKER;
     /// The same, endgame.
-    tb_frozen_check_eg: i32 = -35, step 8.0, floor -1000.0;
+    tb_frozen_check_eg: i32 = -35, step 8.0, floor -1000.0, for TIEBRAKER;
     /// Tiebraker: checking moves counted against a frozen king.
-    tb_checks_counted: i32 = 6, step 1.0, floor 1.0;
+    tb_checks_counted: i32 = 6, step 1.0, floor 1.0, for TIEBRAKER;
     /// Tiebraker: per square around a frozen king the enemy attacks,
     /// middlegame.
-    tb_frozen_zone_mg: i32 = -20, step 4.0, floor -1000.0;
+    tb_frozen_zone_mg: i32 = -20, step 4.0, floor -1000.0, for TIEBRAKER;
     /// The same, endgame.
-    tb_frozen_zone_eg: i32 = -15, step 4.0, floor -1000.0;
+    tb_frozen_zone_eg: i32 = -15, step 4.0, floor -1000.0, for TIEBRAKER;
     /// Wacky: future points of a won position (the saturation of the
     /// material term) in the middlegame.
-    wacky_material_mg: i64 = 105_000, step 16000.0, floor 0.0;
+    wacky_material_mg: i64 = 105_000, step 16000.0, floor 0.0, for WACKY;
     /// The same in a bare endgame.
-    wacky_material_eg: i64 = 270_000, step 32000.0, floor 0.0;
+    wacky_material_eg: i64 = 270_000, step 32000.0, floor 0.0, for WACKY;
     /// Wacky: the base evaluation (centipawns) at which the material term
     /// reaches three quarters of its saturation (tanh 1).
-    wacky_cp_scale: i32 = 300, step 50.0, floor 10.0;
+    wacky_cp_scale: i32 = 300, step 50.0, floor 10.0, for WACKY;
     /// Wacky: the value per checking move the side to move has now.
-    wacky_our_check: i64 = 13_800, step 2000.0, floor 0.0;
+    wacky_our_check: i64 = 13_800, step 2000.0, floor 0.0, for WACKY;
     /// Wacky: the value per checking move the opponent has (against us).
-    wacky_their_check: i64 = 2_800, step 1000.0, floor 0.0;
+    wacky_their_check: i64 = 2_800, step 1000.0, floor 0.0, for WACKY;
     /// Wacky: checking moves counted, per side.
-    wacky_checks_counted: i64 = 6, step 1.0, floor 1.0;
+    wacky_checks_counted: i64 = 6, step 1.0, floor 1.0, for WACKY;
     /// Wacky: the side to move's initiative (it moves, checks and captures
     /// first).
-    wacky_tempo: i64 = 14_000, step 2000.0, floor -100000.0;
+    wacky_tempo: i64 = 14_000, step 2000.0, floor -100000.0, for WACKY;
     /// Wacky: the share (per mille) of the expected mate awards and
     /// bonuses added to the evaluation (the material term already holds
     /// part of it).
-    wacky_mate_share: i64 = 500, step 100.0, floor 0.0;
+    wacky_mate_share: i64 = 500, step 100.0, floor 0.0, for WACKY;
     /// Wacky: the moves a side is expected to need before it mates (for
     /// the moves bonus of a mate to come).
-    wacky_moves_to_mate: i64 = 10, step 2.0, floor 0.0;
+    wacky_moves_to_mate: i64 = 10, step 2.0, floor 0.0, for WACKY;
     /// Wacky: what a dominant queen collects per move (a check, less the
     /// moves the king walks away for).
-    wacky_spam_per_move: i64 = 4_000, step 1000.0, floor 0.0;
+    wacky_spam_per_move: i64 = 4_000, step 1000.0, floor 0.0, for WACKY;
     /// Wacky: the most moves of domination counted.
-    wacky_spam_moves: i64 = 250, step 50.0, floor 0.0;
+    wacky_spam_moves: i64 = 250, step 50.0, floor 0.0, for WACKY;
 }
 
 impl VariantWeights {
@@ -269,22 +302,15 @@ impl VariantWeights {
         ]
     }
 
-    /// The name prefixes of the weights `variant`'s evaluator reads (none
-    /// for chess and extinction, which evaluate in centipawns).
-    /// Every scoring variant reads its curves and the drift
-    /// ([`VariantEval::weight_prefixes`](super::variants::VariantEval::weight_prefixes)).
-    fn prefixes(variant: Variant) -> &'static [&'static str] {
-        super::variants::of(variant).weight_prefixes()
-    }
-
     /// The indices in [`VariantWeights::KNOBS`] of the weights `variant`'s
-    /// evaluator reads: what `tally tune -v VARIANT` fits and writes.
+    /// evaluator reads (their [`KnobInfo::variants`]), in field order: what
+    /// `tally tune -v VARIANT` fits and writes. None for chess and
+    /// extinction, which evaluate in centipawns.
     pub fn fitted(variant: Variant) -> Vec<usize> {
-        let prefixes = VariantWeights::prefixes(variant);
         VariantWeights::KNOBS
             .iter()
             .enumerate()
-            .filter(|(_, k)| prefixes.iter().any(|p| k.name.starts_with(p)))
+            .filter(|(_, k)| k.variants.contains(&variant))
             .map(|(i, _)| i)
             .collect()
     }
@@ -454,6 +480,108 @@ mod tests {
                 "{} is read by no variant",
                 k.name
             );
+        }
+    }
+
+    /// The weights each variant fits, by name: those its weights were
+    /// fitted with when the knobs were chosen by name prefixes (`wdl_`,
+    /// `move_rule_drift` and the variant's own), so that `tally tune -v`
+    /// fits the same weights as before the tags.
+    #[test]
+    fn each_variant_fits_exactly_its_listed_weights() {
+        let names = |v| -> Vec<&'static str> {
+            VariantWeights::fitted(v)
+                .into_iter()
+                .map(|i| VariantWeights::KNOBS[i].name)
+                .collect()
+        };
+        for (v, expected) in [
+            (
+                Variant::Stylish,
+                &[
+                    "wdl_mg_centre",
+                    "wdl_mg_width",
+                    "wdl_eg_centre",
+                    "wdl_eg_width",
+                    "move_rule_drift",
+                    "sty_mate_with_queen",
+                    "sty_mate_with_rook",
+                    "sty_mate_with_minors",
+                    "sty_capture_ours",
+                    "sty_capture_theirs",
+                ][..],
+            ),
+            (
+                Variant::Wacky,
+                &[
+                    "wdl_mg_centre",
+                    "wdl_mg_width",
+                    "wdl_eg_centre",
+                    "wdl_eg_width",
+                    "move_rule_drift",
+                    "wacky_material_mg",
+                    "wacky_material_eg",
+                    "wacky_cp_scale",
+                    "wacky_our_check",
+                    "wacky_their_check",
+                    "wacky_checks_counted",
+                    "wacky_tempo",
+                    "wacky_mate_share",
+                    "wacky_moves_to_mate",
+                    "wacky_spam_per_move",
+                    "wacky_spam_moves",
+                ][..],
+            ),
+            (
+                Variant::Sets,
+                &[
+                    "wdl_mg_centre",
+                    "wdl_mg_width",
+                    "wdl_eg_centre",
+                    "wdl_eg_width",
+                    "move_rule_drift",
+                    "perpetual_per_check",
+                    "perpetual_checks",
+                    "perpetual_trust",
+                ][..],
+            ),
+            (
+                Variant::Dynamic,
+                &[
+                    "wdl_mg_centre",
+                    "wdl_mg_width",
+                    "wdl_eg_centre",
+                    "wdl_eg_width",
+                    "move_rule_drift",
+                    "perpetual_per_check",
+                    "perpetual_checks",
+                    "perpetual_trust",
+                ][..],
+            ),
+            (
+                Variant::Tiebraker,
+                &[
+                    "wdl_mg_centre",
+                    "wdl_mg_width",
+                    "wdl_eg_centre",
+                    "wdl_eg_width",
+                    "move_rule_drift",
+                    "perpetual_per_check",
+                    "perpetual_checks",
+                    "perpetual_trust",
+                    "tb_frozen_king_mg",
+                    "tb_frozen_king_eg",
+                    "tb_frozen_central_king_mg",
+                    "tb_frozen_central_king_eg",
+                    "tb_frozen_check_mg",
+                    "tb_frozen_check_eg",
+                    "tb_checks_counted",
+                    "tb_frozen_zone_mg",
+                    "tb_frozen_zone_eg",
+                ][..],
+            ),
+        ] {
+            assert_eq!(names(v), expected, "{v}");
         }
     }
 

@@ -12,13 +12,11 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use super::results::{self, Header, Writer};
-use super::{
-    Control, GameRecord, MatchConfig, PlayerSpec, SprtConfig, Tournament, openings, resolve_shard,
-    shard_path,
-};
+use super::{Control, GameRecord, MatchConfig, PlayerSpec, SprtConfig, Tournament, openings};
 use crate::contest::{self, Format, Seat};
 use crate::rules::Variant;
 use crate::scoring::{DrawAdvantage, Tables};
+use crate::shard::{resolve_shard, shard_path};
 
 /// The settings of a match run as the command line words them: the
 /// arguments of `tally match` (whose `--help` these comments are). `json`

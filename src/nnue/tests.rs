@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::rng::Rng;
-use crate::rules::{Extinction, Node, Pos, Rules, Variant};
+use crate::rules::{Action, Extinction, Node, Pos, Rules, Variant};
 use shakmaty::{Chess, Move};
 
 /// Uniform in `-m ..= m`.
@@ -488,7 +488,7 @@ fn incremental_matches_refresh<P: Pos>(
                 } => kinds.capture += 1,
                 _ => kinds.quiet += 1,
             }
-            let child = rules.play_move(&node, m);
+            let child = rules.play(&node, Action::Move(m));
             let (before, after) = (node.pos.board(), child.pos.board());
             for persp in Color::ALL {
                 let (was, is) = (net.king_key(persp, before), net.king_key(persp, after));
@@ -538,7 +538,7 @@ fn the_portable_loops_compute_what_the_avx2_ones_do() {
                 if moves.is_empty() {
                     break;
                 }
-                let child = rules.play_move(&node, moves[r.below(moves.len())]);
+                let child = rules.play(&node, Action::Move(moves[r.below(moves.len())]));
                 let mut next = Accumulator::default();
                 next.update_cached(net, &acc, node.pos.board(), child.pos.board(), &mut cache);
                 for head in 0..2 {

@@ -173,7 +173,7 @@ impl<P: Pos> Rules<P> {
     /// Every ending of `node` after `history` (which ends with `node`'s
     /// entry): its position ending if it has one, else its history ending.
     pub fn ending(&self, node: &Node<P>, history: &[HistoryEntry]) -> Option<Ending> {
-        self.position_ending_full(node)
+        self.position_ending(node)
             .or_else(|| self.history_ending(node, history))
     }
 }

@@ -33,7 +33,7 @@ pub use extinction::Extinction;
 pub use extra::{Bare, Disk, Extra};
 pub use game::{Game, History, HistoryEntry, find_repetition, find_repetition_after};
 pub use key::{disk_key, extra_key, position_key};
-pub use node::{Node, Rules, insufficient_material};
+pub use node::{Node, Rules};
 pub use perft::{DivideEntry, MAX_PERFT_DEPTH, perft, perft_divide, perft_divide_until};
 pub use pos::{CheckSquares, Pos, pawn_captures};
 pub use variant::Variant;

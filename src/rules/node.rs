@@ -55,6 +55,35 @@ impl<P: Pos> Node<P> {
 /// `Rules<Chess>` plays every variant on standard rules, `Rules<Extinction>`
 /// plays extinction; [`AnyRules::of`](super::AnyRules::of) picks the right one
 /// for a runtime [`Variant`].
+///
+/// # Which method to use when
+///
+/// Outside the crate there is one way to do each thing; the fast paths
+/// that only the search and perft need are crate-private (`pub(crate)`),
+/// listed here so that they are found, not reinvented.
+///
+/// | To | Use | Who |
+/// |---|---|---|
+/// | list the legal actions (moves, then specials) | [`Rules::legal_actions`] | everyone |
+/// | list the chess moves alone (variant restrictions applied) | [`Rules::legal_moves`] | everyone |
+/// | resolve an action's text against the legal ones | [`Rules::parse_action`] | everyone |
+/// | play a legal action | [`Rules::play`] | everyone |
+/// | parse, check and play an action's text | [`Rules::play_text`] | everyone |
+/// | the ending a node shows by itself | [`Rules::position_ending`] | everyone |
+/// | whether insufficient material ends the game | [`Rules::insufficient_material`] | everyone |
+/// | list the actions and get the position ending at once | `generate` | search |
+/// | the captures and promotions (quiescence) | `noisy_actions` | search |
+/// | the special actions alone | `special_actions` | search, serve |
+/// | a cheap "surely has a move" test | `surely_has_move` | search |
+/// | the position ending, the moves' emptiness known | `position_ending_given` | search |
+/// | play into a node slot the caller owns | `play_into` | search |
+/// | pass the turn (null move) | `play_null` | search |
+/// | count the legal actions | `count_actions` | perft |
+/// | play in place, **keys left stale** | `play_perft_in_place` | perft only |
+///
+/// A game with its history (repetition, the move rules, the record) is a
+/// [`Game`](super::Game): [`Game::play`](super::Game::play) and
+/// [`Game::ending`](super::Game::ending) check everything above for you.
 #[derive(Debug)]
 pub struct Rules<P> {
     variant: Variant,
@@ -227,7 +256,7 @@ impl<P: Pos> Rules<P> {
     /// how they are generated. The moves are read in place: a move list is
     /// kilobytes, and every move of it would be copied.
     #[inline]
-    pub fn noisy_actions(&self, node: &Node<P>, out: &mut ActionList) {
+    pub(crate) fn noisy_actions(&self, node: &Node<P>, out: &mut ActionList) {
         let frozen =
             self.variant.has_disk() && node.extra.disk.disk_holder() == Some(node.pos.turn());
         let mut moves = MoveList::new();
@@ -250,7 +279,7 @@ impl<P: Pos> Rules<P> {
     }
 
     /// The special actions legal in `node`, assuming the game is not over.
-    pub fn special_actions(&self, node: &Node<P>) -> arrayvec::ArrayVec<Action, 2> {
+    pub(crate) fn special_actions(&self, node: &Node<P>) -> arrayvec::ArrayVec<Action, 2> {
         let mut out = arrayvec::ArrayVec::new();
         if !self.specials {
             return out;
@@ -280,10 +309,10 @@ impl<P: Pos> Rules<P> {
     /// `out` is empty): checkmate, stalemate, extinction, a claim, mutual bare
     /// kings. Endings that need the history (repetition, move rules,
     /// insufficient material) are the caller's to check.
-    pub fn generate(&self, node: &Node<P>, out: &mut ActionList) -> Option<Ending> {
+    pub(crate) fn generate(&self, node: &Node<P>, out: &mut ActionList) -> Option<Ending> {
         out.clear();
         let moves = self.legal_moves(node);
-        if let Some(e) = self.position_ending(node, !moves.is_empty()) {
+        if let Some(e) = self.position_ending_given(node, !moves.is_empty()) {
             return Some(e);
         }
         // By reference: consuming the list would move its kilobyte first.
@@ -297,7 +326,8 @@ impl<P: Pos> Rules<P> {
     }
 
     /// All legal actions: moves, then special actions; empty when the node
-    /// is finished by a position ending (see [`Rules::generate`]).
+    /// is finished by a position ending (see [`Rules::position_ending`]).
+    /// Written into `out` (cleared first).
     pub fn legal_actions(&self, node: &Node<P>, out: &mut ActionList) {
         let _ = self.generate(node, out);
     }
@@ -309,7 +339,7 @@ impl<P: Pos> Rules<P> {
     /// unattacked (where kings can be captured, always). The variants'
     /// restrictions never empty such a list: a frozen king is a king, and
     /// capture-or-check keeps the captures.
-    pub fn surely_has_move(&self, node: &Node<P>) -> bool {
+    pub(crate) fn surely_has_move(&self, node: &Node<P>) -> bool {
         if node.check {
             return false;
         }
@@ -331,9 +361,9 @@ impl<P: Pos> Rules<P> {
 
     /// The number of legal actions, as [`Rules::legal_actions`] would list.
     #[inline]
-    pub fn count_actions(&self, node: &Node<P>) -> usize {
+    pub(crate) fn count_actions(&self, node: &Node<P>) -> usize {
         let n = self.legal_moves(node).len();
-        if self.position_ending(node, n > 0).is_some() {
+        if self.position_ending_given(node, n > 0).is_some() {
             return 0;
         }
         n + self.special_actions(node).len()
@@ -342,7 +372,7 @@ impl<P: Pos> Rules<P> {
     /// The node with the other side to move and nothing else changed (a
     /// null move, for the search), or `None` when the side to move is in
     /// check.
-    pub fn play_null(&self, node: &Node<P>) -> Option<Node<P>> {
+    pub(crate) fn play_null(&self, node: &Node<P>) -> Option<Node<P>> {
         if node.check {
             return None;
         }
@@ -387,7 +417,7 @@ impl<P: Pos> Rules<P> {
     /// search's form, since a node returned by value is built aside and
     /// then copied into its place.
     #[inline]
-    pub fn play_into(&self, node: &Node<P>, action: Action, child: &mut Node<P>) {
+    pub(crate) fn play_into(&self, node: &Node<P>, action: Action, child: &mut Node<P>) {
         match action {
             Action::Move(m) => self.play_move_into(node, m, child),
             special => *child = self.play_special(node, special),
@@ -396,7 +426,7 @@ impl<P: Pos> Rules<P> {
 
     /// Plays a legal chess move.
     #[inline]
-    pub fn play_move(&self, node: &Node<P>, m: Move) -> Node<P> {
+    fn play_move(&self, node: &Node<P>, m: Move) -> Node<P> {
         let mut child = node.clone();
         self.play_move_into(node, m, &mut child);
         child
@@ -425,22 +455,14 @@ impl<P: Pos> Rules<P> {
         child.key_ep = key_ep;
     }
 
-    /// Plays a legal action without maintaining what only the search and
-    /// game records need: the keys are left as they were, and outside
-    /// tiebraker (where legality depends on it) the check flag is not
-    /// computed. For perft, which only counts.
+    /// Plays a legal action on `node` itself (the caller copies the parent
+    /// once, as a plain perft copies its position), without maintaining
+    /// what only the search and game records need: **the keys are left
+    /// stale**, and outside tiebraker (where legality depends on it) the
+    /// check flag is not computed. For perft, which only counts; anything
+    /// that hashes, searches or records the child uses [`Rules::play`].
     #[inline]
-    pub fn play_light(&self, node: &Node<P>, action: Action) -> Node<P> {
-        let mut child = node.clone();
-        self.play_light_in_place(&mut child, action);
-        child
-    }
-
-    /// [`Rules::play_light`] on `node` itself, which becomes the child: the
-    /// caller copies the parent once (as a plain perft copies its position)
-    /// and nothing is moved afterwards.
-    #[inline]
-    pub fn play_light_in_place(&self, node: &mut Node<P>, action: Action) {
+    pub(crate) fn play_perft_in_place(&self, node: &mut Node<P>, action: Action) {
         let Action::Move(m) = action else {
             *node = self.play_special(node, action);
             return;
@@ -551,7 +573,7 @@ impl<P: Pos> Rules<P> {
                 }
             }
             ParsedAction::Uci(_) => {
-                if self.position_ending_full(node).is_some() {
+                if self.position_ending(node).is_some() {
                     "the game is over".to_owned()
                 } else if self.variant.has_disk() && node.extra.disk.compulsory() && !node.check {
                     "not a legal move here (a frozen king, or capture-or-check is compulsory)"
@@ -566,12 +588,13 @@ impl<P: Pos> Rules<P> {
     /// The endings a node shows by itself, in the specification's order of
     /// precedence: checkmate, stalemate, extinction, mutual bare kings (and
     /// an accepted claim, which ends the game at once). `has_moves` says
-    /// whether [`Rules::legal_moves`] is non-empty.
+    /// whether [`Rules::legal_moves`] is non-empty: the search's form, which
+    /// has the moves already; [`Rules::position_ending`] generates them.
     ///
     /// The specification puts "no legal move" before extinction; that order
     /// is kept literally.
     #[inline]
-    pub fn position_ending(&self, node: &Node<P>, has_moves: bool) -> Option<Ending> {
+    pub(crate) fn position_ending_given(&self, node: &Node<P>, has_moves: bool) -> Option<Ending> {
         let turn = node.pos.turn();
         if let Bare::Claimed { barer } = node.extra.bare {
             return Some(Ending::Claim { claimer: barer });
@@ -594,24 +617,27 @@ impl<P: Pos> Rules<P> {
         None
     }
 
-    /// [`Rules::position_ending`], generating the moves itself.
-    pub fn position_ending_full(&self, node: &Node<P>) -> Option<Ending> {
+    /// The endings a node shows by itself, in the specification's order of
+    /// precedence: checkmate, stalemate, extinction, mutual bare kings (and
+    /// an accepted claim, which ends the game at once). Endings that need
+    /// the history (repetition, move rules) are [`Game`](super::Game)'s.
+    pub fn position_ending(&self, node: &Node<P>) -> Option<Ending> {
         let has_moves = !self.legal_moves(node).is_empty();
-        self.position_ending(node, has_moves)
+        self.position_ending_given(node, has_moves)
     }
 
     /// Whether the insufficient-material rule ends the game in `node`.
     pub fn insufficient_material(&self, node: &Node<P>) -> bool {
         self.variant.has_insufficient_material()
             && !node.extra.bare.pending()
-            && insufficient_material(node.pos.board())
+            && material_cannot_mate(node.pos.board())
     }
 }
 
 /// The specification's insufficient material: king against king; king and
 /// one bishop or knight against a lone king; kings and bishops only, all
 /// bishops on squares of one colour.
-pub fn insufficient_material(board: &shakmaty::Board) -> bool {
+fn material_cannot_mate(board: &shakmaty::Board) -> bool {
     let non_kings = board.occupied() & !board.kings();
     if non_kings.is_empty() {
         return true;

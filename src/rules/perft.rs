@@ -60,7 +60,7 @@ fn count<P: Pos>(rules: &Rules<P>, node: &Node<P>, depth: u32, stop: Option<&Ato
                 // One copy of the parent, played in place (as a plain perft
                 // copies its position and plays the move on the copy).
                 let mut child = node.clone();
-                rules.play_light_in_place(&mut child, a);
+                rules.play_perft_in_place(&mut child, a);
                 // The last ply counts without a call of its own.
                 total += if depth == 2 {
                     rules.count_actions(&child) as u64
@@ -129,7 +129,16 @@ fn divide<P: Pos>(
         .par_iter()
         .map(|&action| DivideEntry {
             action,
-            nodes: count(rules, &rules.play_light(node, action), depth - 1, stop),
+            nodes: count(
+                rules,
+                &{
+                    let mut child = node.clone();
+                    rules.play_perft_in_place(&mut child, action);
+                    child
+                },
+                depth - 1,
+                stop,
+            ),
         })
         .collect()
 }

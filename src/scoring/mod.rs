@@ -26,10 +26,8 @@ pub mod dump;
 mod memo;
 mod outcome;
 mod points;
-pub mod stylish;
 mod tables;
 pub mod variants;
-pub mod wacky;
 
 pub use award::{Award, AwardItem, EndAward, Event, Events, Immediate, itemise};
 pub use memo::Memo;

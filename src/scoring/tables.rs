@@ -31,8 +31,9 @@ use std::path::Path;
 use serde::de::{Error as _, IgnoredAny, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 
+use super::Points;
 use super::variants::{dynamic, result, sets, tiebraker};
-use super::{Points, stylish, wacky};
+use super::variants::{stylish, wacky};
 
 impl<'de> Deserialize<'de> for Points {
     /// A number of points, at most [`Points::MAX_VALUE`] in magnitude.

@@ -47,6 +47,22 @@ pub use limits::{Budget, Clock, Limits};
 /// The most search threads (UCI `Threads`) and the most workers of a
 /// batch command.
 pub const MAX_THREADS: usize = 256;
+
+/// Refuses a thread count outside 1 to [`MAX_THREADS`] (a command's
+/// `--threads`).
+///
+/// # Errors
+///
+/// The message saying so.
+pub fn check_threads(n: usize) -> Result<(), String> {
+    if (1..=MAX_THREADS).contains(&n) {
+        Ok(())
+    } else {
+        Err(format!(
+            "--threads {n} is out of range (1 to {MAX_THREADS})"
+        ))
+    }
+}
 /// The largest transposition table, in MiB (UCI `Hash`, `--hash`, a match
 /// player's `hash=`).
 pub const MAX_HASH_MB: usize = 16384;
@@ -70,6 +86,11 @@ use crate::scoring::{Award, EndAward, EndContext, Immediate, Memo, Scorer};
 use params::{VOTE_OFFSET, VOTE_VALUE_CAP};
 
 /// The awards the search maximises: what the referee's scorer provides.
+///
+/// Its one implementation is [`Scorer`], which serves every variant (each
+/// variant's own scoring is a `VariantScoring` under
+/// `scoring::variants`); a trait so that the search reads the scoring
+/// through a trait, as it reads the rules and the evaluator.
 pub trait Scoring: Send + Sync {
     /// The award of an action and the memo after it.
     fn action_award<P: Pos>(

@@ -300,7 +300,8 @@ impl Fixed for f64 {
 }
 
 /// Declares the tunable constants: [`TUNABLES`], and in a build with the
-/// `spsa` feature the live values behind [`tuned!`].
+/// `spsa` feature the live values behind [`tuned!`]. How it differs from
+/// the evaluation's two knob macros: see [`crate::tune`].
 macro_rules! tunables {
     ($($name:ident: $min:expr, $max:expr;)*) => {
         /// Every constant a tuner may move, in option units.

@@ -114,10 +114,27 @@ pub(super) struct Worker<'a, P: Pos, S: Scoring, E: Evaluate<P>> {
     seldepth: i32,
     root_moves: Vec<RootMove>,
     stopped: bool,
+    /// Whether a proven checkmate or extinction is valued in the decisive
+    /// band, above every estimate ([`Scoring::decisive_band`]; the `value`
+    /// module): such endings are then scored as decided (mate distance
+    /// kept) and mate-distance pruning applies. Off where a mate's points
+    /// depend on how it is given (stylish, wacky).
     band: bool,
+    /// Whether any action can earn points by itself
+    /// ([`Scoring::has_action_awards`]). When not, a move's award and memo
+    /// are not computed at all, and the prunings that judge captures by
+    /// material alone (razoring, reducing and skipping losing captures,
+    /// extending only safe checks) apply.
     awards: bool,
+    /// The most a quiet move can earn by itself, in search units
+    /// ([`Scoring::quiet_award_bound`]): added to the futility, razoring
+    /// and delta margins.
     quiet_margin: i32,
     root_depth: i32,
+    /// Whether the memo changes future awards and so belongs in the
+    /// position's key ([`Scoring::memo_in_key`]): the table is then probed
+    /// with the node's key combined with the memo's chain key
+    /// ([`Worker::key`]), and prefetched only once the memo is known.
     memo_key: bool,
     /// Positions found in the endgame tables.
     tbhits: u64,
@@ -846,7 +863,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         if let Some(ending) =
             rules.history_ending_after(node, &self.line_keys, self.job.history.len())
         {
-            let ending = rules.position_ending_full(node).unwrap_or(ending);
+            let ending = rules.position_ending(node).unwrap_or(ending);
             return self.end_value(ply, &ending);
         }
 
@@ -930,7 +947,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let ending = if generated {
             rules.generate(node, &mut actions)
         } else {
-            rules.position_ending(node, true)
+            rules.position_ending_given(node, true)
         };
         if let Some(ending) = ending {
             return self.end_value(ply, &ending);
@@ -1314,7 +1331,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         {
             return None;
         }
-        if self.job.rules.position_ending_full(node).is_some() {
+        if self.job.rules.position_ending(node).is_some() {
             return None;
         }
         let wdl = probing.tables.wdl(pos)?;
@@ -1377,7 +1394,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             if let Some(ending) = rules.generate(node, &mut actions) {
                 return self.end_value(ply, &ending);
             }
-        } else if let Some(ending) = rules.position_ending(node, true) {
+        } else if let Some(ending) = rules.position_ending_given(node, true) {
             return self.end_value(ply, &ending);
         }
         if ply >= MAX_PLY || qply >= QS_MAX_PLY {

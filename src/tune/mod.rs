@@ -15,6 +15,21 @@
 //! `--seed`, and gradients are summed over fixed chunks in order, so the
 //! same data and options give the same weights whatever the number of
 //! threads.
+//!
+//! # The three tuners and their knob macros
+//!
+//! Each tuner fits one kind of constant, declared once by its own macro
+//! that generates the struct (or list), its defaults and what the tuner
+//! needs to step each constant. They stay three because the constants
+//! differ in kind: vectors of middlegame/endgame pairs with a gradient,
+//! mixed scalars with a step and a floor, and whole numbers read live
+//! through atomics in a separate build.
+//!
+//! | Macro | Declares | Tuner | Each constant carries |
+//! |---|---|---|---|
+//! | `eval_params!` (`eval/params.rs`) | [`EvalParams`] (base evaluation, extinction terms) and its flat layout [`ix`] | `tally tune -v chess` / `extinction`: Adam on a sigmoid of the evaluation (here) | a name and a type of [`MgEg`] pairs (its length) |
+//! | `variant_weights!` (`eval/variant_weights.rs`) | [`VariantWeights`](crate::eval::variant_weights::VariantWeights), its hand-set values and [`KNOBS`](crate::eval::variant_weights::VariantWeights::KNOBS) | `tally tune -v` a scoring variant: a pattern search on the points ([`evaluator`]) | a type, a hand-set value, a first step, a floor and the variants that read it |
+//! | `tunables!` (`search/params.rs`) | [`tunables`](crate::search::tunables) and, with the `spsa` feature, the live values behind `tuned!` | `tally spsa`: SPSA in engine-versus-engine games ([`spsa`]) | a name (the constant itself) and a range |
 
 pub mod evaluator;
 pub mod run;

@@ -35,10 +35,6 @@ pub fn value(c: &Ctx, r: ResultMargins) -> i32 {
 pub struct Eval;
 
 impl VariantEval for Eval {
-    fn weight_prefixes(&self) -> &'static [&'static str] {
-        &super::SIDE_ENDING_PREFIXES
-    }
-
     fn tuned_weights(&self) -> &'static VariantWeights {
         &super::super::tuned::dynamic::TUNED
     }

@@ -48,12 +48,6 @@ use super::{ResultMargins, Units};
 use crate::rules::{Extra, Variant};
 use crate::scoring::{DrawAdvantage, Memo, Tables};
 
-/// The weight-name prefixes of the side-ending variants (sets, dynamic,
-/// tiebraker): the result model, the drift to the draw near the move-count
-/// rule and the perpetual-check chances
-/// ([`VariantEval::weight_prefixes`]).
-pub const SIDE_ENDING_PREFIXES: [&str; 3] = ["wdl_", "move_rule_drift", "perpetual_"];
-
 /// What a variant adds to a net's score ([`VariantEval::over_net`]):
 /// centipawns for `stm` on `board`.
 pub type OverNet = fn(board: &Board, stm: Color, params: &EvalParams) -> i32;
@@ -82,12 +76,6 @@ pub trait VariantEval: fmt::Debug + Send + Sync {
     /// and the variants without one pay nothing a node.
     fn over_net(&self) -> Option<OverNet> {
         None
-    }
-
-    /// The name prefixes of the [`VariantWeights`] the variant reads (what
-    /// `tally tune -v VARIANT` fits); none by default.
-    fn weight_prefixes(&self) -> &'static [&'static str] {
-        &[]
     }
 
     /// The variant's fitted [`VariantWeights`] (`src/eval/tuned/`); the

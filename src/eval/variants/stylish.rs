@@ -8,7 +8,8 @@ use shakmaty::{Bitboard, Board, Color, File, Role};
 use super::super::variant_weights::VariantWeights;
 use super::super::{ResultMargins, Units};
 use super::{Ctx, VariantEval, expected, toward_draw};
-use crate::scoring::{Points, stylish};
+use crate::scoring::Points;
+use crate::scoring::variants::stylish;
 
 /// The best capture award `color` could take now.
 pub fn best_capture(t: &stylish::Table, board: &Board, color: Color) -> Points {
@@ -112,10 +113,6 @@ pub fn value(c: &Ctx, draw: i32) -> i32 {
 pub struct Eval;
 
 impl VariantEval for Eval {
-    fn weight_prefixes(&self) -> &'static [&'static str] {
-        &["wdl_", "move_rule_drift", "sty_"]
-    }
-
     fn tuned_weights(&self) -> &'static VariantWeights {
         &super::super::tuned::stylish::TUNED
     }

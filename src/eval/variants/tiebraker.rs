@@ -60,21 +60,11 @@ pub fn value(c: &Ctx, r: ResultMargins) -> i32 {
     }
 }
 
-/// The weights tiebraker reads: those of the side endings and its own.
-const PREFIXES: [&str; 4] = {
-    let [wdl, drift, perpetual] = super::SIDE_ENDING_PREFIXES;
-    [wdl, drift, perpetual, "tb_"]
-};
-
 /// The tiebraker evaluation.
 #[derive(Clone, Copy, Debug)]
 pub struct Eval;
 
 impl VariantEval for Eval {
-    fn weight_prefixes(&self) -> &'static [&'static str] {
-        &PREFIXES
-    }
-
     fn tuned_weights(&self) -> &'static VariantWeights {
         &super::super::tuned::tiebraker::TUNED
     }

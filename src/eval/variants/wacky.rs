@@ -14,7 +14,8 @@ use shakmaty::Board;
 use super::super::ResultMargins;
 use super::super::variant_weights::VariantWeights;
 use super::{Ctx, VariantEval, checking_moves_up_to, toward_draw, wdl};
-use crate::scoring::{Points, wacky};
+use crate::scoring::Points;
+use crate::scoring::variants::wacky;
 
 /// The checks still to come, in points for the side to move: each
 /// checking move a side has against the enemy king now (up to
@@ -115,10 +116,6 @@ pub fn mates(c: &Ctx) -> Points {
 pub struct Eval;
 
 impl VariantEval for Eval {
-    fn weight_prefixes(&self) -> &'static [&'static str] {
-        &["wdl_", "move_rule_drift", "wacky_"]
-    }
-
     fn tuned_weights(&self) -> &'static VariantWeights {
         &super::super::tuned::wacky::TUNED
     }

@@ -14,7 +14,7 @@ use crate::scoring::{Award, Event, Points, Tables};
 
 /// The dynamic scoring.
 #[derive(Clone, Copy, Debug)]
-pub struct Scoring;
+pub struct Dynamic;
 
 const KEYS: &[Key] = &[
     key("mate", "checkmate or resignation: [winner, loser]"),
@@ -116,7 +116,7 @@ impl Table {
     }
 }
 
-impl VariantScoring for Scoring {
+impl VariantScoring for Dynamic {
     fn outcome_award(&self, t: &Tables, end: &End) -> Award {
         award(&t.dynamic, end.ending, ending_event(end.ending))
     }

@@ -9,8 +9,8 @@
 //!
 //! - [`result`]: chess and extinction, the board result (one type, two
 //!   tables);
-//! - [`super::stylish`] and [`super::wacky`]: their types sit beside their
-//!   awards;
+//! - [`stylish`] and [`wacky`]: their awards (captures, distance, checks,
+//!   mates, bonuses) with their types;
 //! - [`sets`], [`dynamic`]: the points of each ending;
 //! - [`tiebraker`]: dynamic's before a disk, its own splits after one.
 //!
@@ -24,7 +24,9 @@
 pub mod dynamic;
 pub mod result;
 pub mod sets;
+pub mod stylish;
 pub mod tiebraker;
+pub mod wacky;
 
 use std::fmt;
 
@@ -191,11 +193,11 @@ pub fn of(variant: Variant) -> &'static dyn VariantScoring {
     match variant {
         Variant::Chess => &result::CHESS,
         Variant::Extinction => &result::EXTINCTION,
-        Variant::Stylish => &super::stylish::Scoring,
-        Variant::Wacky => &super::wacky::Scoring,
-        Variant::Sets => &sets::Scoring,
-        Variant::Dynamic => &dynamic::Scoring,
-        Variant::Tiebraker => &tiebraker::Scoring,
+        Variant::Stylish => &stylish::Stylish,
+        Variant::Wacky => &wacky::Wacky,
+        Variant::Sets => &sets::Sets,
+        Variant::Dynamic => &dynamic::Dynamic,
+        Variant::Tiebraker => &tiebraker::Tiebraker,
     }
 }
 

@@ -12,19 +12,19 @@ use crate::scoring::{Award, Points, Tables};
 /// A variant scored by the board result: which table it reads and what
 /// its section says it holds.
 #[derive(Clone, Copy, Debug)]
-pub struct Scoring {
+pub struct BoardResult {
     table: fn(&Tables) -> &Table,
     about: &'static str,
 }
 
 /// The scoring of `chess`.
-pub const CHESS: Scoring = Scoring {
+pub const CHESS: BoardResult = BoardResult {
     table: chess,
     about: "chess: the result of the game",
 };
 
 /// The scoring of `extinction`.
-pub const EXTINCTION: Scoring = Scoring {
+pub const EXTINCTION: BoardResult = BoardResult {
     table: extinction,
     about: "extinction: the result of the game",
 };
@@ -73,7 +73,7 @@ impl Table {
     }
 }
 
-impl VariantScoring for Scoring {
+impl VariantScoring for BoardResult {
     /// The win to the winner and the loss to the loser, the draw to each
     /// player.
     fn outcome_award(&self, t: &Tables, end: &End) -> Award {

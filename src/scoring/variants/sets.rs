@@ -12,7 +12,7 @@ use crate::scoring::{Award, Event, Points, Tables};
 
 /// The sets scoring.
 #[derive(Clone, Copy, Debug)]
-pub struct Scoring;
+pub struct Sets;
 
 const KEYS: &[Key] = &[
     key("mate", "checkmate, to the mating player"),
@@ -96,7 +96,7 @@ impl Table {
     }
 }
 
-impl VariantScoring for Scoring {
+impl VariantScoring for Sets {
     fn outcome_award(&self, t: &Tables, end: &End) -> Award {
         let (ending, draw) = (end.ending, end.draw);
         let t = &t.sets;

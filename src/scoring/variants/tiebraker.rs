@@ -16,7 +16,7 @@ use crate::scoring::{Award, Points, Tables};
 
 /// The tiebraker scoring.
 #[derive(Clone, Copy, Debug)]
-pub struct Scoring;
+pub struct Tiebraker;
 
 const KEYS: &[Key] = &[
     key(
@@ -177,7 +177,7 @@ impl Table {
     }
 }
 
-impl VariantScoring for Scoring {
+impl VariantScoring for Tiebraker {
     /// The split of the disk's phase in `end`; a resignation counts as a
     /// mate by the opponent in that phase, its award still named a
     /// resignation.
@@ -229,12 +229,12 @@ impl VariantScoring for Scoring {
     }
 
     fn end_bound(&self, t: &Tables) -> Points {
-        dynamic::Scoring.end_bound(t).max(t.tiebraker.end_bound())
+        dynamic::Dynamic.end_bound(t).max(t.tiebraker.end_bound())
     }
 
     /// Dynamic's.
     fn pawn_scale(&self, t: &Tables) -> (Points, i64) {
-        dynamic::Scoring.pawn_scale(t)
+        dynamic::Dynamic.pawn_scale(t)
     }
 
     /// Dynamic's band, and every phase after a disk outranked by its wins.
@@ -252,6 +252,6 @@ impl VariantScoring for Scoring {
 
     /// Dynamic's.
     fn milli_per_cp(&self) -> Option<i64> {
-        dynamic::Scoring.milli_per_cp()
+        dynamic::Dynamic.milli_per_cp()
     }
 }
