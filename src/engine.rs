@@ -31,6 +31,7 @@ use crate::search::skill::{self, Shown};
 use crate::search::{
     self, Limits, Memory, Reporter, SearchJob, SearchResult, Shared, Skill, Strength, Tt,
 };
+use crate::syzygy::{Probing, SyzygyOptions, Tablebases, Wdl, chess_of};
 use crate::with_game;
 
 /// Engine settings (the UCI options, in typed form).
@@ -64,6 +65,8 @@ pub struct EngineOptions {
     pub tables: Tables,
     /// The playing strength (full by default).
     pub strength: Strength,
+    /// The endgame tables and how the search probes them (`Syzygy*`).
+    pub syzygy: SyzygyOptions,
 }
 
 impl Default for EngineOptions {
@@ -81,6 +84,7 @@ impl Default for EngineOptions {
             weights: WeightOverrides::default(),
             tables: Tables::default(),
             strength: Strength::default(),
+            syzygy: SyzygyOptions::default(),
         }
     }
 }
@@ -388,6 +392,73 @@ impl Engine {
             .with_overrides(&self.options.weights)
     }
 
+    /// Sets the endgame tables (`None`: none); a change clears the hash
+    /// table (its values were searched with or without them).
+    pub fn set_syzygy(&mut self, tables: Option<Arc<Tablebases>>) {
+        self.stop_and_wait();
+        let same = match (&self.options.syzygy.tables, &tables) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        if !same {
+            self.options.syzygy.tables = tables;
+            self.clear_hash();
+        }
+    }
+
+    /// Sets `SyzygyProbeDepth`: positions of as many pieces as the probe
+    /// limit are probed only this many plies or more from the horizon.
+    pub fn set_syzygy_probe_depth(&mut self, depth: i32) {
+        self.options.syzygy.probe_depth = depth.max(1);
+    }
+
+    /// Sets `SyzygyProbeLimit`: positions of more pieces are not probed (0:
+    /// none is).
+    pub fn set_syzygy_probe_limit(&mut self, pieces: usize) {
+        self.options.syzygy.probe_limit = pieces;
+    }
+
+    /// Sets `Syzygy50MoveRule`: whether a win the 50-move rule turns into
+    /// a draw counts as a draw; a change clears the hash table.
+    pub fn set_syzygy_50_move_rule(&mut self, on: bool) {
+        if on != self.options.syzygy.rule50 {
+            self.options.syzygy.rule50 = on;
+            self.clear_hash();
+        }
+    }
+
+    /// Whether the search probes the endgame tables: tables are set, the
+    /// probe limit is above 0, and the variant's rules are the tables'
+    /// (chess, under point tables where a win pays more than a draw and a
+    /// draw more than a loss; never the scoring variants nor extinction).
+    pub fn uses_tablebases(&self) -> bool {
+        self.probing().is_some()
+    }
+
+    /// What a search of the current variant probes ([`Engine::uses_tablebases`]).
+    fn probing(&self) -> Option<Probing> {
+        let t = &self.options.tables.chess;
+        if self.variant != Variant::Chess || !(t.win > t.draw && t.draw > t.loss) {
+            return None;
+        }
+        self.options
+            .syzygy
+            .probing(self.units().from_points(t.win - t.loss))
+    }
+
+    /// The endgame tables' WDL and DTZ of the current position (the WDL
+    /// as if its halfmove clock were 0, the DTZ in plies as the tables
+    /// round it), where the search would use the tables and they hold the
+    /// position; the DTZ is `None` without its table.
+    pub fn tablebase_probe(&self) -> Option<(Wdl, Option<i32>)> {
+        let probing = self.probing()?;
+        with_game!(&self.game, |g| {
+            let pos = chess_of(&g.current().pos)?;
+            let wdl = probing.tables.wdl(pos)?;
+            Some((wdl, probing.tables.dtz(pos)))
+        })
+    }
+
     /// Replaces the point tables and clears the hash table.
     pub fn set_tables(&mut self, t: Tables) {
         self.options.tables = t;
@@ -657,6 +728,7 @@ impl Engine {
             limits,
             multipv,
             overhead: self.options.move_overhead,
+            tablebases: self.probing(),
         };
         Ok((job, choice))
     }

@@ -12,7 +12,8 @@
 //! - `eval`: the expected future point margin of a position, and [`nnue`]:
 //!   the network that evaluates chess and extinction boards in
 //!   `EvalMode nnue`;
-//! - `search`: alpha-beta over the three;
+//! - `search`: alpha-beta over the three, and [`syzygy`]: the endgame
+//!   tables it probes in chess (`SyzygyPath`);
 //! - [`contest`]: contests of several games (a series, a tie-break match,
 //!   the sets colour choice): which game comes next and what the games
 //!   played came to, over the referee's totals (`tally match --format`,
@@ -50,6 +51,7 @@ pub mod scoring;
 pub mod search;
 pub mod serve;
 mod simd;
+pub mod syzygy;
 pub mod text;
 pub mod train;
 pub mod tune;

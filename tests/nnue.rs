@@ -62,6 +62,7 @@ fn run<P: Pos, E: Evaluate<P>>(
         limits: Limits::depth(depth),
         multipv: 1,
         overhead: Duration::ZERO,
+        tablebases: None,
     };
     let shared = Shared::new(Arc::new(Tt::new(4)), 1);
     let pool = rayon::ThreadPoolBuilder::new()

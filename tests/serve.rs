@@ -1505,6 +1505,8 @@ async fn a_stylish_contest_resignation_ends_it_and_the_resigner_loses_with_the_l
         (Some(1), Some("first"))
     );
     assert_eq!(c["names"], json!(["Player 1", "Player 2"]));
+    // Stylish's default: a resignation ends the series.
+    assert_eq!(c["resignation_ends"], true);
     // Game 1: Player 2 (Black) mates with the queen, not adjacent: 80.
     let id1 = g["id"].as_str().unwrap().to_owned();
     let g1 = play_all(&server, &id1, &["f2f3", "e7e5", "g2g4", "d8h4"]).await;
@@ -1539,11 +1541,33 @@ async fn a_stylish_contest_resignation_ends_it_and_the_resigner_loses_with_the_l
 }
 
 #[tokio::test]
+async fn a_contest_against_tally_names_the_person_you_with_the_verb_agreeing() {
+    let server = Server::start(&[]);
+    // The person (White) mates at once: a series of one game, won.
+    let id = server.create(json!({
+        "variant": "stylish",
+        "side": "white",
+        "movetime": 100,
+        "fen": "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+        "contest": "series:1"
+    }));
+    let g = play_all(&server, &id, &["a1a8"]).await;
+    let c = &g["contest"];
+    assert_eq!(c["names"], json!(["You", "Tally"]), "{c}");
+    assert_eq!(c["over"], true, "{c}");
+    assert_eq!(c["decision"]["winner"], "first", "{c}");
+    let text = c["decision"]["text"].as_str().unwrap();
+    assert!(text.starts_with("You win on points: You "), "{text}");
+}
+
+#[tokio::test]
 async fn a_tied_dynamic_contest_goes_to_a_tiebraker_game() {
     let server = Server::start(&[]);
     let g = server.create(json!({"mode": "people", "contest": "tiebreak-match:2"}));
     let (_, g1) = server.json("GET", &format!("/api/games/{g}"), "");
     assert_eq!(g1["variant"], "dynamic");
+    // Elsewhere a resignation only scores its game.
+    assert_eq!(g1["contest"]["resignation_ends"], false);
     let cid = g1["contest"]["id"].as_str().unwrap().to_owned();
     // Game 1: Black (the second player) mates: 0-100. Game 2: Black (now
     // the first player) mates: 100-0. Tied 100 to 100.

@@ -217,7 +217,7 @@ fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     None
 }
 
-const OPTION_NAMES: [&str; 20] = [
+const OPTION_NAMES: [&str; 24] = [
     "Hash",
     "Clear Hash",
     "Threads",
@@ -238,6 +238,10 @@ const OPTION_NAMES: [&str; 20] = [
     "UCI_LimitStrength",
     "UCI_Elo",
     "Skill Level",
+    "SyzygyPath",
+    "SyzygyProbeDepth",
+    "SyzygyProbeLimit",
+    "Syzygy50MoveRule",
 ];
 
 #[test]

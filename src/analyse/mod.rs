@@ -369,7 +369,7 @@ fn exact_points<P: Pos>(
     let score = Score::of(line.value);
     let rest = i32::try_from(i64::from(score.margin()) - counted).ok()?;
     let rest = match score {
-        Score::End { .. } => units.to_points(rest),
+        Score::End { .. } | Score::Tablebase { .. } => units.to_points(rest),
         Score::Margin(_) => units.to_points(units.margin_of(rest)),
     };
     Some(exact.as_f64() + rest)

@@ -590,13 +590,22 @@ fn bare_of(b: u8) -> Option<Bare> {
 
 /// The score of a search value (internal units, from the side to move)
 /// from White's view: undecided values clamped to [`DECIDED_LIMIT`],
-/// decided games as [`DECIDED_SCORE`] minus the plies to their end.
+/// decided games as [`DECIDED_SCORE`] minus the plies to their end; a
+/// tablebase result (the endgame tables are not used in data generation)
+/// as the largest undecided value.
 pub fn score_of(value: i32, turn: Color) -> i16 {
     let white = if turn.is_white() { value } else { -value };
     match crate::search::Score::of(white) {
         crate::search::Score::End { won, plies, .. } => {
             let s = i32::from(DECIDED_SCORE) - plies.clamp(0, 999);
             (if won { s } else { -s }) as i16
+        }
+        crate::search::Score::Tablebase { won, .. } => {
+            if won {
+                DECIDED_LIMIT
+            } else {
+                -DECIDED_LIMIT
+            }
         }
         crate::search::Score::Margin(m) => {
             let limit = i32::from(DECIDED_LIMIT);

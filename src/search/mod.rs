@@ -16,6 +16,12 @@
 //! until the hard time limit, stops them all (module `limits`); helpers
 //! beyond the cores take turns (module `turns`); the result is a vote among
 //! the threads.
+//!
+//! With Syzygy endgame tables ([`crate::syzygy`], chess only), the root's
+//! actions are first ranked by the tables and only those that hold their
+//! result are searched (module `tablebase`), and the threads probe the
+//! tables' WDL after captures and pawn moves; a table result is a value of
+//! the tablebase band (module `value`).
 
 mod history;
 mod limits;
@@ -25,6 +31,7 @@ mod picker;
 mod prefetch;
 mod see;
 pub mod skill;
+mod tablebase;
 mod time;
 mod tt;
 mod turns;
@@ -52,7 +59,8 @@ pub use skill::{Skill, Strength};
 pub use tt::{Bound, Tt};
 use turns::{Turn, Turns};
 pub use value::{
-    DECIDED, INFINITE, MATE, MATE_STEP, Score, is_decided, margin_value, plies_to_end,
+    DECIDED, INFINITE, MATE, MATE_STEP, PROVEN, Score, TB_WIN, is_decided, is_proven, margin_value,
+    plies_to_end,
 };
 
 use crate::eval::{Evaluate, Units};
@@ -187,6 +195,9 @@ pub struct Stats {
     pub time: Duration,
     /// Per-mille of the table in use.
     pub hashfull: u32,
+    /// Positions found in the endgame tables by all threads (the root's
+    /// actions ranked, and probes in the search).
+    pub tbhits: u64,
 }
 
 /// Where the search's progress goes (UCI `info` lines, a progress bar,
@@ -226,6 +237,8 @@ pub struct SearchResult {
     pub depth: i32,
     /// Nodes searched by all threads.
     pub nodes: u64,
+    /// Positions found in the endgame tables by all threads.
+    pub tbhits: u64,
     /// Time used.
     pub time: Duration,
 }
@@ -244,6 +257,8 @@ pub struct Shared {
     /// [`Shared::ponderhit`]).
     pub pondering: AtomicBool,
     nodes: Vec<AtomicU64>,
+    /// Each thread's endgame-table hits, published with its nodes.
+    tbhits: Vec<AtomicU64>,
     /// The origin of `clock_from`.
     origin: Instant,
     /// When the search's clock (re)started, in nanoseconds after `origin`:
@@ -266,6 +281,7 @@ impl Shared {
             outside: None,
             pondering: AtomicBool::new(false),
             nodes: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
+            tbhits: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
             origin: Instant::now(),
             clock_from: AtomicU64::new(0),
             wake: (Mutex::new(()), Condvar::new()),
@@ -329,6 +345,11 @@ impl Shared {
         self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
     }
 
+    /// Endgame-table hits so far by all threads.
+    pub fn tbhits(&self) -> u64 {
+        self.tbhits.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+
     /// Asks every thread to stop.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::SeqCst);
@@ -371,6 +392,9 @@ pub struct SearchJob<P: Pos, S: Scoring, E: Evaluate<P>> {
     pub multipv: usize,
     /// Time kept in reserve for the GUI and the pipe.
     pub overhead: Duration,
+    /// The endgame tables to probe, where they hold the variant's rules
+    /// (chess); `None` searches as without tables.
+    pub tablebases: Option<crate::syzygy::Probing>,
 }
 
 /// The time budget of `job`'s search, for its side to move: computed once
@@ -448,6 +472,9 @@ where
     }
     let threads = threads.clamp(1, shared.nodes.len());
     let budget = budget_of(job);
+    // The root's actions ranked by the tables, once for every thread.
+    let ranking = tablebase::rank_root(job);
+    let ranking = ranking.as_ref();
     let hard = budget.hard.filter(|_| !job.limits.infinite);
     let mut results: Vec<Option<ThreadResult>> = vec![None; threads];
     // The jobs go to the pool; this thread, running already, holds the
@@ -472,7 +499,7 @@ where
                 // Only the main thread keeps time.
                 let budget = (id == 0).then_some(budget);
                 let learnt = shared.memory.take(id);
-                let mut w = worker::Worker::new(job, shared, id, reporter, budget, learnt);
+                let mut w = worker::Worker::new(job, shared, id, reporter, budget, learnt, ranking);
                 *slot = Some(w.iterate());
                 shared.memory.put(id, w.into_learnt());
             });
@@ -502,6 +529,7 @@ fn vote(
     reporter: &dyn Reporter,
 ) -> SearchResult {
     let nodes = shared.nodes();
+    let tbhits = shared.tbhits();
     let time = clock.elapsed();
     let Some(main) = results.first() else {
         return SearchResult::default();
@@ -544,6 +572,7 @@ fn vote(
             nodes,
             time: shared.elapsed(),
             hashfull: shared.tt.hashfull(),
+            tbhits,
         };
         for l in &chosen.lines {
             reporter.line(l, &stats);
@@ -558,6 +587,7 @@ fn vote(
         played: first.cloned(),
         depth: chosen.depth,
         nodes,
+        tbhits,
         time,
     }
 }

@@ -244,6 +244,16 @@ pub const TT_KEEP_DEEPER: i32 = 3;
 /// since it was written.
 pub const TT_AGE_WEIGHT: i32 = 8;
 
+// Endgame tables.
+
+/// A table result goes into the transposition table this much deeper than
+/// the node that probed it: it holds whatever the depth.
+pub const TB_STORE_EXTRA_DEPTH: i32 = 6;
+/// A win (loss) that the 50-move rule turns into a draw is worth a draw
+/// and this many units (less), so the search keeps the better of two
+/// draws.
+pub const TB_NEAR_DRAW: i32 = 2;
+
 // Tuning (SPSA).
 
 /// One constant a tuner may move: its name (the UCI option's, in a build

@@ -28,6 +28,7 @@ fn job(limits: Limits) -> SearchJob<Chess, Scorer, Evaluator> {
         limits,
         multipv: 1,
         overhead: Duration::ZERO,
+        tablebases: None,
     }
 }
 

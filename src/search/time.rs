@@ -10,7 +10,7 @@ use std::time::Duration;
 use super::Shared;
 use super::limits::{Budget, Limits};
 use super::params::*;
-use super::value::{self, INFINITE, is_decided};
+use super::value::{self, INFINITE, is_proven};
 use crate::rules::Action;
 
 /// What the main thread reports after a completed iteration.
@@ -68,7 +68,7 @@ impl TimeManager {
         }
         if let Some(mate) = limits.mate {
             let v = done.value;
-            if is_decided(v) && v > 0 && value::plies_to_end(v) < 2 * mate as i32 {
+            if is_proven(v) && v > 0 && value::plies_to_end(v) < 2 * mate as i32 {
                 return true;
             }
         }

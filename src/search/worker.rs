@@ -1,7 +1,9 @@
 //! One search thread: iterative deepening, aspiration windows, principal
-//! variation search, quiescence, pruning and reductions. The order of a
-//! node's actions is the picker's (`picker.rs`); whether to start another
-//! iteration is the time manager's (`time.rs`).
+//! variation search, quiescence, pruning and reductions, and the endgame
+//! tables' WDL probes. The order of a node's actions is the picker's
+//! (`picker.rs`); whether to start another iteration is the time manager's
+//! (`time.rs`); which root actions are searched where the tables hold the
+//! root is the tables' ranking (`tablebase.rs`).
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -12,16 +14,18 @@ use super::memory::Learnt;
 use super::params::*;
 use super::picker::{PickBuf, Picker};
 use super::see::{exchange_ok, see_ge, see_value, takes_last};
+use super::tablebase::Ranking;
 use super::time::{Iteration, TimeManager};
 use super::tt::{Bound, NO_EVAL, TtHit};
-use super::value::{self, INFINITE, decided, from_tt, is_decided, to_tt};
+use super::value::{self, INFINITE, decided, from_tt, is_decided, is_proven, to_tt};
 use super::{PvLine, Reporter, Scoring, SearchJob, Shared, Stats, ThreadResult};
 use crate::eval::Evaluate;
 use crate::rules::{
     Action, ActionList, CheckSquares, Disk, Ending, HistoryEntry, Node, Pos, code_parts,
 };
 use crate::scoring::{Memo, margin};
-use shakmaty::{Move, Role};
+use crate::syzygy::{Wdl, chess_of};
+use shakmaty::{Move, Position, Role};
 
 #[derive(Clone, Debug)]
 struct RootMove {
@@ -37,6 +41,9 @@ struct RootMove {
     /// action's own award to its mover in thousandths of a point, else 0:
     /// of two lines of equal value the one that earns more ranks first.
     tie: i64,
+    /// The value the endgame tables give the action at the root, shown
+    /// in place of the search's while that proves no checkmate.
+    shown: Option<i32>,
 }
 
 struct Frame<P, T> {
@@ -110,6 +117,11 @@ pub(super) struct Worker<'a, P: Pos, S: Scoring, E: Evaluate<P>> {
     quiet_margin: i32,
     root_depth: i32,
     memo_key: bool,
+    /// Positions found in the endgame tables.
+    tbhits: u64,
+    /// The most pieces of a position the search probes the tables for (0:
+    /// it does not probe).
+    tb_limit: usize,
 }
 
 /// `action`'s own award at the root to its mover, in thousandths of a
@@ -130,6 +142,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         reporter: &'a dyn Reporter,
         budget: Option<Budget>,
         learnt: Learnt,
+        ranking: Option<&Ranking>,
     ) -> Self {
         let root_state = job.evaluator.root_state(&job.root);
         let stack = (0..MAX_PLY + 2)
@@ -148,10 +161,15 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             })
             .collect();
         let coarse = job.units.coarse() && job.scorer.has_action_awards();
-        let root_moves = job
-            .root_actions
-            .iter()
-            .map(|&action| RootMove {
+        // The tables' ranking keeps the actions that hold their result.
+        let root_actions: Vec<(Action, Option<i32>)> = match ranking {
+            Some(r) => r.kept.iter().map(|&(a, v)| (a, Some(v))).collect(),
+            None => job.root_actions.iter().map(|&a| (a, None)).collect(),
+        };
+        let root_count = root_actions.len();
+        let root_moves = root_actions
+            .into_iter()
+            .map(|(action, shown)| RootMove {
                 action,
                 value: -INFINITE,
                 prev_value: -INFINITE,
@@ -160,14 +178,22 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 bound: None,
                 nodes: 0,
                 tie: if coarse { root_award(job, action) } else { 0 },
+                shown,
             })
             .collect();
+        let tb_limit = match (&job.tablebases, ranking) {
+            (Some(p), None) => p.limit,
+            (Some(p), Some(r)) if r.probe_in_search => p.limit,
+            _ => 0,
+        };
+        // The root's probes count once, as the main thread's.
+        let tbhits = ranking.filter(|_| id == 0).map_or(0, |r| r.probes);
         Worker {
             job,
             shared,
             reporter,
             id,
-            time: budget.map(|b| TimeManager::new(b, job.root_actions.len())),
+            time: budget.map(|b| TimeManager::new(b, root_count)),
             stack,
             line_keys: job.history.clone(),
             pv: vec![Vec::new(); MAX_PLY + 2],
@@ -183,6 +209,8 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             quiet_margin: job.units.from_points(job.scorer.quiet_award_bound()),
             root_depth: 1,
             memo_key: job.scorer.memo_in_key(),
+            tbhits,
+            tb_limit,
         }
     }
 
@@ -293,10 +321,13 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 seldepth: rm.seldepth.max(depth),
                 // A line not searched yet keeps its last value; one never
                 // searched (depth 1 cut short) has none: 0, not the lost
-                // bound that would read as being mated.
-                value: match (rm.value, rm.prev_value) {
-                    (v, _) if v != -INFINITE => v,
-                    (_, p) if p != -INFINITE => p,
+                // bound that would read as being mated. The tables' value
+                // of the action stands until the search proves a mate.
+                value: match (rm.value, rm.prev_value, rm.shown) {
+                    (v, _, _) if v != -INFINITE && is_proven(v) => v,
+                    (_, _, Some(shown)) => shown,
+                    (v, _, _) if v != -INFINITE => v,
+                    (_, p, _) if p != -INFINITE => p,
                     _ => 0,
                 },
                 bound: rm.bound,
@@ -311,12 +342,16 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             nodes: self.shared.nodes(),
             time: self.shared.elapsed(),
             hashfull: self.shared.tt.hashfull(),
+            tbhits: self.shared.tbhits(),
         }
     }
 
     fn publish_nodes(&self) {
         if let Some(n) = self.shared.nodes.get(self.id) {
             n.store(self.nodes, Ordering::Relaxed);
+        }
+        if let Some(n) = self.shared.tbhits.get(self.id) {
+            n.store(self.tbhits, Ordering::Relaxed);
         }
     }
 
@@ -435,11 +470,15 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
     /// several, a bound would stand beside exact values it may not rank
     /// with; they are reported together, ranked, once the depth is done.
     fn report_bound(&self, depth: i32, pv_idx: usize) {
+        let rm = &self.root_moves[pv_idx];
+        // Where the tables' value is shown, the search's bound is not one
+        // of it (until a mate).
+        let tables_shown = rm.shown.is_some() && !is_proven(rm.value);
         if self.is_main()
+            && !tables_shown
             && self.job.multipv.min(self.root_moves.len()) <= 1
             && self.shared.elapsed() > REPORT_BOUND_AFTER
         {
-            let rm = &self.root_moves[pv_idx];
             let line = PvLine {
                 multipv: pv_idx + 1,
                 depth,
@@ -842,6 +881,37 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             }
         }
 
+        // The endgame tables, after a capture or pawn move: a result that
+        // settles the window ends the node (and goes to the table); in a
+        // PV node one that does not bounds its value.
+        let mut tb_floor = -INFINITE;
+        let mut tb_ceiling = INFINITE;
+        if self.tb_limit > 0
+            && ply > 0
+            && excluded.is_none()
+            && let Some((v, bound)) = self.probe_tablebase(ply, depth)
+        {
+            if bound.cuts(v, alpha, beta) {
+                self.shared.tt.store(
+                    key,
+                    0,
+                    to_tt(v, ply),
+                    NO_EVAL,
+                    (depth + TB_STORE_EXTRA_DEPTH).min(MAX_DEPTH),
+                    bound,
+                );
+                return v;
+            }
+            if PV {
+                if bound == Bound::Lower {
+                    tb_floor = v;
+                    alpha = alpha.max(v);
+                } else {
+                    tb_ceiling = v;
+                }
+            }
+        }
+
         // Position endings (mate, stalemate, extinction...) are never
         // stored, so a table hit above was not one. The actions are
         // generated after the pruning below, which often ends the node,
@@ -953,7 +1023,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         let ctx = self.context(ply);
 
         let original_alpha = alpha;
-        let mut best = -INFINITE;
+        let mut best = tb_floor;
         let mut best_action: Option<Action> = None;
         let mut searched = 0usize;
         let mut quiets_tried = ActionList::new();
@@ -1173,7 +1243,11 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
                 alpha
             };
         }
-        let bound = if best >= beta {
+        // A table loss or draw bounds the value from above.
+        let best = best.min(tb_ceiling);
+        // A table win that no action beat is still a floor: the node is
+        // worth at least it.
+        let bound = if best >= beta || (best_action.is_none() && best == tb_floor) {
             Bound::Lower
         } else if best > original_alpha && PV {
             Bound::Exact
@@ -1208,6 +1282,47 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             bound,
         );
         best
+    }
+
+    /// The endgame tables' WDL of the node at `ply`, `depth` plies from
+    /// the horizon, as a value and the bound it is: a win a lower bound
+    /// (a faster win may be found), a loss an upper one, a draw exact (a
+    /// win or loss the 50-move rule turns into a draw, with
+    /// `Syzygy50MoveRule`, a draw by 2 units). `None` unless the node was
+    /// reached by a capture or pawn move, has no castling rights and few
+    /// enough pieces (exactly the limit only `SyzygyProbeDepth` plies or
+    /// more from the horizon), and the tables answer; `None` too where the
+    /// game is over (checkmate, stalemate...), which the search values
+    /// itself.
+    fn probe_tablebase(&mut self, ply: usize, depth: i32) -> Option<(i32, Bound)> {
+        let probing = self.job.tablebases.as_ref()?;
+        let node = &self.stack[ply].node;
+        let pos = chess_of(&node.pos)?;
+        let pieces = pos.board().occupied().count();
+        if pos.halfmoves() != 0
+            || pieces > self.tb_limit
+            || (pieces == self.tb_limit && depth < probing.depth)
+            || pos.castles().any()
+        {
+            return None;
+        }
+        if self.job.rules.position_ending_full(node).is_some() {
+            return None;
+        }
+        let wdl = probing.tables.wdl(pos)?;
+        self.tbhits += 1;
+        let draw = self.job.units.value_of(0);
+        Some(match (wdl, probing.rule50) {
+            (Wdl::Win, _) | (Wdl::CursedWin, false) => {
+                (value::tablebase(true, ply, probing.win), Bound::Lower)
+            }
+            (Wdl::Loss, _) | (Wdl::BlessedLoss, false) => {
+                (value::tablebase(false, ply, -probing.win), Bound::Upper)
+            }
+            (Wdl::CursedWin, true) => (draw + TB_NEAR_DRAW, Bound::Exact),
+            (Wdl::BlessedLoss, true) => (draw - TB_NEAR_DRAW, Bound::Exact),
+            (Wdl::Draw, _) => (draw, Bound::Exact),
+        })
     }
 
     /// Quiescence: captures and promotions (all evasions in check; all
@@ -1438,6 +1553,7 @@ mod tests {
             limits: Limits::default(),
             multipv: 1,
             overhead: Duration::ZERO,
+            tablebases: None,
         }
     }
 
@@ -1458,6 +1574,7 @@ mod tests {
             &Silent,
             Some(crate::search::budget_of(&job)),
             Learnt::default(),
+            None,
         );
         let v = w.search::<false>(1, -501, -500, 0, false);
         assert!(v >= -500, "{v}");
@@ -1510,6 +1627,7 @@ mod tests {
             &Silent,
             Some(crate::search::budget_of(&job)),
             Learnt::default(),
+            None,
         );
         let (first, second) = (job.root_actions[0], job.root_actions[1]);
         w.make(0, first);
@@ -1542,6 +1660,7 @@ mod tests {
             &Silent,
             Some(crate::search::budget_of(&job)),
             Learnt::default(),
+            None,
         );
         w.stack[0].excluded = Some(capture);
         let without = w.search::<true>(3, -INFINITE, INFINITE, 0, false);

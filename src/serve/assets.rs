@@ -35,6 +35,7 @@ assets! {
     "js/analyse.js" => JS,
     "js/board.js" => JS,
     "js/chart.js" => JS,
+    "js/contest.js" => JS,
     "js/dom.js" => JS,
     "js/fen.js" => JS,
     "js/format.js" => JS,

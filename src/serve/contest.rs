@@ -128,6 +128,7 @@ impl ServedContest {
             id: self.id.clone(),
             format: rules.format.to_string(),
             rules: rules.describe(),
+            resignation_ends: rules.resignation_ends,
             names: self.names.clone(),
             number,
             white: seat(white),
@@ -154,6 +155,11 @@ impl ServedContest {
     fn decision_text(&self, d: Decision) -> super::protocol::ContestDecision {
         let standing = self.contest.standing();
         let name = |s: Seat| self.names[s.index()].as_str();
+        // Against Tally the person is "You": "You win", not "You wins".
+        let wins = |s: Seat| match name(s) {
+            "You" => "You win".to_owned(),
+            n => format!("{n} wins"),
+        };
         let [a, b] = standing.totals;
         let sums = format!("{} {a}, {} {b}", self.names[0], self.names[1]);
         let text = match (d.winner, d.why) {
@@ -162,13 +168,13 @@ impl ServedContest {
             (Some(w), Why::Resignation) => {
                 let n = self.contest.games().last().map_or(0, |g| g.number);
                 format!(
-                    "{} wins: {} resigned in game {n}, which loses whatever the points ({sums})",
-                    name(w),
+                    "{}: {} resigned in game {n}, which loses whatever the points ({sums})",
+                    wins(w),
                     name(w.other())
                 )
             }
-            (Some(w), Why::Tiebreak) => format!("{} wins on the tie-break: {sums}", name(w)),
-            (Some(w), Why::Points) => format!("{} wins on points: {sums}", name(w)),
+            (Some(w), Why::Tiebreak) => format!("{} on the tie-break: {sums}", wins(w)),
+            (Some(w), Why::Points) => format!("{} on points: {sums}", wins(w)),
         };
         super::protocol::ContestDecision {
             winner: d.winner.map(Seat::as_str),

@@ -233,6 +233,9 @@ pub struct ContestState {
     pub format: String,
     /// Its rules in one line.
     pub rules: String,
+    /// Whether a resignation ends the contest, the resigner losing it
+    /// whatever the sums.
+    pub resignation_ends: bool,
     /// The players' names, first seat first.
     pub names: [String; 2],
     /// This game's number.

@@ -1,5 +1,6 @@
 //! The text of the `d` and `eval` commands (plain lines, as other engines
-//! print them, not `info` lines).
+//! print them, not `info` lines). `d` ends with the endgame tables' WDL
+//! and DTZ of the position where the search would probe them.
 
 use shakmaty::{Color, File, Rank, Square};
 
@@ -115,6 +116,12 @@ fn position_of<P: Pos>(engine: &Engine, game: &Game<P>) -> Vec<String> {
     ));
     let (white, black) = engine.points_so_far();
     out.push(format!("Points so far: White {white} Black {black}"));
+    if let Some((wdl, dtz)) = engine.tablebase_probe() {
+        // As python-chess's prober gives them: WDL -2 (loss) to 2 (win)
+        // as if the halfmove clock were 0, DTZ in plies.
+        let dtz = dtz.map_or_else(|| "none".to_owned(), |d| d.to_string());
+        out.push(format!("Tablebases: WDL {} DTZ {dtz}", wdl as i32));
+    }
     out
 }
 

@@ -52,6 +52,7 @@ use crate::eval::variant_weights::WeightOverrides;
 use crate::rules::{RulesError, Variant};
 use crate::scoring::{DrawAdvantage, Points, Tables};
 use crate::search::{Limits, SearchResult, Strength, Tt};
+use crate::syzygy::Tablebases;
 
 pub use input::MAX_LINE;
 pub use output::CP_LIMIT;
@@ -141,6 +142,18 @@ pub fn is_command(word: &str) -> bool {
     COMMANDS.contains(&word)
 }
 
+impl WorkEnd {
+    /// Ends with `info string <text>`.
+    fn info(text: &str) -> WorkEnd {
+        WorkEnd::Lines(vec![format!("info string {text}")])
+    }
+
+    /// Ends with `info string error: <text>`.
+    fn error(text: &str) -> WorkEnd {
+        WorkEnd::Lines(vec![format!("info string error: {text}")])
+    }
+}
+
 /// Long work running on a thread of its own.
 struct Work {
     /// Set to stop it.
@@ -156,6 +169,11 @@ struct Work {
 /// What long work leaves for the loop to do when it ends.
 enum WorkEnd {
     Nothing,
+    /// The work's last lines, written by the loop once it has taken the
+    /// work's end: a client that reads them and sends a command at once
+    /// has it handled after the work, never queued behind work already
+    /// done (and so never answered after a later `isready`).
+    Lines(Vec<String>),
     /// A new hash table of `mb` MiB, and an error to report about it.
     Table {
         table: Tt,
@@ -195,6 +213,8 @@ struct Session<W: Write + Send + 'static> {
     /// Whether `score cp` is in the variant's points (`ScoreUnit`).
     score_points: bool,
     rules_file: String,
+    /// The `SyzygyPath` of the tables in use (empty: none).
+    syzygy_path: String,
     debug: bool,
     /// Whether the search last started has no limit of its own (it runs
     /// until `stop`): `infinite`, or no depth, nodes, mate or time.
@@ -230,6 +250,7 @@ impl<W: Write + Send + 'static> Session<W> {
             show_wdl: false,
             score_points: false,
             rules_file: String::new(),
+            syzygy_path: String::new(),
             debug: false,
             unbounded: false,
             pondering: false,
@@ -385,6 +406,7 @@ impl<W: Write + Send + 'static> Session<W> {
     fn end_work(&mut self, end: WorkEnd) {
         match end {
             WorkEnd::Nothing => {}
+            WorkEnd::Lines(lines) => self.out.lines(&lines),
             WorkEnd::Table { table, mb, error } => {
                 self.engine.set_table(table, mb);
                 if let Some(e) = error {
@@ -584,6 +606,10 @@ impl<W: Write + Send + 'static> Session<W> {
                     ..s
                 });
             }
+            (name::SYZYGY_PATH, Value::Text(path)) => self.load_tablebases(path),
+            (name::SYZYGY_PROBE_DEPTH, Value::Int(n)) => e.set_syzygy_probe_depth(n as i32),
+            (name::SYZYGY_PROBE_LIMIT, Value::Int(n)) => e.set_syzygy_probe_limit(n as usize),
+            (name::SYZYGY_50_MOVE_RULE, Value::Bool(b)) => e.set_syzygy_50_move_rule(b),
             (n, v) => self.out.error(&format!("option {n}: cannot apply {v:?}")),
         }
     }
@@ -667,6 +693,47 @@ impl<W: Write + Send + 'static> Session<W> {
     fn note_eval(&mut self) {
         if let Some(note) = self.engine.eval_note() {
             self.out.info(&note);
+        }
+    }
+
+    /// Finds the endgame tables in the folders of `path` (empty: none); a
+    /// path that names a folder that is not there, or one without tables,
+    /// is refused and the tables before it kept.
+    fn load_tablebases(&mut self, path: String) {
+        if path.trim().is_empty() {
+            self.engine.set_syzygy(None);
+            self.syzygy_path = String::new();
+            return;
+        }
+        match Tablebases::open(&path) {
+            Ok(tables) => {
+                for why in tables.skipped() {
+                    self.out
+                        .line(&format!("info string warning: SyzygyPath: skipped {why}"));
+                }
+                self.out.info(&format!(
+                    "found {} Syzygy table files (up to {} pieces) in {path}",
+                    tables.files(),
+                    tables.max_pieces()
+                ));
+                self.engine.set_syzygy(Some(Arc::new(tables)));
+                self.syzygy_path = path;
+                if self.engine.variant() != Variant::Chess {
+                    self.out.info(&format!(
+                        "the tables are used in chess only (variant {})",
+                        self.engine.variant()
+                    ));
+                }
+            }
+            Err(err) => {
+                let kept = if self.syzygy_path.is_empty() {
+                    "no tables".to_owned()
+                } else {
+                    format!("kept {}", self.syzygy_path)
+                };
+                self.out
+                    .error(&format!("option SyzygyPath: {err} ({kept})"));
+            }
         }
     }
 
@@ -922,6 +989,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 .score_points
                 .then(|| output::PointScale::of(variant, self.engine.units()))
                 .flatten(),
+            tbhits: self.engine.uses_tablebases(),
         });
         let evaluation = self.engine.evaluation_in_use();
         if self.named_evaluation.as_ref() != Some(&evaluation) {
@@ -979,7 +1047,6 @@ impl<W: Write + Send + 'static> Session<W> {
         self.engine.stop_and_wait();
         let count = self.engine.perft_work(depth);
         let mode = CastlingMode::from_chess960(self.engine.options().chess960);
-        let out = self.out.clone();
         self.start_work(false, move |stop| {
             let entries = if depth == 0 {
                 Ok(Some(Vec::new()))
@@ -988,14 +1055,8 @@ impl<W: Write + Send + 'static> Session<W> {
             };
             let entries = match entries {
                 Ok(Some(entries)) => entries,
-                Ok(None) => {
-                    out.info(&format!("go perft {depth} stopped"));
-                    return WorkEnd::Nothing;
-                }
-                Err(e) => {
-                    out.error(&format!("go perft: {e}"));
-                    return WorkEnd::Nothing;
-                }
+                Ok(None) => return WorkEnd::info(&format!("go perft {depth} stopped")),
+                Err(e) => return WorkEnd::error(&format!("go perft: {e}")),
             };
             let mut lines: Vec<String> = entries
                 .iter()
@@ -1008,8 +1069,7 @@ impl<W: Write + Send + 'static> Session<W> {
             };
             lines.push(String::new());
             lines.push(format!("Nodes searched: {total}"));
-            out.lines(&lines);
-            WorkEnd::Nothing
+            WorkEnd::Lines(lines)
         });
     }
 
@@ -1043,12 +1103,11 @@ impl<W: Write + Send + 'static> Session<W> {
             match result {
                 Ok(Some((nodes, time))) => {
                     let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
-                    out.line(&format!("{nodes} nodes {nps} nps"));
+                    WorkEnd::Lines(vec![format!("{nodes} nodes {nps} nps")])
                 }
-                Ok(None) => out.info(&format!("bench {depth} stopped")),
-                Err(e) => out.error(&format!("bench: {e}")),
+                Ok(None) => WorkEnd::info(&format!("bench {depth} stopped")),
+                Err(e) => WorkEnd::error(&format!("bench: {e}")),
             }
-            WorkEnd::Nothing
         });
     }
 }
@@ -1072,26 +1131,22 @@ impl<W: Write + Send + 'static> Session<W> {
             // The book is read here: a large one takes a while.
             let config = match genfens::config(&request, variant, &options) {
                 Ok(c) => c,
-                Err(e) => {
-                    out.error(&format!("genfens: {e}"));
-                    return WorkEnd::Nothing;
-                }
+                Err(e) => return WorkEnd::error(&format!("genfens: {e}")),
             };
             let (printed, ended) = genfens::generate(&config, request.count, stop, |fen| {
                 out.line(&format!("info string genfens {fen}"));
             });
             let of = request.count;
             match ended {
-                genfens::Ended::Done => {}
+                genfens::Ended::Done => WorkEnd::Nothing,
                 genfens::Ended::Stopped => {
-                    out.info(&format!("stopped genfens after {printed} of {of} positions"));
+                    WorkEnd::info(&format!("stopped genfens after {printed} of {of} positions"))
                 }
-                genfens::Ended::NoOpening => out.error(&format!(
+                genfens::Ended::NoOpening => WorkEnd::error(&format!(
                     "genfens: {} games in a row have no opening that passes the check; {printed} of {of} positions printed",
                     crate::datagen::MAX_SKIPPED_RUN
                 )),
             }
-            WorkEnd::Nothing
         });
     }
 }

@@ -93,6 +93,15 @@ pub mod name {
     pub const ELO: &str = "UCI_Elo";
     /// 0 (weakest) to 20 (full strength).
     pub const SKILL_LEVEL: &str = "Skill Level";
+    /// The folders of the Syzygy endgame tables, separated as `PATH`'s.
+    pub const SYZYGY_PATH: &str = "SyzygyPath";
+    /// Positions of as many pieces as the probe limit are probed this many
+    /// plies or more from the horizon.
+    pub const SYZYGY_PROBE_DEPTH: &str = "SyzygyProbeDepth";
+    /// Positions of more pieces are not probed.
+    pub const SYZYGY_PROBE_LIMIT: &str = "SyzygyProbeLimit";
+    /// Whether a win the 50-move rule turns into a draw counts as a draw.
+    pub const SYZYGY_50_MOVE_RULE: &str = "Syzygy50MoveRule";
 }
 
 /// The largest transposition table, in MiB ([`crate::search::MAX_HASH_MB`]).
@@ -103,6 +112,8 @@ pub(super) const MAX_THREADS: i64 = crate::search::MAX_THREADS as i64;
 pub const MAX_MULTIPV: i64 = 256;
 /// The largest move overhead, in milliseconds.
 pub const MAX_MOVE_OVERHEAD: i64 = 5000;
+/// The largest `SyzygyProbeDepth` (Stockfish's).
+pub const MAX_SYZYGY_PROBE_DEPTH: i64 = 100;
 
 /// The `UCI_Variant` entries: every variant id, `chess` first.
 const UCI_VARIANTS: &[&str] = &[
@@ -242,6 +253,30 @@ pub(super) const SPECS: &[Spec] = &[
             min: 0,
             max: skill::FULL_LEVEL as i64,
         },
+    },
+    Spec {
+        name: name::SYZYGY_PATH,
+        kind: Kind::Text,
+    },
+    Spec {
+        name: name::SYZYGY_PROBE_DEPTH,
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_SYZYGY_PROBE_DEPTH,
+        },
+    },
+    Spec {
+        name: name::SYZYGY_PROBE_LIMIT,
+        kind: Kind::Spin {
+            default: crate::syzygy::MAX_PIECES as i64,
+            min: 0,
+            max: crate::syzygy::MAX_PIECES as i64,
+        },
+    },
+    Spec {
+        name: name::SYZYGY_50_MOVE_RULE,
+        kind: Kind::Check(true),
     },
 ];
 
@@ -499,6 +534,15 @@ mod tests {
             &"option name UCI_Variant type combo default chess var chess var extinction var stylish var wacky var sets var dynamic var tiebraker"
                 .to_owned()
         ));
+        // Stockfish's names, types and defaults.
+        for line in [
+            "option name SyzygyPath type string default <empty>",
+            "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+            "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
+            "option name Syzygy50MoveRule type check default true",
+        ] {
+            assert!(lines.contains(&line.to_owned()), "{line}");
+        }
     }
 
     #[test]

@@ -126,6 +126,12 @@ pub fn score_text(score: Score, scale: Option<PointScale>) -> String {
     if let Some(moves) = score.moves() {
         return format!("mate {moves}");
     }
+    // As Stockfish shows a tablebase win: the largest `cp`, less the
+    // plies to the position the tables decided.
+    if let Score::Tablebase { won, plies, .. } = score {
+        let cp = CP_LIMIT - plies.clamp(0, CP_LIMIT);
+        return format!("cp {}", if won { cp } else { -cp });
+    }
     match scale {
         Some(s) => format!("cp {}", s.cp(score.margin_in(s.units))),
         None => format!("cp {}", score.margin().clamp(-CP_LIMIT, CP_LIMIT)),
@@ -169,18 +175,20 @@ pub(super) struct UciReporter<W> {
     pub wdl_phase: Option<i32>,
     /// The scale of `score cp` (`None`: internal units).
     pub scale: Option<PointScale>,
+    /// Whether lines carry `tbhits` (the search probes endgame tables).
+    pub tbhits: bool,
 }
 
 /// The `wdl W D L` part for a score: a proven end is certain, a margin
 /// goes through the win/draw/loss model at the root's phase.
 pub fn wdl(score: Score, phase: i32) -> String {
     let w = match score {
-        Score::End { won: true, .. } => Wdl {
+        Score::End { won: true, .. } | Score::Tablebase { won: true, .. } => Wdl {
             win: 1000,
             draw: 0,
             loss: 0,
         },
-        Score::End { won: false, .. } => Wdl {
+        Score::End { won: false, .. } | Score::Tablebase { won: false, .. } => Wdl {
             win: 0,
             draw: 0,
             loss: 1000,
@@ -191,13 +199,14 @@ pub fn wdl(score: Score, phase: i32) -> String {
 }
 
 /// The `info` line of one principal variation, its score on `scale`
-/// ([`score_text`]).
+/// ([`score_text`]), with `tbhits` when `tbhits` says so.
 pub fn info_line(
     line: &PvLine,
     mode: CastlingMode,
     stats: &Stats,
     wdl_phase: Option<i32>,
     scale: Option<PointScale>,
+    tbhits: bool,
 ) -> String {
     let ms = stats.time.as_millis();
     let nps = u128::from(stats.nodes) * 1000 / ms.max(1);
@@ -208,8 +217,13 @@ pub fn info_line(
     };
     let wdl = wdl_phase.map_or_else(String::new, |p| format!(" {}", wdl(line.score(), p)));
     let pv: Vec<String> = line.pv.iter().map(|a| a.uci(mode).to_string()).collect();
+    let tbhits = if tbhits {
+        format!(" tbhits {}", stats.tbhits)
+    } else {
+        String::new()
+    };
     format!(
-        "info depth {} seldepth {} multipv {} score {}{bound}{wdl} nodes {} nps {nps} hashfull {} time {ms} pv {}",
+        "info depth {} seldepth {} multipv {} score {}{bound}{wdl} nodes {} nps {nps} hashfull {}{tbhits} time {ms} pv {}",
         line.depth,
         line.seldepth,
         line.multipv,
@@ -228,6 +242,7 @@ impl<W: Write + Send> Reporter for UciReporter<W> {
             stats,
             self.wdl_phase,
             self.scale,
+            self.tbhits,
         ));
     }
 }

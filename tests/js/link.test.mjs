@@ -48,3 +48,43 @@ test("the setup posted", () => {
   assert.ok("error" in setupRequest({ ...DEFAULTS, timing: "clock", base: 0 }));
   assert.ok("error" in setupRequest({ ...DEFAULTS, timing: "clock", base: 1, inc: -1 }));
 });
+
+const CONTEST = { ...DEFAULTS, contest: "one", games: 2, resignationEnds: null, chooser: "first" };
+
+test("a contest from a link: its format, the resignation switch and the chooser", () => {
+  const { values, bad } = readLink(new URLSearchParams("variant=stylish&mode=people&contest=series:2"), CONTEST, ALLOWED);
+  assert.deepEqual(bad, []);
+  assert.equal(values.contest, "series");
+  assert.equal(values.games, 2);
+  assert.equal(values.resignationEnds, null, "not given: as the variant says");
+  const m = readLink(new URLSearchParams("contest=tiebreak-match:3&resignation_ends=on&chooser=none"), CONTEST, ALLOWED).values;
+  assert.deepEqual([m.contest, m.games, m.resignationEnds, m.chooser], ["tiebreak-match", 3, true, "none"]);
+  // Without a contest, one game; what cannot be used is named.
+  assert.equal(readLink(new URLSearchParams("variant=chess"), { ...CONTEST, contest: "series" }, ALLOWED).values.contest, "one");
+  const wrong = readLink(
+    new URLSearchParams("contest=series:101&resignation_ends=maybe&chooser=third"),
+    CONTEST,
+    ALLOWED
+  ).bad;
+  assert.deepEqual(wrong, ["contest 'series:101'", "resignation_ends 'maybe'", "chooser 'third'"]);
+  assert.deepEqual(readLink(new URLSearchParams("contest=tiebreak-match:97"), CONTEST, ALLOWED).bad, ["contest 'tiebreak-match:97'"]);
+  assert.ok(isSetupLink(new URLSearchParams("contest=series:2")));
+});
+
+test("the contest posted", () => {
+  const series = setupRequest({ ...CONTEST, mode: "people", contest: "series", games: 2, resignationEnds: true });
+  assert.equal(series.setup.contest, "series:2");
+  assert.equal(series.setup.resignation_ends, true);
+  assert.equal(series.setup.chooser, undefined, "a chooser is for sets");
+  // A tie-break match plays dynamic whatever the menu said.
+  const match = setupRequest({ ...CONTEST, contest: "tiebreak-match", games: 4 });
+  assert.deepEqual([match.setup.variant, match.setup.contest, "resignation_ends" in match.setup], ["dynamic", "tiebreak-match:4", false]);
+  const sets = setupRequest({ ...CONTEST, variant: "sets", contest: "series", games: 3, resignationEnds: false, chooser: "second" });
+  assert.deepEqual([sets.setup.contest, sets.setup.resignation_ends, sets.setup.chooser], ["series:3", false, "second"]);
+  // One game: no contest field at all.
+  assert.equal("contest" in setupRequest(CONTEST).setup, false);
+  for (const games of [0, 101, 2.5, NaN]) {
+    assert.ok("error" in setupRequest({ ...CONTEST, contest: "series", games }), String(games));
+  }
+  assert.ok("error" in setupRequest({ ...CONTEST, contest: "tiebreak-match", games: 97 }));
+});

@@ -8,8 +8,10 @@ target/release/tally; with NAMEs, only the tests whose names hold one)
 
 Besides playing, it drives what a player of online chess expects of the
 page (stepping through the record with the keys, premoves, the rematch,
-the rules cards, the end screen's winner, the analysis board) and one
-test for each of the bugs of issue 95 that a browser shows.
+the rules cards, the end screen's winner, the analysis board), a contest
+(a 2-game stylish series by clicks between two people, ended by the
+leader's resignation, its result read from the page) and one test for
+each of the bugs of issue 95 that a browser shows.
 
 Every wait ends on what it waits for, bounded by a deadline (no sleep
 stands for a wait). Prints "N passed, M failed" and exits non-zero when
@@ -28,6 +30,7 @@ import urllib.request
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -170,6 +173,20 @@ class Page:
         self.d.execute_script("window.confirm = () => true")
         self.q("#btn-resign").click()
         self.wait(lambda: self.status() == "over", "the resignation")
+
+    def contest_points(self):
+        return (self.q('[data-contest-points="first"]').text, self.q('[data-contest-points="second"]').text)
+
+    def contest_game(self):
+        e = self.qa("[data-contest-game]")
+        return e[0].get_attribute("data-contest-game") if e and e[0].is_displayed() else None
+
+    def alert(self):
+        """The open alert or confirm, or None."""
+        try:
+            return self.d.switch_to.alert
+        except NoAlertPresentException:
+            return None
 
     def js_click(self, css):
         """Clicks the first element of `css` as it is now (the ranking's
@@ -645,6 +662,123 @@ def test_the_evaluation_bar_and_the_chart_follow_tally(p):
     assert 0 < white["height"] < outer["height"]
     assert p.qa("#chart polyline.total.white") and p.qa("#chart polyline.total.black")
     assert p.qa("#chart circle.expected-dot"), "Tally's expected margin is charted"
+
+
+def test_a_stylish_series_by_clicks_ended_by_a_resignation(p):
+    # New game: a series of 2 games between two people, chosen in the form.
+    p.d.get("http://%s/?variant=stylish&mode=people" % p.base)
+    p.wait(lambda: "press Start" in p.q("#setup-note").text, "the setup from the link")
+    form = "#setup-form "
+    p.q(form + '[name="contest"] option[value="series"]').click()
+    games = p.q(form + '[name="games"]')
+    p.wait(lambda: games.is_displayed(), "the number of games")
+    games.clear()
+    games.send_keys("2")
+    # Stylish: a resignation ends the series, by default.
+    assert p.q(form + '[name="resignation_ends"]').is_selected()
+    assert "the resigner loses it whatever the points" in p.q("#resign-label").text, p.q("#resign-label").text
+    assert not p.shown(form + '[name="chooser"]'), "who chose colour is for sets"
+    p.q(form + 'button[type="submit"]').click()
+    p.wait(lambda: "game=" in p.d.current_url and p.contest_game() == "1", "game 1 and the contest's table")
+    assert p.contest_points() == ("0", "0"), p.contest_points()
+    assert p.status() == "playing"
+    assert "Player 1 · White" in p.q("#bottom-name").text, p.q("#bottom-name").text
+    # Game 1 by clicks: fool's mate, Black (Player 2) mates, 80.
+    for frm, to in [("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")]:
+        p.move(frm, to)
+    p.wait(lambda: p.status() == "over", "the end of game 1")
+    # The game's own end screen, as for any game.
+    assert p.q("#end").get_attribute("data-winner") == "black"
+    p.wait(lambda: p.contest_points() == ("0", "80"), "the sums after game 1")
+    table = p.q("#contest").text
+    assert "Player 2 leads by 80" in table and "Won: Player 1 0 · Player 2 1 · tied 0" in table, table
+    row = p.q('[data-contest-row="1"]').text
+    assert "Player 1" in row and "80" in row and "checkmate" in row, row
+    assert not p.qa("[data-contest-winner]"), "the series goes on"
+    assert not p.shown("#btn-rematch"), "the next game is the series'"
+    # Next game: colours reversed, Player 2 has White.
+    first = p.game_id()
+    assert "Game 2: Player 2 has White" in p.q("#contest-after").text, p.q("#contest-after").text
+    p.q("[data-contest-next]").click()
+    p.wait(lambda: p.game_id() != first and p.contest_game() == "2", "game 2")
+    p.wait(lambda: p.status() == "playing" and p.plies() == 0, "game 2's start")
+    assert "Player 2 · White" in p.q("#bottom-name").text, p.q("#bottom-name").text
+    assert not p.shown("#end") and not p.shown("[data-contest-next]")
+    assert p.contest_points() == ("0", "80")
+    # Player 2, White and leading, resigns: the Resign button and its
+    # confirm, which says what the resignation does to the series.
+    p.q("#btn-resign").click()
+    confirm = p.wait(lambda: p.alert(), "the confirm")
+    assert "Player 2" in confirm.text and "would lose it" in confirm.text, confirm.text
+    confirm.accept()
+    p.wait(lambda: p.status() == "contest-over", "the end of the series")
+    decision = p.q("[data-contest-winner]")
+    assert decision.get_attribute("data-contest-winner") == "first"
+    assert p.contest_points() == ("0", "80"), p.contest_points()
+    assert "Player 1 wins" in decision.text and "Player 2 resigned in game 2" in decision.text, decision.text
+    # Game 2's end screen: Black (Player 1) wins the game; no next game.
+    assert p.q("#end").get_attribute("data-winner") == "black"
+    assert not p.shown("[data-contest-next]")
+    # The download offers the whole contest beside the game.
+    assert p.shown("#pgn-link") and p.shown("#end-contest-pgn")
+    with urllib.request.urlopen(p.q("#end-contest-pgn").get_attribute("href")) as r:
+        pgn = r.read().decode()
+    assert pgn.count("[Round ") == 2, pgn
+    # After a reload the table is there, the result with it.
+    p.d.refresh()
+    p.wait(lambda: p.contest_game() == "2" and p.status() == "contest-over", "the table after the reload")
+    assert p.contest_points() == ("0", "80")
+    assert p.q("[data-contest-winner]").get_attribute("data-contest-winner") == "first"
+    assert len(p.qa("[data-contest-row]")) == 2
+    # Game 1's page, from the table, links to game 2.
+    p.q('[data-contest-row="1"] a').click()
+    p.wait(lambda: p.game_id() == first and p.contest_game() == "1", "game 1 again")
+    assert p.shown("#contest-next-link") and "Game 2" in p.q("#contest-next-link").text
+
+
+def test_new_game_offers_a_series_a_match_and_the_sets_colour_choice(p):
+    p.d.get("http://%s/?variant=chess&mode=people" % p.base)
+    p.wait(lambda: "press Start" in p.q("#setup-note").text, "the setup from the link")
+    form = "#setup-form "
+    variant = p.q(form + '[name="variant"]')
+    assert not p.shown(form + '[name="games"]'), "one game: no contest fields"
+    # A tie-break match plays dynamic: the variant follows, and comes back.
+    p.q(form + '[name="contest"] option[value="tiebreak-match"]').click()
+    p.wait(lambda: variant.get_attribute("value") == "dynamic", "the variant following the match")
+    assert not variant.is_enabled()
+    assert p.q(form + '[name="games"]').get_attribute("max") == "96"
+    assert not p.q(form + '[name="resignation_ends"]').is_selected(), "dynamic: a resignation scores its game"
+    p.q(form + '[name="contest"] option[value="series"]').click()
+    p.wait(lambda: variant.get_attribute("value") == "chess" and variant.is_enabled(), "the variant back")
+    # Sets: who chose colour, the first player by default; the other
+    # holds the draw advantage all series long, and the page says so.
+    p.q(form + '[name="variant"] option[value="sets"]').click()
+    chooser = p.q(form + '[name="chooser"]')
+    p.wait(lambda: chooser.is_displayed(), "who chose colour")
+    assert chooser.get_attribute("value") == "first"
+    assert "Player 2 holds the draw advantage" in p.q(form + '[name="chooser"] option[value="first"]').text
+    assert "in every game" in p.q("#chooser-about").text
+    p.q(form + 'button[type="submit"]').click()
+    p.wait(lambda: p.contest_game() == "1", "game 1 of the sets series")
+    text = p.q("#contest-advantage").text
+    assert "Player 2 holds the draw advantage" in text and "Black in this game" in text, text
+
+
+def test_on_a_phone_the_contest_table_stays_in_view(p):
+    p.open("?variant=stylish&mode=people&contest=series:3")
+    p.move("e2", "e4")
+    p.d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                        {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+    try:
+        p.wait(lambda: p.d.execute_script("return window.innerWidth") == 390, "the phone's width")
+        height = p.d.execute_script("return window.innerHeight")
+        for css in ['[data-points="white"]', '[data-contest-points="first"]', '[data-contest-points="second"]',
+                    "[data-contest-game]", '[data-contest-row="1"]']:
+            r = p.q(css).rect
+            assert r["y"] + r["height"] <= height and r["x"] + r["width"] <= 390, (css, r, height)
+        assert p.q('[data-contest-row="1"]').text.startswith("1"), p.q('[data-contest-row="1"]').text
+    finally:
+        p.d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def test_on_a_phone_the_points_and_the_last_move_stay_in_view(p):

@@ -3,8 +3,23 @@
 // which of them cannot be used), and the setup the form posts. Pure: the
 // unit tests import it.
 
+import { DEFAULT_CAP, maxGames, parseFormat } from "./contest.js";
+
 /** The parameters a setup link may carry. */
-export const LINK_KEYS = ["variant", "side", "fen", "movetime", "elo", "specials", "mode", "clock", "chess960"];
+export const LINK_KEYS = [
+  "variant",
+  "side",
+  "fen",
+  "movetime",
+  "elo",
+  "specials",
+  "mode",
+  "clock",
+  "chess960",
+  "contest",
+  "resignation_ends",
+  "chooser",
+];
 
 /** The shortest clock a game may have, s (the server's bound). */
 export const MIN_CLOCK_S = 1;
@@ -26,6 +41,10 @@ export const MAX_CLOCK_S = 3 * 3600;
  * @property {boolean} specials
  * @property {boolean} chess960
  * @property {string} fen
+ * @property {import("./contest.js").ContestKind} contest one game, a series or a tie-break match
+ * @property {number} games the contest's games (a tie-break match's regular games)
+ * @property {boolean | null} resignationEnds whether a resignation ends the contest (null: as the variant says)
+ * @property {"first" | "second" | "none"} chooser sets: who chose colour (the other holds the draw advantage)
  */
 
 /**
@@ -107,6 +126,28 @@ export function readLink(q, values, allowed) {
       v.inc = inc;
     }
   }
+  // A contest: `series:N` or `tiebreak-match:N` (the form has no cap:
+  // the default one only); absent, one game.
+  const contest = q.get("contest");
+  v.contest = "one";
+  if (contest !== null && contest !== "one") {
+    const f = parseFormat(contest);
+    if (f && (f.kind === "series" || f.cap === DEFAULT_CAP) && f.games >= 1 && f.games <= maxGames(f.kind)) {
+      v.contest = f.kind;
+      v.games = f.games;
+    } else named("contest", contest);
+  }
+  const ends = q.get("resignation_ends");
+  v.resignationEnds = null;
+  if (ends !== null) {
+    if (ends === "on" || ends === "off") v.resignationEnds = ends === "on";
+    else named("resignation_ends", ends);
+  }
+  const chooser = q.get("chooser");
+  if (chooser !== null) {
+    if (chooser === "first" || chooser === "second" || chooser === "none") v.chooser = chooser;
+    else named("chooser", chooser);
+  }
   return { values: v, bad };
 }
 
@@ -132,5 +173,15 @@ export function setupRequest(v) {
   }
   const fen = String(v.fen || "").trim();
   if (fen) setup.fen = fen;
+  if (v.contest === "series" || v.contest === "tiebreak-match") {
+    const max = maxGames(v.contest);
+    const n = Number(v.games);
+    if (!Number.isInteger(n) || n < 1 || n > max) return { error: "give the number of games: a whole number from 1 to " + max };
+    setup.contest = v.contest + ":" + n;
+    // A tie-break match plays dynamic (its tie-breaks tiebraker).
+    if (v.contest === "tiebreak-match") setup.variant = "dynamic";
+    if (v.resignationEnds !== null) setup.resignation_ends = v.resignationEnds;
+    if (setup.variant === "sets") setup.chooser = v.chooser;
+  }
   return { setup };
 }

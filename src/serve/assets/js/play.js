@@ -1,11 +1,13 @@
 // @ts-check
 // The game view: the board, the points, the record to step through, the
 // chart and evaluation bar, special actions with their help, hints as
-// arrows, premoves, the clocks and the end screen. The game lives on the
-// server; this view draws each state it sends.
+// arrows, premoves, the clocks and the end screen; in a contest, its
+// table (points by player, the sums, the next game). The game lives on
+// the server; this view draws each state it sends.
 
 import { Board } from "./board.js";
 import { draw as drawChart, series } from "./chart.js";
+import * as contest from "./contest.js";
 import { $, el, show, typing } from "./dom.js";
 import { checkedKing, destsOf, kingSquare, movesBetween, placement, premoveMove } from "./fen.js";
 import * as fmt from "./format.js";
@@ -19,6 +21,7 @@ import * as sound from "./sound.js";
 /** @typedef {import("./types.js").VariantInfo} VariantInfo */
 /** @typedef {import("./types.js").PlyState} PlyState */
 /** @typedef {import("./types.js").Side} Side */
+/** @typedef {import("./types.js").ContestState} ContestState */
 /** @typedef {import("./board.js").Arrow} Arrow */
 
 /**
@@ -106,7 +109,9 @@ export class PlayView {
       this.send({ type: "takeback" });
     });
     $("btn-resign").addEventListener("click", () => {
-      if (window.confirm("Resign this game?")) this.send({ type: "resign" });
+      const s = this.state;
+      if (!s) return;
+      if (window.confirm(contest.resignQuestion(s.contest, s.mode, s.turn))) this.send({ type: "resign" });
     });
     const hintOn = /** @type {HTMLInputElement} */ ($("hint-on"));
     hintOn.addEventListener("change", () => {
@@ -130,6 +135,8 @@ export class PlayView {
     });
     $("viewing-live").addEventListener("click", () => this.view(null));
     $("btn-rematch").addEventListener("click", () => this.rematch());
+    $("btn-contest-next").addEventListener("click", () => this.nextGame());
+    $("contest-next-link").addEventListener("click", (e) => this.follow(e));
     $("btn-analyse-game").addEventListener("click", () => {
       if (this.state) this.hooks.analyse(this.state);
     });
@@ -359,7 +366,9 @@ export class PlayView {
     $("variant-line").textContent =
       fmt.variantName(s.variant) + " · " + (s.mode === "people" ? "two people, Tally referees" : "against Tally") +
       " · " + timing + " · special actions " + (s.specials ? "on" : "off") + (s.chess960 ? " · Chess960" : "") +
+      (s.contest ? " · " + contest.noun(s.contest.format) + " " + contest.gameLabel(s.contest).replace(/^Game/, "game") : "") +
       " · game " + s.id;
+    this.drawContest();
     this.drawEnd();
     this.drawThink();
     this.drawRecord();
@@ -369,9 +378,10 @@ export class PlayView {
   drawStatus() {
     const s = /** @type {GameState} */ (this.state);
     const status = $("status");
-    status.setAttribute("data-status", s.status);
+    status.setAttribute("data-status", contest.statusOf(s.status, s.contest));
     if (s.status === "over") {
       const words = [fmt.endingText(s.ending), fmt.resultText(s.result, s.ending)].filter((t) => t);
+      if (s.contest && s.contest.over) words.push("the " + contest.noun(s.contest.format) + " is over");
       status.textContent = "Game over · " + (words.length ? words.join(" · ") : "ended");
     } else if (s.thinking) {
       status.textContent = "Tally is thinking…";
@@ -405,6 +415,10 @@ export class PlayView {
   playerName(side) {
     const s = /** @type {GameState} */ (this.state);
     const colour = fmt.sideName(side);
+    if (s.mode === "people" && s.contest) {
+      const seat = side === "white" ? s.contest.white : contest.otherSeat(s.contest.white);
+      return s.contest.names[contest.seatIndex(seat)] + " · " + colour;
+    }
     if (s.mode === "people") return colour;
     if (side === s.side) return "You · " + colour;
     return (s.elo ? "Tally (Elo " + s.elo + ")" : "Tally") + " · " + colour;
@@ -510,6 +524,96 @@ export class PlayView {
     const report = /** @type {HTMLAnchorElement} */ ($("report-link"));
     report.href = "/api/games/" + encodeURIComponent(s.id) + "/report";
     /** @type {HTMLButtonElement} */ ($("btn-rematch")).disabled = false;
+    // In a contest the next game is the contest's (its table's button).
+    show($("btn-rematch"), !s.contest);
+    const whole = /** @type {HTMLAnchorElement} */ ($("end-contest-pgn"));
+    show(whole, Boolean(s.contest));
+    if (s.contest) whole.href = "/api/contests/" + encodeURIComponent(s.contest.id) + "/pgn";
+  }
+
+  /** The contest's table, when the game is part of one. */
+  drawContest() {
+    const s = /** @type {GameState} */ (this.state);
+    const box = $("contest");
+    const c = s.contest;
+    show(box, Boolean(c));
+    if (!c) return;
+    const kind = contest.parseFormat(c.format);
+    $("contest-title").textContent =
+      contest.formatText(c.format) + (kind && kind.kind === "series" ? " · " + fmt.variantName(s.variant) : "");
+    const game = $("contest-game");
+    game.setAttribute("data-contest-game", String(c.number));
+    game.textContent = contest.gameLabel(c);
+    for (const seat of /** @type {const} */ (["first", "second"])) {
+      const i = contest.seatIndex(seat);
+      $("contest-name-" + seat).textContent = c.names[i];
+      $("contest-col-" + seat).textContent = c.names[i];
+      const sum = /** @type {HTMLElement} */ (box.querySelector(`[data-contest-points="${seat}"]`));
+      sum.textContent = fmt.points(c.totals[i]);
+      sum.parentElement?.classList.toggle("leads", contest.framed(c) === seat);
+    }
+    const standing = $("contest-standing");
+    standing.textContent = contest.standingText(c);
+    show(standing, standing.textContent !== "");
+    const decision = $("contest-decision");
+    show(decision, c.over);
+    if (c.over && c.decision) {
+      decision.textContent = c.decision.text;
+      decision.setAttribute("data-contest-winner", contest.winnerOf(c));
+    } else {
+      decision.textContent = "";
+      decision.removeAttribute("data-contest-winner");
+    }
+    const next = contest.after(c, s.status);
+    const button = $("btn-contest-next");
+    const link = /** @type {HTMLAnchorElement} */ ($("contest-next-link"));
+    show($("contest-after"), next !== null);
+    show(button, next !== null && next.kind === "next");
+    show(link, next !== null && next.kind === "link");
+    $("contest-next-text").textContent = next && next.kind === "next" ? next.text : "";
+    if (next && next.kind === "link") {
+      link.textContent = "Game " + next.number + " →";
+      link.href = "/?game=" + encodeURIComponent(next.id);
+      link.setAttribute("data-game-link", next.id);
+    }
+    const body = $("contest-rows");
+    body.replaceChildren();
+    for (const row of contest.contestRows(c, { status: s.status, totals: s.totals })) {
+      const tr = el("tr", (row.current ? "current" : "") + (row.live ? " live" : ""));
+      tr.setAttribute("data-contest-row", String(row.number));
+      const cell = el("td", "cgame");
+      if (row.id && !row.current) {
+        const a = el("a", "", String(row.number));
+        a.href = "/?game=" + encodeURIComponent(row.id);
+        a.setAttribute("data-game-link", row.id);
+        a.addEventListener("click", (e) => this.follow(e));
+        cell.appendChild(a);
+      } else cell.appendChild(el("span", "", String(row.number)));
+      if (row.tiebreak) cell.appendChild(el("span", "tag", "tie-break"));
+      const note = row.live ? row.result : row.note;
+      if (note) cell.appendChild(el("span", "cnote", note));
+      tr.appendChild(cell);
+      tr.appendChild(el("td", "cwhite", row.white));
+      for (const i of [0, 1]) {
+        const td = el("td", "cpts");
+        td.appendChild(el("span", "gpts", row.points[i]));
+        if (row.sums[i] !== "") td.appendChild(el("span", "csum-run", "Σ " + row.sums[i]));
+        if (row.winner === i) td.classList.add("won");
+        tr.appendChild(td);
+      }
+      body.appendChild(tr);
+    }
+    const current = body.querySelector("tr.current");
+    const scroller = box.querySelector(".contest-table-box");
+    if (current && scroller) {
+      const top = /** @type {HTMLElement} */ (current).offsetTop;
+      if (top < scroller.scrollTop || top + /** @type {HTMLElement} */ (current).offsetHeight > scroller.scrollTop + scroller.clientHeight) {
+        scroller.scrollTop = top - scroller.clientHeight / 2;
+      }
+    }
+    $("contest-won").textContent = contest.wonText(c);
+    $("contest-rules").textContent = [contest.tiebreakText(c.format), contest.resignationText(c)].filter((x) => x).join(" ");
+    $("contest-advantage").textContent = contest.drawAdvantageText(c, s.draw_advantage);
   }
 
   /** The move list, the chart, the last move under the board. */
@@ -623,6 +727,53 @@ export class PlayView {
       disk: s.disk ? kingSquare(pieces, colorOf(s.disk)) : null,
       arrows,
     });
+  }
+
+  /**
+   * A click on a link to a game of the contest: opened here (the address
+   * follows), unless a modifier asks the browser for a new tab.
+   * @param {MouseEvent} e
+   */
+  follow(e) {
+    const a = /** @type {HTMLAnchorElement | null} */ (e.currentTarget);
+    const id = a ? a.getAttribute("data-game-link") : null;
+    if (!id || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    this.go(id);
+  }
+
+  /**
+   * Opens game `id` and puts it in the address.
+   * @param {string} id
+   */
+  async go(id) {
+    const why = await this.open(id);
+    if (why !== null) this.message(why);
+    else if (this.state) this.hooks.opened(this.state);
+  }
+
+  /** Opens the contest's next game (colours as the contest says). */
+  async nextGame() {
+    const s = this.state;
+    if (!s || !s.contest) return;
+    const button = /** @type {HTMLButtonElement} */ ($("btn-contest-next"));
+    button.disabled = true;
+    let r;
+    try {
+      r = await fetch("/api/contests/" + encodeURIComponent(s.contest.id) + "/next", { method: "POST" });
+    } catch (e) {
+      this.message("the server cannot be reached");
+      button.disabled = false;
+      return;
+    }
+    const body = await r.json().catch(() => ({ error: "the server sent no answer" }));
+    button.disabled = false;
+    if (!r.ok) {
+      this.message(body.error || "no next game");
+      return;
+    }
+    this.load(/** @type {GameState} */ (body));
+    this.hooks.opened(/** @type {GameState} */ (body));
   }
 
   async rematch() {

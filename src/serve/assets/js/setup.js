@@ -2,8 +2,11 @@
 // The New game view: the variant menu with readable names, the chosen
 // variant's about line and rules card, the setup form (filled from a
 // link's parameters, never started by one), and the games this server
-// keeps, each with its date, players, result and id.
+// keeps, each with its date, players, result and id. A contest (a
+// series, a tie-break match) is chosen here too: its games, whether a
+// resignation ends it, and in sets who chose colour.
 
+import { agree, maxGames, seatNames } from "./contest.js";
 import { $, el, show } from "./dom.js";
 import * as fmt from "./format.js";
 import { readLink, setupRequest } from "./link.js";
@@ -30,10 +33,18 @@ export class SetupView {
       select.appendChild(o);
     }
     select.value = catalogue.default_variant;
+    /** @type {string | null} the variant whose default the resignation switch shows */
+    this.resignFor = null;
+    /** @type {string | null} the variant chosen before a tie-break match made it dynamic */
+    this.variantBefore = null;
     const elo = this.input("elo");
     elo.min = String(catalogue.min_elo);
     elo.max = String(catalogue.max_elo);
     this.form.addEventListener("change", () => this.sync());
+    // The contest's line names N as it is typed.
+    this.form.addEventListener("input", (ev) => {
+      if (ev.target === this.input("games")) this.sync();
+    });
     this.form.addEventListener("submit", (ev) => {
       ev.preventDefault();
       this.start();
@@ -67,6 +78,10 @@ export class SetupView {
       specials: this.input("specials").checked,
       chess960: this.input("chess960").checked,
       fen: this.input("fen").value,
+      contest: contestKind(this.select("contest").value),
+      games: Number(this.input("games").value),
+      resignationEnds: this.input("resignation_ends").checked,
+      chooser: chooserOf(this.select("chooser").value),
     };
   }
 
@@ -84,7 +99,13 @@ export class SetupView {
     this.input("specials").checked = v.specials;
     this.input("chess960").checked = v.chess960;
     this.input("fen").value = v.fen;
+    this.select("contest").value = v.contest;
+    this.input("games").value = String(v.games);
+    this.select("chooser").value = v.chooser;
+    this.variantBefore = null;
     this.sync();
+    // Not given: as the variant says (sync set it).
+    if (v.resignationEnds !== null) this.input("resignation_ends").checked = v.resignationEnds;
   }
 
   /** Shows the fields that apply, and the chosen variant's card. */
@@ -94,14 +115,75 @@ export class SetupView {
     this.form.querySelectorAll(".timing-clock").forEach((e) => show(e, clock));
     this.input("elo").disabled = this.select("strength").value !== "elo";
     this.select("side").disabled = this.select("mode").value === "people";
+    this.syncContest();
     const info = this.catalogue.variants.find((v) => v.id === this.select("variant").value);
     if (!info) return;
+    this.syncContestWords(info);
     $("setup-about").textContent = fmt.aboutText(info.card);
     $("specials-label").textContent = info.specials.length
       ? "special actions (" + info.specials.map((s) => s.action).join(", ") + ")"
       : "special actions (none in " + fmt.variantName(info.id) + ")";
     const box = $("setup-rules");
     if (box.firstElementChild?.getAttribute("data-rules") !== info.id) box.replaceChildren(rulesCard(info));
+  }
+
+  /**
+   * The contest's fields: shown for a series or a match; a tie-break
+   * match plays dynamic, so the variant follows (and comes back after).
+   */
+  syncContest() {
+    const kind = contestKind(this.select("contest").value);
+    const variant = this.select("variant");
+    if (kind === "tiebreak-match") {
+      if (variant.value !== "dynamic" && this.catalogue.variants.some((v) => v.id === "dynamic")) {
+        this.variantBefore = variant.value;
+        variant.value = "dynamic";
+      }
+    } else if (variant.disabled && this.variantBefore) {
+      variant.value = this.variantBefore;
+      this.variantBefore = null;
+    }
+    variant.disabled = kind === "tiebreak-match";
+    this.form.querySelectorAll(".contest-only").forEach((e) => show(e, kind !== "one"));
+    this.form.querySelectorAll(".chooser-only").forEach((e) => show(e, kind !== "one" && variant.value === "sets"));
+    const games = this.input("games");
+    games.max = String(maxGames(kind));
+  }
+
+  /**
+   * The contest's words: the format, the resignation switch (its default
+   * as the variant says, set again when the variant changes) and, in
+   * sets, who chose colour with the players' names.
+   * @param {import("./types.js").VariantInfo} info
+   */
+  syncContestWords(info) {
+    const v = this.values();
+    const noun = v.contest === "tiebreak-match" ? "match" : "series";
+    const n = Number.isInteger(v.games) && v.games > 0 ? v.games : "N";
+    $("contest-about").textContent =
+      v.contest === "tiebreak-match"
+        ? n + " games of Dynamic chess, colours alternating; if the sums are then level, games of Tiebraker (disk on) follow until one breaks the tie, at most 4. Points are summed by player, not by colour."
+        : n + " games of " + fmt.variantName(info.id) + ", colours alternating (the first player is White in game 1); each player's points are summed over the games, and the larger sum wins.";
+    const resign = this.input("resignation_ends");
+    if (this.resignFor !== info.id) {
+      resign.checked = info.resignation_loses;
+      this.resignFor = info.id;
+    }
+    $("resign-label").textContent =
+      "a resignation ends the " + noun + ": the resigner loses it whatever the points (" +
+      (info.resignation_loses ? fmt.variantName(info.id) + "'s rule" : "off by default in " + fmt.variantName(info.id)) + ")";
+    const [first, second] = seatNames(v.mode, v.side, v.strength === "elo" ? Math.round(v.elo) : null);
+    const chooser = this.select("chooser");
+    /** @type {Record<string, string>} */
+    const words = {
+      first: first + " (White in game 1) chose White: " + agree(second, "holds") + " the draw advantage",
+      second: second + " chose Black: " + agree(first, "holds") + " the draw advantage",
+      none: "nobody: no draw advantage",
+    };
+    for (const o of Array.from(chooser.options)) o.textContent = words[o.value] || o.value;
+    $("chooser-about").textContent =
+      "The player who did not choose colour holds the draw advantage (a plain draw's 1/2) in every game of the " + noun +
+      ", whatever colour they have in it.";
   }
 
   /**
@@ -204,4 +286,20 @@ export class SetupView {
     table.appendChild(body);
     box.appendChild(table);
   }
+}
+
+/**
+ * @param {string} value
+ * @returns {import("./contest.js").ContestKind}
+ */
+function contestKind(value) {
+  return value === "series" || value === "tiebreak-match" ? value : "one";
+}
+
+/**
+ * @param {string} value
+ * @returns {"first" | "second" | "none"}
+ */
+function chooserOf(value) {
+  return value === "second" || value === "none" ? value : "first";
 }

@@ -130,6 +130,7 @@
  * @property {boolean} check
  * @property {Side | null} disk the side whose king is the tiebraker disk
  * @property {DiskPhase | null} phase tiebraker only
+ * @property {Side | null} draw_advantage sets: the side a plain draw's 1/2 goes to (null: nobody)
  * @property {"playing" | "over"} status
  * @property {EndingState | null} ending
  * @property {Decision | null} result
@@ -141,6 +142,62 @@
  * @property {boolean} thinking
  * @property {Think | null} think
  * @property {number | null} search_ms
+ * @property {ContestState | null} contest the contest the game is part of, if any
+ */
+
+/** A contest's player: `first` (White in game 1) or `second`. @typedef {"first" | "second"} Seat */
+
+/**
+ * A counted game of a contest.
+ * @typedef {object} ContestGame
+ * @property {number} number from 1
+ * @property {string} variant
+ * @property {boolean} tiebreak whether it was a tie-break game
+ * @property {Seat} white the player who had White
+ * @property {[number, number]} points each player's points, first player first
+ * @property {Seat | null} winner the player with more points (null: equal)
+ * @property {string | null} ending how it ended
+ * @property {Seat | null} resigned the player who resigned (or lost on time), if one did
+ */
+
+/**
+ * The next game of a contest.
+ * @typedef {object} ContestNext
+ * @property {number} number
+ * @property {string} variant
+ * @property {boolean} tiebreak
+ * @property {Seat} white
+ * @property {boolean} started whether it was opened already (its id is in `ids`)
+ */
+
+/**
+ * How a contest came out.
+ * @typedef {object} ContestDecision
+ * @property {Seat | null} winner null: tied
+ * @property {"points" | "resignation" | "tiebreak"} why
+ * @property {string} text in words, with the players' names and sums
+ */
+
+/**
+ * A contest's table, as the page of one of its games shows it.
+ * @typedef {object} ContestState
+ * @property {string} id
+ * @property {string} format `series:4`, `tiebreak-match:2`, `tiebreak-match:2,cap=6`
+ * @property {string} rules its rules in one line
+ * @property {boolean} resignation_ends whether a resignation ends it, the resigner losing it
+ * @property {[string, string]} names the players' names, first player first
+ * @property {number} number this game's number
+ * @property {Seat} white the player with White in this game
+ * @property {ContestGame[]} games the games counted so far
+ * @property {string[]} ids every game's id, by number from 1 (the next one's once started)
+ * @property {[number, number]} totals each player's sum, first player first
+ * @property {[number, number]} won games each player won on points
+ * @property {number} tied games with equal points
+ * @property {Seat | null} leader the player ahead on points
+ * @property {boolean} over
+ * @property {ContestDecision | null} decision once over
+ * @property {ContestNext | null} next while it goes on
+ * @property {Seat | null} draw_advantage sets: the player holding the draw advantage in every game
  */
 
 /**
