@@ -4,7 +4,7 @@
 # expected points) and against Tally playing chess (chess: the same binary
 # as an external engine told UCI_Variant chess, so it plays for mate and
 # nothing else, while the referee scores the game as stylish), at UCI_Elo
-# 1400 and at full strength at 20,000 nodes a move. A gauntlet: variant
+# 1000 and at full strength at 2,000 nodes a move. A gauntlet: variant
 # against each, 100 openings (slice 3001-3100 of
 # positions/openings-sprt.epd) twice with colours reversed: 200 games a
 # pairing.
@@ -12,8 +12,8 @@
 #   experiments/style.sh
 # then: tally experiment style $OUT/style/*.json --svg style.svg
 . "$(dirname "$0")/common.sh"
-NODES=${NODES:-20000}
-LEVELS=${LEVELS:-"1400 full"}
+NODES=${NODES:-2000}
+LEVELS=${LEVELS:-"1000 full"}
 book=$(openings style 3001 100)
 mkdir -p "$OUT/style"
 for level in $LEVELS; do

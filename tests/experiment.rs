@@ -112,6 +112,22 @@ fn the_handicap_measurement_and_fit_run_and_make_their_tables() {
     let rows: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(rows[0]["factor"], 4.0);
     assert_eq!(rows[0]["margin"]["n"], 2);
+
+    // The confirmation plays the handicap table: its row names the
+    // table's factor of the gap.
+    script(
+        "sets-handicap-confirm.sh",
+        &out,
+        &[("RUNS", "1000:200"), ("OPENINGS", "1")],
+    );
+    let files = results(&out.join("sets-confirm"));
+    assert_eq!(files.len(), 1, "{files:?}");
+    let json = experiment(&["gap", "--json", &files[0]]);
+    let rows: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let factor = tally::scoring::variants::sets::handicap_factor(200).unwrap();
+    assert_eq!(rows[0]["factor"], factor as f64 / 1000.0);
+    assert_eq!(rows[0]["gap"], 200);
+    assert_eq!(rows[0]["margin"]["n"], 2);
 }
 
 #[test]

@@ -338,6 +338,20 @@ fn handicap_table_rules_files_load_and_follow_the_table() {
     }
     let last = HANDICAP_TABLE[HANDICAP_TABLE.len() - 1].gap;
     assert!(handicap_factor(last + 1).is_err());
+    // docs/rules.md gives the same table: a row `| D | K | 2K |` a gap.
+    let doc = include_str!("../docs/rules.md");
+    let rows: Vec<&str> = doc
+        .lines()
+        .skip_while(|l| *l != "### Handicap")
+        .filter(|l| l.starts_with("| ") && l.as_bytes()[2].is_ascii_digit())
+        .take_while(|l| !l.is_empty())
+        .collect();
+    assert_eq!(rows.len(), HANDICAP_TABLE.len(), "{rows:?}");
+    for (row, line) in HANDICAP_TABLE.iter().zip(&rows) {
+        let k = row.factor_milli as f64 / 1000.0;
+        let want = format!("| {} | {k} | {} |", row.gap, 2.0 * k);
+        assert!(line.starts_with(&want), "{line} is not {want}");
+    }
 }
 
 #[test]

@@ -369,10 +369,11 @@ pub struct HandicapRow {
 }
 
 /// The handicap table: the factor of the weaker player's values by gap,
-/// fitted to matches between Tally's strength levels and confirmed by
-/// fresh ones (docs/experiments.md, question 1; docs/rules.md, sets,
-/// Handicap). Between two rows the factor is interpolated geometrically;
-/// a gap beyond the last row has no handicap.
+/// 3.5 to the power D / 200 (rounded), fitted to matches between Tally's
+/// strength levels and confirmed by fresh ones (docs/experiments.md,
+/// question 1; docs/rules.md, sets, Handicap). Between two rows the factor
+/// is interpolated geometrically; a gap beyond the last row has no
+/// handicap.
 pub const HANDICAP_TABLE: &[HandicapRow] = &[
     HandicapRow {
         gap: 0,
@@ -380,19 +381,19 @@ pub const HANDICAP_TABLE: &[HandicapRow] = &[
     },
     HandicapRow {
         gap: 200,
-        factor_milli: 3000,
+        factor_milli: 3500,
     },
     HandicapRow {
         gap: 400,
-        factor_milli: 9000,
+        factor_milli: 12250,
     },
     HandicapRow {
         gap: 600,
-        factor_milli: 27000,
+        factor_milli: 43000,
     },
     HandicapRow {
         gap: 800,
-        factor_milli: 81000,
+        factor_milli: 150000,
     },
 ];
 
