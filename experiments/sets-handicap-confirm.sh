@@ -4,14 +4,14 @@
 # of positions/openings-sprt.epd, none of them in the measurement or the
 # fit), each twice with colours reversed: 100 games a gap. The handicap
 # follows the weaker player's colour in each game. The weaker at 1000
-# (D = 200 to 800, the level of the fit) and at 1400 (D = 200 and 400: the
+# (D = 200 to 600, the level of the fit) and at 1400 (D = 200 and 400: the
 # table carried to another level).
 #
 #   experiments/sets-handicap-confirm.sh
 #   RUNS="1400:600" experiments/sets-handicap-confirm.sh
 # then: tally experiment gap $OUT/sets-confirm/*.json --svg confirm.svg
 . "$(dirname "$0")/common.sh"
-RUNS=${RUNS:-"1000:200 1000:400 1000:600 1000:800 1400:200 1400:400"}
+RUNS=${RUNS:-"1000:200 1000:400 1000:600 1400:200 1400:400"}
 book=$(openings confirm 4001 50)
 mkdir -p "$OUT/sets-confirm"
 for r in $RUNS; do

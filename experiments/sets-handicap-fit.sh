@@ -9,14 +9,14 @@
 # margin 0 for each gap (geometric between the two grid factors around it).
 #
 # The grids bracket each gap's even factor (D = 200: 1 to 32; 400: 8 to
-# 32; 600: 32 and 128; 800: 128 and 512); GRID gives one grid to every gap.
+# 32; 600: 16 and 32); GRID gives one grid to every gap.
 #
 #   experiments/sets-handicap-fit.sh
 #   GRID="2 4 8" GAPS="200" LEVELS="1400" experiments/sets-handicap-fit.sh
 # then: tally experiment fit $OUT/sets-fit/*.json
 . "$(dirname "$0")/common.sh"
 LEVELS=${LEVELS:-1000}
-GAPS=${GAPS:-"200 400 600 800"}
+GAPS=${GAPS:-"200 400 600"}
 GRID=${GRID:-}
 grid() {
     if [ -n "$GRID" ]; then
@@ -26,8 +26,7 @@ grid() {
     case $1 in
         200) echo "1 2 4 8 16 32" ;;
         400) echo "8 16 32" ;;
-        600) echo "32 128" ;;
-        *) echo "128 512" ;;
+        *) echo "16 32" ;;
     esac
 }
 book=$(openings fit 1001 50)

@@ -369,11 +369,11 @@ pub struct HandicapRow {
 }
 
 /// The handicap table: the factor of the weaker player's values by gap,
-/// 3.5 to the power D / 200 (rounded), fitted to matches between Tally's
-/// strength levels and confirmed by fresh ones (docs/experiments.md,
-/// question 1; docs/rules.md, sets, Handicap). Between two rows the factor
-/// is interpolated geometrically; a gap beyond the last row has no
-/// handicap.
+/// fitted to matches between Tally's strength levels (3.5 to the power
+/// D / 200 up to 400; at 600 no more than at 400) and confirmed by fresh
+/// ones (docs/experiments.md, question 1; docs/rules.md, sets, Handicap).
+/// Between two rows the factor is interpolated geometrically; a gap
+/// beyond the last row has no handicap.
 pub const HANDICAP_TABLE: &[HandicapRow] = &[
     HandicapRow {
         gap: 0,
@@ -389,11 +389,7 @@ pub const HANDICAP_TABLE: &[HandicapRow] = &[
     },
     HandicapRow {
         gap: 600,
-        factor_milli: 43000,
-    },
-    HandicapRow {
-        gap: 800,
-        factor_milli: 150000,
+        factor_milli: 12250,
     },
 ];
 
