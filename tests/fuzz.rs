@@ -244,6 +244,26 @@ fn net_and_data_files_never_panic_on_damaged_bytes() {
     let net = tally::nnue::embedded_bytes(tally::rules::BoardKind::Standard)
         .expect("a built-in net")
         .to_vec();
+    // A version-3 net (king buckets, a width not a multiple of the
+    // engine's chunks), small enough that edits reach every part.
+    let kings = {
+        use tally::nnue::{FEATURES, Head, Kings, Network, Weights};
+        let hidden = 3;
+        let w = Weights {
+            kings: Kings::Four,
+            buckets: 2,
+            ..Weights::plain(
+                tally::rules::BoardKind::Standard,
+                hidden,
+                (0..4 * FEATURES * hidden)
+                    .map(|i| (i % 41) as i16 - 20)
+                    .collect(),
+                vec![7; hidden],
+                vec![Head::zero(hidden, 5), Head::zero(hidden, -5)],
+            )
+        };
+        tally::nnue::format::write(&Network::from_weights(w).unwrap())
+    };
     let header = tally::datagen::format::encode_file_header("variant=chess nodes=5000");
     let mut r = runner("files", 1000);
     let strategy = (
@@ -252,14 +272,21 @@ fn net_and_data_files_never_panic_on_damaged_bytes() {
         prop::collection::vec(any::<u8>(), 0..300),
     );
     r.run(&strategy, |(edits, cut, tail)| {
-        // A net: a few bytes changed, or cut short.
-        let mut bytes = net.clone();
-        for (at, b) in &edits {
-            let i = at.index(bytes.len());
-            bytes[i] = *b;
+        // A net: a few bytes changed (anywhere, or in the header), or cut
+        // short; one that reads evaluates.
+        for original in [&net, &kings] {
+            for header_only in [false, true] {
+                let mut bytes = original.clone();
+                for (at, b) in &edits {
+                    let i = at.index(if header_only { 32 } else { bytes.len() });
+                    bytes[i] = *b;
+                }
+                if let Ok(n) = tally::nnue::format::read(&bytes) {
+                    let _ = n.evaluate(&shakmaty::Board::new(), shakmaty::Color::White);
+                }
+                let _ = tally::nnue::format::read(&bytes[..cut.index(bytes.len())]);
+            }
         }
-        let _ = tally::nnue::format::read(&bytes);
-        let _ = tally::nnue::format::read(&bytes[..cut.index(bytes.len())]);
         // A data file: its header, then anything.
         let mut data = header.clone();
         data.extend_from_slice(&tail);

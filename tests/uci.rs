@@ -1581,22 +1581,25 @@ fn weakened_search_keeps_to_its_caps_and_shows_multipv_lines_asked() {
 /// A small net of the standard board whose weights follow a formula (the
 /// trainer's nets are tested in `tests/train.rs`).
 fn formula_net(path: &std::path::Path) -> String {
-    use tally::nnue::{FEATURES, HIDDEN, Head, Network};
+    use tally::nnue::{FEATURES, HIDDEN, Head, Network, Weights};
     let rows = (0..FEATURES)
-        .map(|f| std::array::from_fn(|j| ((f * 7 + j * 13) % 61) as i16 - 30))
+        .flat_map(|f| (0..HIDDEN).map(move |j| ((f * 7 + j * 13) % 61) as i16 - 30))
         .collect();
     let head = Head {
         weights: std::array::from_fn(|s| {
-            std::array::from_fn(|j| ((s * 5 + j * 3) % 41) as i16 - 20)
+            (0..HIDDEN)
+                .map(|j| ((s * 5 + j * 3) % 41) as i16 - 20)
+                .collect()
         }),
         bias: 100,
     };
-    let net = Network::new(
+    let net = Network::from_weights(Weights::plain(
         tally::rules::BoardKind::Standard,
+        HIDDEN,
         rows,
-        [40; HIDDEN],
+        vec![40; HIDDEN],
         vec![head],
-    )
+    ))
     .unwrap();
     tally::nnue::format::save(&net, path).unwrap();
     net.name()

@@ -256,6 +256,21 @@ pub fn variant_of(given: Option<&str>, tag: Option<&str>) -> Result<Variant, Str
     }
 }
 
+/// The warning printed when a PGN's game is analysed as chess only
+/// because neither `-v` nor a `Variant` tag names a variant: a GUI's PGN
+/// of a scoring-variant game usually has no such tag, and chess would
+/// rank its moves by other points without a word.
+pub fn chess_fallback_warning(given: Option<&str>, game: Option<&PgnGame>) -> Option<String> {
+    match (given, game) {
+        (None, Some(g)) if g.variant.is_none() => Some(
+            "the game has no Variant tag and no -v was given: it is analysed as chess; \
+             for a scoring variant give -v stylish, wacky, sets, dynamic, tiebraker or extinction"
+                .to_owned(),
+        ),
+        _ => None,
+    }
+}
+
 /// Sets the engine's position: `fen` (the start without one), then
 /// `moves`.
 ///
@@ -326,6 +341,25 @@ mod tests {
             limits(Some(0), None, None, false).unwrap_err(),
             "--depth 0 is out of range (1 to 64)"
         );
+    }
+
+    #[test]
+    fn chess_is_a_fallback_only_warned_of_without_tag_or_option() {
+        let game = |tag: Option<&str>| PgnGame {
+            variant: tag.map(str::to_owned),
+            ..nth_game("1. e4 e5 *\n".as_bytes(), 1, "test").unwrap()
+        };
+        let warning = chess_fallback_warning(None, Some(&game(None))).unwrap();
+        assert!(warning.contains("no Variant tag") && warning.contains("-v stylish"));
+        assert_eq!(
+            chess_fallback_warning(Some("chess"), Some(&game(None))),
+            None
+        );
+        assert_eq!(
+            chess_fallback_warning(None, Some(&game(Some("stylish")))),
+            None
+        );
+        assert_eq!(chess_fallback_warning(None, None), None);
     }
 
     #[test]

@@ -50,7 +50,7 @@ pub struct AnalyseArgs {
     pub quiet: bool,
     /// Whole-game mode: write the annotated PGN to FILE instead of
     /// standard output.
-    #[arg(long, short = 'o', value_name = "FILE")]
+    #[arg(long, short = 'o', alias = "out", value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Whole-game mode: draw both players' cumulative points and the
     /// expected final margin to an SVG file.
@@ -141,6 +141,9 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CliError> {
     } = o.session().map_err(CliError::bad_input)?;
     if let Some(note) = engine.eval_note() {
         eprintln!("note: {note}");
+    }
+    if let Some(warning) = setup::chess_fallback_warning(o.variant.as_deref(), game.as_ref()) {
+        eprintln!("warning: {warning}");
     }
     match game {
         Some(g) if o.whole_game() => whole_game(args, &mut engine, &g, &limits),

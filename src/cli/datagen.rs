@@ -68,7 +68,7 @@ pub struct TextArgs {
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Write the lines here instead of standard output.
-    #[arg(long, short = 'o', value_name = "FILE")]
+    #[arg(long, short = 'o', alias = "out", value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
 

@@ -72,7 +72,7 @@ pub struct MergeArgs {
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Write the combined results file here.
-    #[arg(long, short = 'o', value_name = "FILE")]
+    #[arg(long, short = 'o', alias = "out", value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Write every game as PGN here.
     #[arg(long, value_name = "FILE")]

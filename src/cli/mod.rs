@@ -138,6 +138,17 @@ pub fn uci_arguments(args: &[std::ffi::OsString]) -> Option<Vec<String>> {
     )
 }
 
+/// What `tally` (or `tally uci`) says on standard error when a person
+/// runs it in a terminal, where it would otherwise wait silently for UCI
+/// commands; nothing when standard input is a pipe, as from a GUI.
+pub fn terminal_hint(stdin_is_terminal: bool) -> Option<&'static str> {
+    stdin_is_terminal.then_some(
+        "Tally speaks UCI here, as chess GUIs drive it: type `uci` for its options, \
+         `quit` to leave. `tally --help` lists the commands (`tally serve --open` \
+         plays in the browser).",
+    )
+}
+
 /// Parses the process arguments, runs the command, and returns the exit code.
 pub fn run() -> i32 {
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
@@ -167,6 +178,10 @@ pub fn run() -> i32 {
         Some(Command::Experiment(args)) => experiment::run(&args).map(|()| 0),
         Some(Command::Serve(args)) => serve::run(&args).map(|()| 0),
         Some(Command::Uci) | None => {
+            use std::io::IsTerminal;
+            if let Some(hint) = terminal_hint(std::io::stdin().is_terminal()) {
+                eprintln!("{hint}");
+            }
             crate::uci::run(std::io::BufReader::new(std::io::stdin()), std::io::stdout());
             Ok(0)
         }

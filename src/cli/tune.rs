@@ -27,7 +27,7 @@ pub struct TuneArgs {
     /// The variant whose positions are used: chess or extinction (their
     /// centipawn weights, by gradient descent), or a scoring variant (its
     /// evaluator's weights and win/draw/loss curves, fitted to the points
-    /// the games went on to earn; only --data, --holdout, --threads, --out,
+    /// the games went on to earn; only --data, --holdout, --threads, --output,
     /// --keep and --quiet apply).
     #[arg(long, short = 'v', default_value = "chess")]
     pub variant: String,
@@ -64,32 +64,56 @@ pub struct TuneArgs {
     #[arg(long)]
     pub threads: Option<usize>,
     /// The generated source file to write (default:
-    /// `src/eval/tuned/<variant>.rs`).
-    #[arg(long, short = 'o')]
-    pub out: Option<PathBuf>,
+    /// `src/eval/tuned/<variant>.rs`, which exists only in the root of a
+    /// Tally checkout: elsewhere give -o).
+    #[arg(long, short = 'o', alias = "out", value_name = "FILE")]
+    pub output: Option<PathBuf>,
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
     /// Fit the win/draw/loss model's two curves to the chess games instead
     /// of the weights, and write them (default: `src/eval/tuned/wdl.rs`).
-    #[arg(long)]
-    pub wdl: bool,
+    /// A switch of what is fitted, not `tally train --wdl`'s weight of the
+    /// result (that is --lambda here).
+    #[arg(long = "fit-wdl", alias = "wdl")]
+    pub fit_wdl: bool,
     /// Scoring variants: weights the fit leaves at their hand-set values
     /// (names as `tally tune` prints them, comma-separated or repeated).
     #[arg(long, value_delimiter = ',', value_name = "NAME")]
     pub keep: Vec<String>,
 }
 
+/// The folder of the generated sources, relative to a checkout's root.
+const TUNED_DIR: &str = "src/eval/tuned";
+
 /// The file a fit writes: `-o`, or the generated source of `variant`'s
-/// weights (the win/draw/loss model's with `--wdl`).
+/// weights (the win/draw/loss model's with `--fit-wdl`).
 fn out_path(args: &TuneArgs, variant: Variant) -> PathBuf {
-    args.out.clone().unwrap_or_else(|| {
-        if args.wdl {
-            PathBuf::from("src/eval/tuned/wdl.rs")
+    args.output.clone().unwrap_or_else(|| {
+        if args.fit_wdl {
+            PathBuf::from(format!("{TUNED_DIR}/wdl.rs"))
         } else {
-            PathBuf::from(format!("src/eval/tuned/{variant}.rs"))
+            PathBuf::from(format!("{TUNED_DIR}/{variant}.rs"))
         }
     })
+}
+
+/// Refuses the default output where it cannot be written: it is a file of
+/// Tally's source tree, relative to the current folder, so outside the
+/// root of a checkout there is no `src/eval/tuned` to write it to.
+///
+/// # Errors
+///
+/// The message saying where to run the command, or to give `-o`.
+fn check_default_output(args: &TuneArgs, out: &std::path::Path) -> Result<(), CliError> {
+    if args.output.is_some() || std::path::Path::new(TUNED_DIR).is_dir() {
+        return Ok(());
+    }
+    Err(CliError::bad_input(format!(
+        "the default output {} is a source file of Tally's checkout, and there is no {TUNED_DIR} here: \
+         run tally tune in the root of a Tally checkout (then cargo build --release), or give -o FILE",
+        out.display()
+    )))
 }
 
 /// Runs `tally tune`.
@@ -117,6 +141,7 @@ pub fn run(args: &TuneArgs) -> Result<i32, CliError> {
         ));
     }
     // Before any data is read.
+    check_default_output(args, &out_path(args, variant))?;
     super::check_output("-o", &out_path(args, variant))?;
     let inputs: Vec<(&str, &std::path::Path)> =
         args.data.iter().map(|d| ("--data", d.as_path())).collect();
@@ -140,10 +165,10 @@ pub fn run(args: &TuneArgs) -> Result<i32, CliError> {
         keep: &args.keep,
         out: &out,
     };
-    let fit = if args.wdl {
+    let fit = if args.fit_wdl {
         if variant != Variant::Chess {
             return Err(CliError::bad_input(
-                "--wdl fits the model on chess games (the board the scoring variants share)",
+                "--fit-wdl fits the model on chess games (the board the scoring variants share)",
             ));
         }
         wdl

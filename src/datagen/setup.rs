@@ -23,7 +23,7 @@ pub struct Options {
     pub variant: String,
     /// The data file; a `{shard}` in the name becomes K-of-N. An existing
     /// file of the same settings is resumed.
-    #[arg(long, short = 'o', value_name = "FILE")]
+    #[arg(long, short = 'o', alias = "out", value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Games in the whole run (all shards).
     #[arg(long, short = 'n', conflicts_with = "positions")]

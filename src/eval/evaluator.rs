@@ -11,7 +11,7 @@ use super::variant_weights::{self, VariantWeights, WeightOverrides};
 use super::variants::{self, OverNet, VariantEval};
 use super::wdl::{Wdl, WdlModel};
 use super::{EvalMode, ResultMargins, Units, base, curve, net_alone, net_for};
-use crate::nnue::{Accumulator, Network};
+use crate::nnue::{Accumulator, Network, RefreshCache};
 use crate::rules::{Node, Pos, Variant};
 use crate::scoring::{Memo, Scorer};
 
@@ -22,10 +22,16 @@ use crate::scoring::{Memo, Scorer};
 /// carried from a node to its children (a net's accumulators): the search
 /// takes the root's from [`Evaluate::root_state`], brings each child's up
 /// to date with [`Evaluate::child_state`] as it plays an action or a null
-/// move, and evaluates with [`Evaluate::evaluate_with`].
+/// move, and evaluates with [`Evaluate::evaluate_with`]. Each search
+/// thread also keeps one [`Cache`](Evaluate::Cache) of its own (a net's
+/// accumulators by king bucket), made by [`Evaluate::cache`] and lent to
+/// every [`Evaluate::child_state`] of the thread.
 pub trait Evaluate<P: Pos>: Send + Sync {
     /// What the evaluator keeps per search frame.
     type State: Clone + Send;
+
+    /// What the evaluator keeps per search thread.
+    type Cache: Send;
 
     /// The estimate. Must stay well inside the search's decisive band.
     fn evaluate(&self, node: &Node<P>, memo: &Memo) -> i32;
@@ -33,10 +39,15 @@ pub trait Evaluate<P: Pos>: Send + Sync {
     /// The state of a node the search starts from.
     fn root_state(&self, node: &Node<P>) -> Self::State;
 
+    /// A search thread's cache, empty.
+    fn cache(&self) -> Self::Cache;
+
     /// Sets `child` to the state of `after`, reached from `before` (whose
-    /// state is `parent`) by one action or a null move.
+    /// state is `parent`) by one action or a null move, with the thread's
+    /// `cache`.
     fn child_state(
         &self,
+        cache: &mut Self::Cache,
         before: &Node<P>,
         parent: &Self::State,
         after: &Node<P>,
@@ -328,8 +339,11 @@ fn tuned_weights(mode: EvalMode) -> bool {
 }
 
 impl<P: Pos> Evaluate<P> for Evaluator {
-    /// The net's accumulators (left at zero when no net evaluates).
+    /// The net's accumulators (empty when no net evaluates).
     type State = Accumulator;
+
+    /// The net's accumulators by king bucket ([`RefreshCache`]).
+    type Cache = RefreshCache;
 
     fn root_state(&self, node: &Node<P>) -> Accumulator {
         match &self.net {
@@ -338,16 +352,21 @@ impl<P: Pos> Evaluate<P> for Evaluator {
         }
     }
 
+    fn cache(&self) -> RefreshCache {
+        RefreshCache::new()
+    }
+
     #[inline]
     fn child_state(
         &self,
+        cache: &mut RefreshCache,
         before: &Node<P>,
         parent: &Accumulator,
         after: &Node<P>,
         child: &mut Accumulator,
     ) {
         if let Some(net) = &self.net {
-            child.update(net, parent, before.pos.board(), after.pos.board());
+            child.update_cached(net, parent, before.pos.board(), after.pos.board(), cache);
         }
     }
 
@@ -554,12 +573,10 @@ mod tests {
         let stylish = Scorer::new(Variant::Stylish);
         let with_heads = |heads: Vec<crate::nnue::Head>| {
             Arc::new(
-                Network::new(
-                    BoardKind::Standard,
-                    chess_net.feature_weights().to_vec(),
-                    *chess_net.feature_bias(),
+                Network::from_weights(crate::nnue::Weights {
                     heads,
-                )
+                    ..chess_net.weights()
+                })
                 .unwrap(),
             )
         };

@@ -30,7 +30,7 @@ pub struct Curve {
 }
 
 /// The hand-set curves, full material and bare board (endgames are drawn
-/// more often at the same margin); `tally tune --wdl` fits others
+/// more often at the same margin); `tally tune --fit-wdl` fits others
 /// (`super::tuned::wdl`).
 pub const UNTUNED: [Curve; 2] = [
     Curve {

@@ -100,6 +100,8 @@ pub(super) struct Worker<'a, P: Pos, S: Scoring, E: Evaluate<P>> {
     /// The main thread's time keeping; `None` in a helper.
     time: Option<TimeManager>,
     stack: Vec<Frame<P, E::State>>,
+    /// The evaluator's cache of this thread ([`Evaluate::cache`]).
+    cache: E::Cache,
     /// The keys of the game's positions and of the line searched so far
     /// (repetitions, the fifty-move rule).
     line_keys: Vec<HistoryEntry>,
@@ -195,6 +197,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
             id,
             time: budget.map(|b| TimeManager::new(b, root_count)),
             stack,
+            cache: job.evaluator.cache(),
             line_keys: job.history.clone(),
             pv: vec![Vec::new(); MAX_PLY + 2],
             ordering: learnt.ordering,
@@ -562,9 +565,13 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         }
         to.slots = Correction::indices(to.node.pos.turn(), to.node.pos.board());
         self.correction.prefetch(to.slots);
-        self.job
-            .evaluator
-            .child_state(&from.node, &from.state, &to.node, &mut to.state);
+        self.job.evaluator.child_state(
+            &mut self.cache,
+            &from.node,
+            &from.state,
+            &to.node,
+            &mut to.state,
+        );
         to.action = Some(action);
         to.piece_to = piece_to(from.node.pos.turn(), action);
         to.doubles = from.doubles;
@@ -703,6 +710,7 @@ impl<'a, P: Pos, S: Scoring, E: Evaluate<P>> Worker<'a, P, S, E> {
         self.shared.tt.prefetch(self.key(ply + 1));
         let (parent, child) = self.stack.split_at_mut(ply + 1);
         self.job.evaluator.child_state(
+            &mut self.cache,
             &parent[ply].node,
             &parent[ply].state,
             &child[0].node,

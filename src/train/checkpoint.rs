@@ -2,33 +2,37 @@
 //! epoch counts, the batch generator and `K`, written after every epoch
 //! so that `tally train --resume` continues where a run stopped.
 //!
-//! Little-endian: magic `TALLYCKP` (8), version `u16` (1), hidden size
-//! `u16`, board `u8` (0 standard, 1 extinction), output buckets `u8` (0
-//! for one), 2 reserved bytes, epochs
-//! done `u32`, 4 reserved bytes, steps `u64`, generator `u64`, `K` `f64`,
-//! the run's digest `u64` (what must not change between the run and its
-//! resumption: variant, data, seed, validation share, batch, `--wdl`),
-//! then the weights, the first and the second moments (`f32` each, as
-//! many as the net has weights), and an FNV-1a hash of everything before
-//! it. A checkpoint is written to a temporary file and renamed, so a run
-//! killed while writing keeps the previous one.
+//! Little-endian: magic `TALLYCKP` (8), version `u16` (2; version 1, of
+//! the builds before king buckets, is read as the same layout with byte
+//! 14 zero), hidden size `u16`, board `u8` (0 standard, 1 extinction),
+//! output buckets `u8` (0 for one), the king-bucket layout id `u8` (0
+//! plain, [`Kings`]), 1 reserved byte, epochs done `u32`, 4 reserved
+//! bytes, steps `u64`, generator `u64`, `K` `f64`, the run's digest `u64`
+//! (what must not change between the run and its resumption: variant,
+//! data, seed, validation share, batch, `--wdl`, the net's shape), then
+//! the weights, the first and the second moments (`f32` each, as many as
+//! the net has weights), and an FNV-1a hash of everything before it. A
+//! checkpoint is written to a temporary file and renamed, so a run killed
+//! while writing keeps the previous one.
 
 use std::path::Path;
 
-use super::{Trainer, params_len};
+use super::{Shape, Trainer};
 use crate::nnue::format::fnv64;
-use crate::nnue::{HIDDEN, MAX_BUCKETS};
+use crate::nnue::{Kings, MAX_BUCKETS, MAX_HIDDEN};
 use crate::rules::BoardKind;
 
 /// The file's first eight bytes.
 pub const MAGIC: [u8; 8] = *b"TALLYCKP";
-/// The format version.
-pub const VERSION: u16 = 1;
+/// The format version written.
+pub const VERSION: u16 = 2;
+/// The version of the builds before king buckets, still read.
+pub const VERSION_PLAIN: u16 = 1;
 const HEADER_LEN: usize = 56;
 
-/// The file's length for a net of `buckets` output buckets.
-const fn file_len(buckets: usize) -> usize {
-    HEADER_LEN + 3 * 4 * params_len(buckets) + 8
+/// The file's length for a net of shape `sh`.
+fn file_len(sh: Shape) -> usize {
+    HEADER_LEN + 3 * 4 * sh.len() + 8
 }
 
 /// What a checkpoint holds.
@@ -36,8 +40,8 @@ const fn file_len(buckets: usize) -> usize {
 pub struct State {
     /// The board kind of the net.
     pub board: BoardKind,
-    /// Output buckets of the net.
-    pub buckets: usize,
+    /// The shape of the net.
+    pub shape: Shape,
     /// Epochs completed.
     pub epoch: u32,
     /// AdamW steps taken.
@@ -70,14 +74,14 @@ pub fn temporary(path: &std::path::Path) -> std::path::PathBuf {
 ///
 /// A one-line message when the file cannot be written.
 pub fn save(t: &Trainer, digest: u64, path: &Path) -> Result<(), String> {
-    let buckets = t.settings.buckets;
-    let mut out = Vec::with_capacity(file_len(buckets));
+    let sh = t.shape();
+    let mut out = Vec::with_capacity(file_len(sh));
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
-    out.extend_from_slice(&(HIDDEN as u16).to_le_bytes());
+    out.extend_from_slice(&(sh.hidden as u16).to_le_bytes());
     out.push(u8::from(t.board == BoardKind::Extinction));
-    out.push(if buckets == 1 { 0 } else { buckets as u8 });
-    out.extend_from_slice(&[0; 2]);
+    out.push(if sh.buckets == 1 { 0 } else { sh.buckets as u8 });
+    out.extend_from_slice(&[sh.kings.id(), 0]);
     out.extend_from_slice(&t.epoch.to_le_bytes());
     out.extend_from_slice(&[0; 4]);
     out.extend_from_slice(&t.step.to_le_bytes());
@@ -111,7 +115,17 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 pub fn load(path: &Path) -> Result<State, String> {
     let name = path.display();
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {name}: {e}"))?;
-    let (least, most) = (file_len(1), file_len(MAX_BUCKETS));
+    let smallest = Shape {
+        hidden: 1,
+        kings: Kings::Plain,
+        buckets: 1,
+    };
+    let largest = Shape {
+        hidden: MAX_HIDDEN,
+        kings: Kings::Sixteen,
+        buckets: MAX_BUCKETS,
+    };
+    let (least, most) = (file_len(smallest), file_len(largest));
     if !(least as u64..=most as u64).contains(&meta.len()) {
         return Err(format!(
             "{name}: not a checkpoint of this Tally ({} bytes, expected {least} to {most})",
@@ -122,19 +136,31 @@ pub fn load(path: &Path) -> Result<State, String> {
     if b.len() < least || b[0..8] != MAGIC {
         return Err(format!("{name}: not a Tally training checkpoint"));
     }
+    let version = u16::from_le_bytes([b[8], b[9]]);
+    let hidden = usize::from(u16::from_le_bytes([b[10], b[11]]));
+    let kings = Kings::from_id(b[14]).filter(|_| version == VERSION || b[14] == 0);
+    let (Some(kings), true, true) = (
+        kings,
+        version == VERSION || version == VERSION_PLAIN,
+        (1..=MAX_HIDDEN).contains(&hidden),
+    ) else {
+        return Err(format!(
+            "{name}: checkpoint version {version} with {hidden} hidden neurons and king-bucket layout {} (this Tally reads versions {VERSION_PLAIN} and {VERSION}, 1 to {MAX_HIDDEN} neurons, layouts 0 to {})",
+            b[14],
+            Kings::ALL.len() - 1
+        ));
+    };
     let buckets = usize::from(b[13]).max(1);
-    let len = file_len(buckets);
+    let shape = Shape {
+        hidden,
+        kings,
+        buckets,
+    };
+    let len = file_len(shape);
     if buckets > MAX_BUCKETS || b.len() != len {
         return Err(format!(
             "{name}: not a checkpoint of this Tally ({} bytes, {buckets} output buckets)",
             b.len()
-        ));
-    }
-    let version = u16::from_le_bytes([b[8], b[9]]);
-    let hidden = u16::from_le_bytes([b[10], b[11]]);
-    if version != VERSION || usize::from(hidden) != HIDDEN {
-        return Err(format!(
-            "{name}: checkpoint version {version} with {hidden} hidden neurons (this Tally writes version {VERSION} with {HIDDEN})"
         ));
     }
     if fnv64(&b[..len - 8]) != u64_at(&b, len - 8) {
@@ -144,9 +170,7 @@ pub fn load(path: &Path) -> Result<State, String> {
         .chunks_exact(4)
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
-    let mut parts = floats
-        .chunks_exact(params_len(buckets))
-        .map(<[f32]>::to_vec);
+    let mut parts = floats.chunks_exact(shape.len()).map(<[f32]>::to_vec);
     let mut next = || parts.next().unwrap_or_default();
     Ok(State {
         board: if b[12] == 1 {
@@ -154,7 +178,7 @@ pub fn load(path: &Path) -> Result<State, String> {
         } else {
             BoardKind::Standard
         },
-        buckets,
+        shape,
         epoch: u32::from_le_bytes([b[16], b[17], b[18], b[19]]),
         step: u64_at(&b, 24),
         rng: u64_at(&b, 32),

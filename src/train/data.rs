@@ -10,7 +10,7 @@ use shakmaty::{Board, Color, Piece, Role, Square};
 
 use crate::datagen::format::Record;
 use crate::datagen::read::each_game;
-use crate::nnue::FEATURES;
+use crate::nnue::{FEATURES, KingKey, Kings};
 use crate::rules::Variant;
 
 /// One position with its labels, from the side to move's view.
@@ -63,18 +63,42 @@ impl Sample {
     /// the other side's, as [`crate::nnue::feature`] numbers them.
     #[inline]
     pub fn features(&self, us: bool) -> impl Iterator<Item = usize> + '_ {
+        self.rows(us, Kings::Plain)
+    }
+
+    /// The input rows of the side to move's perspective (`us = true`) or
+    /// the other side's in a net of the king-bucket layout `kings`, as
+    /// [`crate::nnue::feature_row`] numbers them: the perspective's king
+    /// picks the block and whether squares are mirrored
+    /// ([`Kings::key`]).
+    #[inline]
+    pub fn rows(&self, us: bool, kings: Kings) -> impl Iterator<Item = usize> + '_ {
         // The perspective is White's when White moves and we look from
         // the side to move, or Black moves and we look from the other.
         let white_view = self.white == us;
-        self.pieces[..usize::from(self.len)].iter().map(move |&c| {
+        let pieces = &self.pieces[..usize::from(self.len)];
+        let flip = if white_view { 0 } else { 56 };
+        let key = if kings == Kings::Plain {
+            KingKey::PLAIN
+        } else {
+            // The perspective's kings, seen from its side: the lowest.
+            let own_king = if white_view { 5 } else { 11 };
+            pieces
+                .iter()
+                .filter(|&&c| c >> 6 == own_king)
+                .map(|&c| (c & 63) ^ flip)
+                .min()
+                .map_or(KingKey::PLAIN, |sq| {
+                    kings.key_of_square(Square::new(u32::from(sq)))
+                })
+        };
+        let block = usize::from(key.bucket) * FEATURES;
+        let squares = flip ^ if key.mirror { 7 } else { 0 };
+        pieces.iter().map(move |&c| {
             let (piece, sq) = (usize::from(c >> 6), usize::from(c & 63));
             let (black, role) = (piece / 6, piece % 6);
-            let (side, sq) = if white_view {
-                (black, sq)
-            } else {
-                (1 - black, sq ^ 56)
-            };
-            (side * 384 + role * 64 + sq) % FEATURES
+            let side = if white_view { black } else { 1 - black };
+            block + (side * 384 + role * 64 + (sq ^ usize::from(squares))) % FEATURES
         })
     }
 
@@ -254,6 +278,35 @@ mod tests {
                 got.sort_unstable();
                 want.sort_unstable();
                 assert_eq!(got, want);
+            }
+        }
+    }
+
+    #[test]
+    fn rows_of_king_buckets_are_the_engines() {
+        for fen in [
+            "r3k2r/pPp3pp/8/3pP3/8/8/PpP3PP/R3K2R b KQkq - 0 1",
+            "8/1k3k2/8/3K4/8/8/1K6/8 w - - 0 1",
+            "8/8/8/3p4/4P3/8/8/6K1 w - - 0 1",
+            "5rk1/5ppp/8/8/8/8/PP6/1K1R4 b - - 0 1",
+        ] {
+            let setup = fen.parse::<Fen>().unwrap().into_setup();
+            for kings in Kings::ALL {
+                for turn in Color::ALL {
+                    let s = Sample::new(&setup.board, turn, 1.0, 0.0);
+                    for (us, persp) in [(true, turn), (false, !turn)] {
+                        let key = kings.key(persp, &setup.board);
+                        let mut got: Vec<usize> = s.rows(us, kings).collect();
+                        let mut want: Vec<usize> = setup
+                            .board
+                            .iter()
+                            .map(|(sq, p)| crate::nnue::feature_row(persp, key, p, sq))
+                            .collect();
+                        got.sort_unstable();
+                        want.sort_unstable();
+                        assert_eq!(got, want, "{fen} {kings:?}");
+                    }
+                }
             }
         }
     }

@@ -17,14 +17,11 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::data::{Dataset, Sample, load_with};
-use super::{CLIP_OUTPUT, SCALE, accumulate, dequantised};
+use super::{CLIP_OUTPUT, FloatNet, SCALE, accumulate, dequantised};
 use crate::eval::Units;
-use crate::nnue::{HIDDEN, Head, MAX_OUTPUT_WEIGHT, Network, QA, QB, margin_head};
+use crate::nnue::{Head, MAX_OUTPUT_WEIGHT, Network, QA, QB, Weights, margin_head};
 use crate::rules::{BoardKind, Variant};
 use crate::scoring::Scorer;
-
-/// The regression's inputs: both perspectives' activations and a bias.
-const DIM: usize = 2 * HIDDEN + 1;
 
 /// Samples per summed chunk of the normal equations (fixed, for
 /// reproducible sums).
@@ -56,19 +53,26 @@ pub fn load_margins(
     })
 }
 
-/// The inputs of the regression for a sample under the float parameters
-/// `p`: SCReLU of the side to move's accumulator, then the other side's,
-/// then 1.
-fn inputs(p: &[f32], s: &Sample) -> [f64; DIM] {
-    let acc = accumulate(p, s);
-    let mut x = [0f64; DIM];
-    for (side, a) in acc.iter().enumerate() {
-        for (j, v) in a.iter().enumerate() {
+/// The number of the regression's inputs over `body`: both perspectives'
+/// activations and a bias.
+fn dim(body: &FloatNet) -> usize {
+    2 * body.shape.hidden + 1
+}
+
+/// The inputs of the regression for a sample under the float body
+/// `body`: SCReLU of the side to move's accumulator, then the other
+/// side's, then 1.
+fn inputs(body: &FloatNet, s: &Sample) -> Vec<f64> {
+    let mut acc = Vec::new();
+    accumulate(body.shape, &body.params, s, &mut acc);
+    let mut x: Vec<f64> = acc
+        .iter()
+        .map(|v| {
             let c = f64::from(v.clamp(0.0, 1.0));
-            x[side * HIDDEN + j] = c * c;
-        }
-    }
-    x[DIM - 1] = 1.0;
+            c * c
+        })
+        .collect();
+    x.push(1.0);
     x
 }
 
@@ -76,7 +80,7 @@ fn inputs(p: &[f32], s: &Sample) -> [f64; DIM] {
 /// float output units (internal units / [`crate::nnue::OUTPUT_SCALE`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatHead {
-    /// `2 · HIDDEN` weights.
+    /// `2 · hidden` weights.
     pub weights: Vec<f64>,
     /// The bias.
     pub bias: f64,
@@ -84,8 +88,8 @@ pub struct FloatHead {
 
 impl FloatHead {
     /// The head's value of a sample in internal units.
-    pub fn value(&self, p: &[f32], s: &Sample) -> f64 {
-        let x = inputs(p, s);
+    pub fn value(&self, body: &FloatNet, s: &Sample) -> f64 {
+        let x = inputs(body, s);
         let dot: f64 = self.weights.iter().zip(&x).map(|(w, x)| w * x).sum();
         (dot + self.bias) * f64::from(SCALE)
     }
@@ -99,41 +103,44 @@ impl FloatHead {
                 .clamp(-f64::from(MAX_OUTPUT_WEIGHT), f64::from(MAX_OUTPUT_WEIGHT))
                 as i16
         };
+        let h = self.weights.len() / 2;
         Head {
-            weights: std::array::from_fn(|side| {
-                std::array::from_fn(|j| q(self.weights[side * HIDDEN + j]))
-            }),
+            weights: [
+                self.weights[..h].iter().map(|&w| q(w)).collect(),
+                self.weights[h..2 * h].iter().map(|&w| q(w)).collect(),
+            ],
             bias: (self.bias * f64::from(QA * QB)).round().clamp(-1e9, 1e9) as i32,
         }
     }
 }
 
 /// The ridge regression of the samples' scores (internal units) on the
-/// body's activations under `p`: `l2` times the number of samples is
-/// added to the diagonal of every weight (not the bias).
+/// activations of `body`: `l2` times the number of samples is added to
+/// the diagonal of every weight (not the bias).
 ///
 /// # Errors
 ///
 /// No sample, or normal equations that are not positive definite (only
 /// with `l2` 0 and inputs that never vary).
-pub fn fit_head(p: &[f32], samples: &[Sample], l2: f64) -> Result<FloatHead, String> {
+pub fn fit_head(body: &FloatNet, samples: &[Sample], l2: f64) -> Result<FloatHead, String> {
     if samples.is_empty() {
         return Err("no position to fit the head on".to_owned());
     }
+    let n = dim(body);
     let parts: Vec<(Vec<f64>, Vec<f64>)> = samples
         .par_chunks(ROWS)
         .map(|chunk| {
-            let mut a = vec![0f64; DIM * DIM];
-            let mut b = vec![0f64; DIM];
+            let mut a = vec![0f64; n * n];
+            let mut b = vec![0f64; n];
             for s in chunk {
-                let x = inputs(p, s);
+                let x = inputs(body, s);
                 let y = f64::from(s.score) / f64::from(SCALE);
                 for (i, &xi) in x.iter().enumerate() {
                     if xi == 0.0 {
                         continue;
                     }
                     b[i] += xi * y;
-                    let row = &mut a[i * DIM..(i + 1) * DIM];
+                    let row = &mut a[i * n..(i + 1) * n];
                     for (r, xj) in row.iter_mut().zip(&x) {
                         *r += xi * xj;
                     }
@@ -142,8 +149,8 @@ pub fn fit_head(p: &[f32], samples: &[Sample], l2: f64) -> Result<FloatHead, Str
             (a, b)
         })
         .collect();
-    let mut a = vec![0f64; DIM * DIM];
-    let mut b = vec![0f64; DIM];
+    let mut a = vec![0f64; n * n];
+    let mut b = vec![0f64; n];
     for (pa, pb) in parts {
         for (x, y) in a.iter_mut().zip(&pa) {
             *x += y;
@@ -153,13 +160,13 @@ pub fn fit_head(p: &[f32], samples: &[Sample], l2: f64) -> Result<FloatHead, Str
         }
     }
     let ridge = l2 * samples.len() as f64;
-    for i in 0..DIM - 1 {
-        a[i * DIM + i] += ridge;
+    for i in 0..n - 1 {
+        a[i * n + i] += ridge;
     }
-    let w = solve_bounded(&a, &b, DIM, f64::from(CLIP_OUTPUT))?;
+    let w = solve_bounded(&a, &b, n, f64::from(CLIP_OUTPUT))?;
     Ok(FloatHead {
-        weights: w[..DIM - 1].to_vec(),
-        bias: w[DIM - 1],
+        weights: w[..n - 1].to_vec(),
+        bias: w[n - 1],
     })
 }
 
@@ -311,19 +318,16 @@ pub fn with_head(body: &Network, variant: Variant, head: Head) -> Result<Network
             ));
         }
     }
-    Network::with_buckets(
-        body.board(),
-        body.feature_weights().to_vec(),
-        *body.feature_bias(),
-        buckets,
+    Network::from_weights(Weights {
         heads,
-    )
+        ..body.weights()
+    })
     .map_err(|e| e.to_string())
 }
 
 /// The float parameters of `net`'s body (its hidden layer, and its head 0
 /// which the margin head does not read).
-pub fn body_params(net: &Network) -> Vec<f32> {
+pub fn body_params(net: &Network) -> FloatNet {
     dequantised(net)
 }
 
@@ -335,7 +339,7 @@ pub fn largest_difference(
     net: &Network,
     index: usize,
     head: &FloatHead,
-    p: &[f32],
+    body: &FloatNet,
     samples: &[Sample],
     n: usize,
 ) -> f64 {
@@ -346,7 +350,7 @@ pub fn largest_difference(
             let board = s.board();
             let acc = crate::nnue::Accumulator::refresh(net, &board);
             let int = f64::from(net.output_head(&acc, &board, s.turn(), index));
-            (int - head.value(p, s)).abs()
+            (int - head.value(body, s)).abs()
         })
         .fold(0.0, f64::max)
 }
@@ -392,10 +396,7 @@ pub fn fit_and_write(run: &HeadRun, say: &mut dyn FnMut(String)) -> Result<(), S
         ));
     }
     // The head's place in the net is checked before any data is read.
-    let silent = Head {
-        weights: [[0; HIDDEN]; 2],
-        bias: 0,
-    };
+    let silent = Head::zero(body.hidden(), 0);
     with_head(&body, variant, silent)?;
     let data = load_margins(run.data, variant, run.val, run.seed)?;
     say(format!(
@@ -445,7 +446,7 @@ pub fn fit_and_write(run: &HeadRun, say: &mut dyn FnMut(String)) -> Result<(), S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::Accumulator;
+    use crate::nnue::{Accumulator, HIDDEN};
     use shakmaty::Color;
     use shakmaty::fen::Fen;
 
@@ -459,18 +460,24 @@ mod tests {
                 .wrapping_add(1_442_695_040_888_963_407);
             ((state >> 33) % 121) as i16 - 60
         };
-        let rows = (0..crate::nnue::FEATURES)
-            .map(|_| std::array::from_fn(|_| next()))
+        let rows = (0..crate::nnue::FEATURES * HIDDEN)
+            .map(|_| next())
             .collect();
-        let bias = std::array::from_fn(|_| 40);
         let head = Head {
-            weights: [[1; HIDDEN], [-1; HIDDEN]],
+            weights: [vec![1; HIDDEN], vec![-1; HIDDEN]],
             bias: 0,
         };
-        Network::new(BoardKind::Standard, rows, bias, vec![head]).unwrap()
+        Network::from_weights(Weights::plain(
+            BoardKind::Standard,
+            HIDDEN,
+            rows,
+            vec![40; HIDDEN],
+            vec![head],
+        ))
+        .unwrap()
     }
 
-    fn samples(p: &[f32], truth: &FloatHead) -> Vec<Sample> {
+    fn samples(p: &FloatNet, truth: &FloatHead) -> Vec<Sample> {
         let fens = [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
@@ -495,7 +502,7 @@ mod tests {
     /// The body, its float parameters, the samples labelled by a head
     /// whose only non-zero weights are `(3, w3)` and `(HIDDEN + 7, w7)`
     /// (bias 0.1), and the head fitted to them.
-    fn fitted(w3: f64, w7: f64) -> (Network, Vec<f32>, Vec<Sample>, FloatHead) {
+    fn fitted(w3: f64, w7: f64) -> (Network, FloatNet, Vec<Sample>, FloatHead) {
         let body = net();
         let p = body_params(&body);
         let mut weights = vec![0f64; 2 * HIDDEN];
@@ -511,7 +518,7 @@ mod tests {
     /// `head` as stylish's head over `body`.
     fn int_and_float(
         body: &Network,
-        p: &[f32],
+        p: &FloatNet,
         head: &FloatHead,
         samples: &[Sample],
     ) -> Vec<(f64, f64)> {
@@ -590,18 +597,15 @@ mod tests {
         assert_eq!(both.heads().len(), 3);
         assert!(with_head(&body, Variant::Sets, head.quantised()).is_err());
         // Over a net of output buckets the head is the same in each.
-        let rows = body.feature_weights().to_vec();
         let score = |bias| Head {
-            weights: [[1; HIDDEN], [-1; HIDDEN]],
+            weights: [vec![1; HIDDEN], vec![-1; HIDDEN]],
             bias,
         };
-        let bucketed = Network::with_buckets(
-            BoardKind::Standard,
-            rows,
-            *body.feature_bias(),
-            4,
-            (0..4).map(|b| score(b * 1000)).collect(),
-        )
+        let bucketed = Network::from_weights(Weights {
+            buckets: 4,
+            heads: (0..4).map(|b| score(b * 1000)).collect(),
+            ..body.weights()
+        })
         .unwrap();
         let both = with_head(&bucketed, Variant::Stylish, head.quantised()).unwrap();
         assert_eq!((both.buckets(), both.head_count()), (4, 2));

@@ -40,11 +40,13 @@ pub mod options;
 pub mod run;
 pub mod start;
 
+use std::ops::Range;
+
 use rayon::prelude::*;
 
 use crate::nnue::{
-    FEATURES, HIDDEN, Head, MAX_BUCKETS, MAX_FEATURE_WEIGHT, MAX_OUTPUT_WEIGHT, Network,
-    OUTPUT_SCALE, QA, QB,
+    FEATURES, Head, Kings, MAX_BUCKETS, MAX_FEATURE_WEIGHT, MAX_HIDDEN, MAX_OUTPUT_WEIGHT, Network,
+    OUTPUT_SCALE, QA, QB, Weights,
 };
 use crate::rules::{BoardKind, Variant};
 use data::{Sample, splitmix};
@@ -60,50 +62,106 @@ pub const CLIP_HIDDEN: f32 = MAX_FEATURE_WEIGHT as f32 / QA as f32;
 /// The output weights are kept within ±this ([`MAX_OUTPUT_WEIGHT`] /
 /// [`QB`]).
 pub const CLIP_OUTPUT: f32 = MAX_OUTPUT_WEIGHT as f32 / QB as f32;
-/// The output biases are kept within ±this: with the output weights
-/// within [`CLIP_OUTPUT`] the float output stays inside the engine's clamp
-/// of a net's value (2^20 internal units), so the quantised net computes
-/// what the float pass does, and the bias times `QA · QB` fits an `i32`.
+/// The output biases are kept within ±this, so that the bias times `QA ·
+/// QB` fits an `i32`.
 pub const CLIP_OUTPUT_BIAS: f32 = 1000.0;
-const _: () = assert!(
-    ((2 * HIDDEN) as f32 * CLIP_OUTPUT + CLIP_OUTPUT_BIAS) * (OUTPUT_SCALE as f32)
-        < (1u32 << 20) as f32
-);
+/// The float output is held within ±this, as the engine holds a net's
+/// value within ±2^20 internal units, so the quantised net computes what
+/// the float pass does however wide it is (a net of 128 neurons cannot
+/// reach the bound: its outputs stay within ±1,508).
+pub const MAX_OUTPUT: f32 = (1u32 << 20) as f32 / SCALE;
 /// The largest learning rate (`--lr`): Adam's step moves a weight by about
 /// this much at most, and the weights live within ±2.
 pub const MAX_LR: f64 = 1.0;
 
-/// Where each group of weights starts in the flat parameter vector: the
-/// hidden weights, the hidden biases, then per output bucket its weights
-/// (side to move first) and its bias.
-const FT_W: usize = 0;
-const FT_B: usize = FEATURES * HIDDEN;
-const OUT_W: usize = FT_B + HIDDEN;
-/// The float parameters of one output bucket.
-const LAYER: usize = 2 * HIDDEN + 1;
-
-/// Where output bucket `b`'s weights start.
-#[inline]
-const fn out_w(b: usize) -> usize {
-    OUT_W + b * LAYER
+/// The shape of a float net, and where each group of its weights lies in
+/// the flat parameter vector: the input rows ([`Shape::rows`] of
+/// [`Shape::hidden`], as [`crate::nnue::feature_row`] numbers them), the
+/// hidden biases, then per output bucket its weights (side to move first)
+/// and its bias.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// Hidden neurons per perspective.
+    pub hidden: usize,
+    /// The king-bucket layout of the inputs.
+    pub kings: Kings,
+    /// Output buckets.
+    pub buckets: usize,
 }
 
-/// Where output bucket `b`'s bias is.
-#[inline]
-const fn out_b(b: usize) -> usize {
-    out_w(b) + 2 * HIDDEN
+impl Shape {
+    /// The shape of `net` (its score head).
+    pub fn of(net: &Network) -> Shape {
+        Shape {
+            hidden: net.hidden(),
+            kings: net.kings(),
+            buckets: net.buckets(),
+        }
+    }
+
+    /// The input rows: [`FEATURES`] per king bucket.
+    pub fn rows(self) -> usize {
+        self.kings.count() * FEATURES
+    }
+
+    /// Where input row `r` lies.
+    #[inline]
+    pub fn row(self, r: usize) -> Range<usize> {
+        r * self.hidden..(r + 1) * self.hidden
+    }
+
+    /// Where the hidden biases start (after the input rows).
+    #[inline]
+    pub fn bias(self) -> usize {
+        self.rows() * self.hidden
+    }
+
+    /// The float parameters of one output bucket.
+    #[inline]
+    fn layer(self) -> usize {
+        2 * self.hidden + 1
+    }
+
+    /// Where output bucket `b`'s weights start.
+    #[inline]
+    pub fn out_w(self, b: usize) -> usize {
+        self.bias() + self.hidden + b * self.layer()
+    }
+
+    /// Where output bucket `b`'s bias is.
+    #[inline]
+    pub fn out_b(self, b: usize) -> usize {
+        self.out_w(b) + 2 * self.hidden
+    }
+
+    /// The number of float parameters (one head).
+    pub fn len(self) -> usize {
+        self.out_w(self.buckets)
+    }
+
+    /// Whether there are none (never, for a net).
+    pub fn is_empty(self) -> bool {
+        self.len() == 0
+    }
 }
 
-/// The number of float parameters of a net of `buckets` output buckets
-/// (one head).
-pub const fn params_len(buckets: usize) -> usize {
-    OUT_W + buckets * LAYER
+/// Float parameters and the shape they are laid out in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNet {
+    /// The shape.
+    pub shape: Shape,
+    /// The parameters ([`Shape`] says where each lies).
+    pub params: Vec<f32>,
 }
 
-/// The output buckets of a parameter vector of `len` floats, if it is one.
-pub fn buckets_of_len(len: usize) -> Option<usize> {
-    let b = len.checked_sub(OUT_W)? / LAYER;
-    (params_len(b) == len && (1..=MAX_BUCKETS).contains(&b)).then_some(b)
+impl FloatNet {
+    /// The float value of a sample in internal units, with `acc` a scratch
+    /// buffer.
+    pub fn value(&self, s: &Sample, acc: &mut Vec<f32>) -> f32 {
+        let sh = self.shape;
+        accumulate(sh, &self.params, s, acc);
+        output(sh, &self.params, acc, bucket_of(sh.buckets, s)) * SCALE
+    }
 }
 
 /// Whether the trainer trains nets on `variant`'s games: chess and
@@ -203,6 +261,21 @@ pub struct Settings {
     pub seed: u64,
     /// Output buckets of the net (1 ..= [`MAX_BUCKETS`]).
     pub buckets: usize,
+    /// Hidden neurons per perspective (1 ..= [`MAX_HIDDEN`]).
+    pub hidden: usize,
+    /// The king-bucket layout of the inputs.
+    pub kings: Kings,
+}
+
+impl Settings {
+    /// The shape of the net these settings train.
+    pub fn shape(&self) -> Shape {
+        Shape {
+            hidden: self.hidden,
+            kings: self.kings,
+            buckets: self.buckets,
+        }
+    }
 }
 
 /// The learning rate at `step` of a run of `total` steps, `per_epoch` a
@@ -222,23 +295,22 @@ pub fn learning_rate(s: &Settings, step: u64, per_epoch: u64, total: u64) -> f64
     }
 }
 
-/// The float accumulators of a sample: `[side to move, other side]`.
-type Accs = [[f32; HIDDEN]; 2];
-
-/// The hidden sums of both perspectives under `p`.
+/// The hidden sums of both perspectives of `s` under `p` into `acc`: the
+/// side to move's [`Shape::hidden`], then the other side's.
 #[inline]
-fn accumulate(p: &[f32], s: &Sample) -> Accs {
-    let mut acc = [[0f32; HIDDEN]; 2];
-    for (side, a) in acc.iter_mut().enumerate() {
-        a.copy_from_slice(&p[FT_B..FT_B + HIDDEN]);
-        for f in s.features(side == 0) {
-            let row = &p[FT_W + f * HIDDEN..FT_W + (f + 1) * HIDDEN];
-            for (x, w) in a.iter_mut().zip(row) {
+fn accumulate(sh: Shape, p: &[f32], s: &Sample, acc: &mut Vec<f32>) {
+    let h = sh.hidden;
+    acc.clear();
+    acc.resize(2 * h, 0.0);
+    let bias = &p[sh.bias()..sh.bias() + h];
+    for (side, a) in acc.chunks_exact_mut(h).enumerate() {
+        a.copy_from_slice(bias);
+        for r in s.rows(side == 0, sh.kings) {
+            for (x, w) in a.iter_mut().zip(&p[sh.row(r)]) {
                 *x += w;
             }
         }
     }
-    acc
 }
 
 /// The output bucket of a sample in a net of `buckets` output buckets.
@@ -247,33 +319,134 @@ fn bucket_of(buckets: usize, s: &Sample) -> usize {
     crate::nnue::bucket(s.pieces(), buckets)
 }
 
-/// The float output of accumulators under `p`, read by output bucket `b`.
+/// The float output of accumulators under `p`, read by output bucket `b`
+/// (held within ±[`MAX_OUTPUT`]).
 #[inline]
-fn output(p: &[f32], acc: &Accs, b: usize) -> f32 {
-    let mut o = p[out_b(b)];
-    for (side, a) in acc.iter().enumerate() {
-        let w = &p[out_w(b) + side * HIDDEN..out_w(b) + (side + 1) * HIDDEN];
-        for (x, w) in a.iter().zip(w) {
-            let c = x.clamp(0.0, 1.0);
-            o += c * c * w;
-        }
+fn output(sh: Shape, p: &[f32], acc: &[f32], b: usize) -> f32 {
+    let mut o = p[sh.out_b(b)];
+    let w = &p[sh.out_w(b)..sh.out_b(b)];
+    for (x, w) in acc.iter().zip(w) {
+        let c = x.clamp(0.0, 1.0);
+        o += c * c * w;
     }
-    o
+    o.clamp(-MAX_OUTPUT, MAX_OUTPUT)
 }
 
-/// A chunk's summed gradient and loss.
+/// The input row no chunk touched.
+const UNTOUCHED: u32 = u32::MAX;
+
+/// A chunk's summed gradient and loss. The input rows are sparse (a
+/// position touches at most 64 of them, a chunk a few hundred of the
+/// thousands a net of king buckets has): each row touched gets a slot in
+/// `rows`. Kept from step to step and cleared row by row, so a step
+/// allocates nothing once the first has run.
+#[derive(Clone, Debug, Default)]
 struct Grad {
-    g: Vec<f32>,
-    touched: Vec<bool>,
+    /// The gradient rows of the input rows touched, in slot order.
+    rows: Vec<f32>,
+    /// Each input row's slot in `rows`, or [`UNTOUCHED`].
+    slot: Vec<u32>,
+    /// The input rows touched, in slot order.
+    touched: Vec<u32>,
+    /// The gradient of the parameters from the hidden biases on.
+    dense: Vec<f32>,
+    /// Scratch: a sample's accumulators.
+    acc: Vec<f32>,
+    /// Scratch: a perspective's gradient of its sums.
+    da: Vec<f32>,
+    /// The summed loss.
     loss: f64,
+}
+
+impl Grad {
+    /// Clears the gradient for a chunk of a net of shape `sh`.
+    fn clear(&mut self, sh: Shape) {
+        if self.slot.len() == sh.rows() {
+            for &r in &self.touched {
+                self.slot[r as usize] = UNTOUCHED;
+            }
+        } else {
+            self.slot = vec![UNTOUCHED; sh.rows()];
+        }
+        self.touched.clear();
+        self.rows.clear();
+        self.dense.clear();
+        self.dense.resize(sh.len() - sh.bias(), 0.0);
+        self.da.clear();
+        self.da.resize(sh.hidden, 0.0);
+        self.loss = 0.0;
+    }
+
+    /// The gradient row of input row `r` (`h` wide), made at zero if new.
+    #[inline]
+    fn row_mut(&mut self, r: usize, h: usize) -> &mut [f32] {
+        let mut s = self.slot[r];
+        if s == UNTOUCHED {
+            s = self.touched.len() as u32;
+            self.slot[r] = s;
+            self.touched.push(r as u32);
+            self.rows.resize(self.rows.len() + h, 0.0);
+        }
+        let s = s as usize;
+        &mut self.rows[s * h..(s + 1) * h]
+    }
+
+    /// The gradient row of input row `r`, if the chunk touched it.
+    #[inline]
+    fn row(&self, r: usize, h: usize) -> Option<&[f32]> {
+        let s = self.slot[r];
+        (s != UNTOUCHED).then(|| &self.rows[s as usize * h..(s as usize + 1) * h])
+    }
+}
+
+/// AdamW's constants of a step.
+#[derive(Clone, Copy)]
+struct Adam {
+    lr: f32,
+    wd: f32,
+    /// The bias corrections `1 - β^t`.
+    c1: f32,
+    c2: f32,
+}
+
+impl Adam {
+    const B1: f32 = 0.9;
+    const B2: f32 = 0.999;
+    const EPS: f32 = 1e-8;
+
+    /// Updates the weights `w` (moments `m`, `v`) by the gradient sums
+    /// `g` times `scale`, decaying them when `decay`, within ±`clip`.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn update(
+        self,
+        w: &mut [f32],
+        m: &mut [f32],
+        v: &mut [f32],
+        g: &[f32],
+        scale: f32,
+        decay: bool,
+        clip: f32,
+    ) {
+        let (b1, b2) = (Adam::B1, Adam::B2);
+        for (((w, m), v), g) in w.iter_mut().zip(m).zip(v).zip(g) {
+            let g = g * scale;
+            *m = b1 * *m + (1.0 - b1) * g;
+            *v = b2 * *v + (1.0 - b2) * g * g;
+            let mut x = *w;
+            if decay {
+                x -= self.lr * self.wd * x;
+            }
+            x -= self.lr * (*m / self.c1) / ((*v / self.c2).sqrt() + Adam::EPS);
+            *w = x.clamp(-clip, clip);
+        }
+    }
 }
 
 /// AdamW over mini-batches, and the float network it trains.
 #[derive(Clone, Debug)]
 pub struct Trainer {
-    /// The flat float parameters: hidden weights (feature by feature),
-    /// hidden biases, then per output bucket its weights (side to move
-    /// first) and bias.
+    /// The flat float parameters, laid out as [`Trainer::shape`] says.
     pub params: Vec<f32>,
     m: Vec<f32>,
     v: Vec<f32>,
@@ -286,30 +459,37 @@ pub struct Trainer {
     pub board: BoardKind,
     /// The settings.
     pub settings: Settings,
+    /// The chunks' gradients, kept between steps.
+    grads: Vec<Grad>,
 }
 
 impl Trainer {
     /// A trainer with seeded random weights: hidden weights uniform in
     /// ±0.1 (a position's ~30 features then sum to about ±0.3), output
-    /// weights in ±1/√(2·HIDDEN) (the same in every bucket), biases 0.
-    /// `settings.buckets` is held within 1 ..= [`MAX_BUCKETS`].
+    /// weights in ±1/√(2·hidden) (the same in every bucket), biases 0.
+    /// `settings.buckets` is held within 1 ..= [`MAX_BUCKETS`] and
+    /// `settings.hidden` within 1 ..= [`MAX_HIDDEN`].
     pub fn new(board: BoardKind, mut settings: Settings) -> Trainer {
         settings.buckets = settings.buckets.clamp(1, MAX_BUCKETS);
+        settings.hidden = settings.hidden.clamp(1, MAX_HIDDEN);
+        let sh = settings.shape();
         let mut rng = settings.seed ^ 0x005e_ed0f_7a11_u64;
         let mut uniform = |r: f32| {
             let u = (splitmix(&mut rng) >> 40) as f32 / (1u64 << 24) as f32;
             (2.0 * u - 1.0) * r
         };
-        let len = params_len(settings.buckets);
+        let len = sh.len();
         let mut params = vec![0f32; len];
-        for w in &mut params[FT_W..FT_B] {
+        for w in &mut params[..sh.bias()] {
             *w = uniform(0.1);
         }
-        let out = 1.0 / (2.0 * HIDDEN as f32).sqrt();
-        for w in &mut params[out_w(0)..out_b(0)] {
+        let out = 1.0 / (2.0 * sh.hidden as f32).sqrt();
+        for w in &mut params[sh.out_w(0)..sh.out_b(0)] {
             *w = uniform(out);
         }
-        copy_bucket_zero(&mut params);
+        for b in 1..sh.buckets {
+            params.copy_within(sh.out_w(0)..sh.out_w(1), sh.out_w(b));
+        }
         Trainer {
             params,
             m: vec![0.0; len],
@@ -319,21 +499,34 @@ impl Trainer {
             rng,
             board,
             settings,
+            grads: Vec::new(),
         }
+    }
+
+    /// The shape of the net it trains.
+    pub fn shape(&self) -> Shape {
+        self.settings.shape()
     }
 
     /// A trainer whose weights start as `net`'s (dequantised, head 0),
     /// its moments at zero: a run that goes on from a shipped net with
-    /// new data (`tally train --init`). A net of one bucket starts every
-    /// one of `settings.buckets` as its output layer, and a net of fewer
-    /// than [`HIDDEN`] neurons grows random hidden weights for the others
-    /// (their output weights zero), so the trainer starts with the net's
-    /// function.
+    /// new data (`tally train --init`). The net may be smaller than
+    /// `settings` ask: a net of one output bucket starts every one of
+    /// `settings.buckets` as its output layer; every king bucket starts as
+    /// the net's bucket that holds its squares (its only one for a plain
+    /// net); and a net of fewer hidden neurons grows random input weights
+    /// for the others, their output weights zero. So the trainer starts
+    /// with the net's function, except that a layout of king buckets
+    /// mirrors the board for a king on files e to h, which a plain net
+    /// does not: there a perspective starts as the net's on the mirrored
+    /// board.
     ///
     /// # Errors
     ///
-    /// A one-line message when `net` is for another board, or has several
-    /// buckets but not `settings.buckets`.
+    /// A one-line message when `net` is for another board, has several
+    /// output buckets but not `settings.buckets`, more hidden neurons than
+    /// `settings.hidden`, or king buckets that `settings.kings` does not
+    /// refine.
     pub fn from_net(
         board: BoardKind,
         settings: Settings,
@@ -348,35 +541,66 @@ impl Trainer {
             ));
         }
         let mut t = Trainer::new(board, settings);
-        let buckets = t.settings.buckets;
-        if net.buckets() != 1 && net.buckets() != buckets {
+        let sh = t.shape();
+        if net.buckets() != 1 && net.buckets() != sh.buckets {
             return Err(format!(
-                "{} has {} output buckets, not {buckets}",
+                "{} has {} output buckets, not {}",
                 net.name(),
-                net.buckets()
+                net.buckets(),
+                sh.buckets
             ));
         }
-        let mut p = dequantised(net);
-        p.resize(params_len(buckets), 0.0);
-        if net.buckets() == 1 {
-            copy_bucket_zero(&mut p);
+        if net.hidden() > sh.hidden {
+            return Err(format!(
+                "{} has {} hidden neurons, more than the {} of the run (--hidden)",
+                net.name(),
+                net.hidden(),
+                sh.hidden
+            ));
         }
-        // A narrower net's missing neurons start with the fresh trainer's
-        // random hidden weights and zero output weights: the function is
-        // the net's, and the new neurons have gradients to learn from.
-        for f in 0..FEATURES {
-            let row = FT_W + f * HIDDEN;
-            p[row + net.hidden()..row + HIDDEN]
-                .copy_from_slice(&t.params[row + net.hidden()..row + HIDDEN]);
+        let parents = (0..sh.kings.count())
+            .map(|b| sh.kings.parent(net.kings(), b))
+            .collect::<Option<Vec<usize>>>()
+            .ok_or_else(|| {
+                format!(
+                    "{} has {} king buckets, which the run's {} do not refine (--king-buckets)",
+                    net.name(),
+                    net.kings().count(),
+                    sh.kings.count()
+                )
+            })?;
+        let old = dequantised(net);
+        let (osh, oh, h) = (old.shape, net.hidden(), sh.hidden);
+        let p = &mut t.params;
+        // A narrower net's missing neurons keep the fresh trainer's random
+        // input weights and get zero output weights: the function is the
+        // net's, and the new neurons have gradients to learn from.
+        for (b, &parent) in parents.iter().enumerate() {
+            for f in 0..FEATURES {
+                let to = sh.row(b * FEATURES + f).start;
+                p[to..to + oh].copy_from_slice(&old.params[osh.row(parent * FEATURES + f)]);
+            }
         }
-        t.params = p;
+        p[sh.bias()..sh.bias() + oh].copy_from_slice(&old.params[osh.bias()..osh.bias() + oh]);
+        for b in 0..sh.buckets {
+            let ob = if net.buckets() == 1 { 0 } else { b };
+            for side in 0..2 {
+                let to = sh.out_w(b) + side * h;
+                let from = osh.out_w(ob) + side * oh;
+                p[to..to + h].fill(0.0);
+                p[to..to + oh].copy_from_slice(&old.params[from..from + oh]);
+            }
+            p[sh.out_b(b)] = old.params[osh.out_b(ob)];
+        }
         Ok(t)
     }
 
     /// The float value of a sample in internal units.
     pub fn evaluate(&self, s: &Sample) -> f32 {
-        let p = &self.params;
-        output(p, &accumulate(p, s), bucket_of(self.settings.buckets, s)) * SCALE
+        let sh = self.shape();
+        let mut acc = Vec::new();
+        accumulate(sh, &self.params, s, &mut acc);
+        output(sh, &self.params, &acc, bucket_of(sh.buckets, s)) * SCALE
     }
 
     /// The target of a sample.
@@ -393,12 +617,16 @@ impl Trainer {
             return 0.0;
         }
         let k = self.settings.k as f32;
+        let sh = self.shape();
         let parts: Vec<f64> = samples
             .par_chunks(CHUNK)
             .map(|c| {
+                let mut acc = Vec::new();
                 c.iter()
                     .map(|s| {
-                        let d = sigmoid32(k * self.evaluate(s)) - self.target(s);
+                        accumulate(sh, &self.params, s, &mut acc);
+                        let o = output(sh, &self.params, &acc, bucket_of(sh.buckets, s));
+                        let d = sigmoid32(k * (o * SCALE)) - self.target(s);
                         f64::from(d * d)
                     })
                     .sum::<f64>()
@@ -407,113 +635,139 @@ impl Trainer {
         parts.iter().sum::<f64>() / samples.len() as f64
     }
 
-    /// The summed gradient and loss of the samples `idx`.
-    fn chunk_grad(&self, samples: &[Sample], idx: &[u32]) -> Grad {
+    /// Sums into `g` the gradient and loss of the samples `idx`.
+    fn chunk_grad(&self, g: &mut Grad, samples: &[Sample], idx: &[u32]) {
+        let sh = self.shape();
+        let (h, base) = (sh.hidden, sh.bias());
         let p = &self.params;
         let k = self.settings.k as f32;
-        let mut g = Grad {
-            g: vec![0.0; p.len()],
-            touched: vec![false; FEATURES],
-            loss: 0.0,
-        };
+        g.clear(sh);
+        let mut acc = std::mem::take(&mut g.acc);
+        let mut da = std::mem::take(&mut g.da);
         for &i in idx {
             let s = &samples[i as usize];
-            let acc = accumulate(p, s);
-            let b = bucket_of(self.settings.buckets, s);
-            let pred = sigmoid32(k * output(p, &acc, b) * SCALE);
+            accumulate(sh, p, s, &mut acc);
+            let b = bucket_of(sh.buckets, s);
+            let pred = sigmoid32(k * output(sh, p, &acc, b) * SCALE);
             let diff = pred - self.target(s);
             g.loss += f64::from(diff * diff);
             // d loss / d output.
             let d = 2.0 * diff * pred * (1.0 - pred) * k * SCALE;
-            g.g[out_b(b)] += d;
-            for (side, a) in acc.iter().enumerate() {
-                let ow = out_w(b) + side * HIDDEN;
-                let mut da = [0f32; HIDDEN];
-                for j in 0..HIDDEN {
+            g.dense[sh.out_b(b) - base] += d;
+            for (side, a) in acc.chunks_exact(h).enumerate() {
+                let ow = sh.out_w(b) + side * h;
+                da.fill(0.0);
+                let gw = &mut g.dense[ow - base..ow - base + h];
+                for j in 0..h {
                     let x = a[j];
                     let c = x.clamp(0.0, 1.0);
-                    g.g[ow + j] += d * c * c;
+                    gw[j] += d * c * c;
                     if x > 0.0 && x < 1.0 {
                         da[j] = d * p[ow + j] * 2.0 * x;
                     }
                 }
-                for (gb, x) in g.g[FT_B..FT_B + HIDDEN].iter_mut().zip(&da) {
+                for (gb, x) in g.dense[..h].iter_mut().zip(&da) {
                     *gb += x;
                 }
-                for f in s.features(side == 0) {
-                    g.touched[f] = true;
-                    let row = &mut g.g[FT_W + f * HIDDEN..FT_W + (f + 1) * HIDDEN];
-                    for (gw, x) in row.iter_mut().zip(&da) {
+                for r in s.rows(side == 0, sh.kings) {
+                    for (gw, x) in g.row_mut(r, h).iter_mut().zip(&da) {
                         *gw += x;
                     }
                 }
             }
         }
-        g
+        g.acc = acc;
+        g.da = da;
     }
 
     /// One AdamW step on the samples `idx` at learning rate `lr`; returns
     /// their summed loss.
     fn step(&mut self, samples: &[Sample], idx: &[u32], lr: f64) -> f64 {
-        let parts: Vec<Grad> = idx
-            .par_chunks(CHUNK)
-            .map(|c| self.chunk_grad(samples, c))
-            .collect();
-        let mut parts = parts.into_iter();
-        let Some(mut sum) = parts.next() else {
+        let chunks = idx.len().div_ceil(CHUNK);
+        if chunks == 0 {
             return 0.0;
-        };
-        for p in parts {
-            sum.loss += p.loss;
-            for f in 0..FEATURES {
-                if p.touched[f] {
-                    sum.touched[f] = true;
-                    let r = FT_W + f * HIDDEN..FT_W + (f + 1) * HIDDEN;
-                    for (a, b) in sum.g[r.clone()].iter_mut().zip(&p.g[r]) {
-                        *a += b;
-                    }
-                }
-            }
-            for (a, b) in sum.g[FT_B..].iter_mut().zip(&p.g[FT_B..]) {
+        }
+        let mut grads = std::mem::take(&mut self.grads);
+        if grads.len() < chunks {
+            grads.resize_with(chunks, Grad::default);
+        }
+        grads[..chunks]
+            .par_iter_mut()
+            .zip(idx.par_chunks(CHUNK))
+            .for_each(|(g, c)| self.chunk_grad(g, samples, c));
+        let parts = &grads[..chunks];
+        let sh = self.shape();
+        let (h, base) = (sh.hidden, sh.bias());
+        let loss = parts.iter().map(|g| g.loss).fold(0.0, |a, b| a + b);
+        let mut dense = parts[0].dense.clone();
+        for g in &parts[1..] {
+            for (a, b) in dense.iter_mut().zip(&g.dense) {
                 *a += b;
             }
         }
         self.step += 1;
         let scale = 1.0 / idx.len() as f32;
-        let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
-        let c1 = 1.0 - b1.powi(self.step.min(1 << 20) as i32);
-        let c2 = 1.0 - b2.powi(self.step.min(1 << 20) as i32);
-        let (lr, wd) = (lr as f32, self.settings.weight_decay as f32);
-        let mut adam = |range: std::ops::Range<usize>, decay: bool, clip: f32| {
-            for i in range {
-                let g = sum.g[i] * scale;
-                let m = b1 * self.m[i] + (1.0 - b1) * g;
-                let v = b2 * self.v[i] + (1.0 - b2) * g * g;
-                self.m[i] = m;
-                self.v[i] = v;
-                let mut w = self.params[i];
-                if decay {
-                    w -= lr * wd * w;
-                }
-                w -= lr * (m / c1) / ((v / c2).sqrt() + eps);
-                self.params[i] = w.clamp(-clip, clip);
-            }
+        let t = self.step.min(1 << 20) as i32;
+        let adam = Adam {
+            lr: lr as f32,
+            wd: self.settings.weight_decay as f32,
+            c1: 1.0 - Adam::B1.powi(t),
+            c2: 1.0 - Adam::B2.powi(t),
         };
-        for f in 0..FEATURES {
-            if sum.touched[f] {
-                adam(
-                    FT_W + f * HIDDEN..FT_W + (f + 1) * HIDDEN,
-                    true,
-                    CLIP_HIDDEN,
-                );
+        // The input rows any chunk touched, in order, each summed over the
+        // chunks in order (a chunk that did not touch it adds nothing).
+        let mut rows: Vec<u32> = parts
+            .iter()
+            .flat_map(|g| g.touched.iter().copied())
+            .collect();
+        rows.sort_unstable();
+        rows.dedup();
+        let mut sum = vec![0f32; h];
+        for r in rows {
+            let r = r as usize;
+            let mut first = true;
+            for g in parts {
+                if let Some(x) = g.row(r, h) {
+                    if first {
+                        sum.copy_from_slice(x);
+                        first = false;
+                    } else {
+                        for (a, b) in sum.iter_mut().zip(x) {
+                            *a += b;
+                        }
+                    }
+                }
             }
+            let at = sh.row(r);
+            adam.update(
+                &mut self.params[at.clone()],
+                &mut self.m[at.clone()],
+                &mut self.v[at],
+                &sum,
+                scale,
+                true,
+                CLIP_HIDDEN,
+            );
         }
-        adam(FT_B..OUT_W, false, CLIP_HIDDEN);
-        for b in 0..self.settings.buckets {
-            adam(out_w(b)..out_b(b), true, CLIP_OUTPUT);
-            adam(out_b(b)..out_b(b) + 1, false, CLIP_OUTPUT_BIAS);
+        let mut group = |range: Range<usize>, decay: bool, clip: f32| {
+            let g = &dense[range.start - base..range.end - base];
+            adam.update(
+                &mut self.params[range.clone()],
+                &mut self.m[range.clone()],
+                &mut self.v[range],
+                g,
+                scale,
+                decay,
+                clip,
+            );
+        };
+        group(base..base + h, false, CLIP_HIDDEN);
+        for b in 0..sh.buckets {
+            group(sh.out_w(b)..sh.out_b(b), true, CLIP_OUTPUT);
+            group(sh.out_b(b)..sh.out_b(b) + 1, false, CLIP_OUTPUT_BIAS);
         }
-        sum.loss
+        self.grads = grads;
+        loss
     }
 
     /// Batches per epoch over `n` samples.
@@ -558,29 +812,38 @@ impl Trainer {
     /// a [`crate::nnue::NetError`] message otherwise.
     pub fn network(&self) -> Result<Network, String> {
         let p = &self.params;
+        let sh = self.shape();
+        let h = sh.hidden;
         let q = |x: f32, scale: i32, max: i16| -> i16 {
             (x * scale as f32)
                 .round()
                 .clamp(-f32::from(max), f32::from(max)) as i16
         };
-        let rows = (0..FEATURES)
-            .map(|f| std::array::from_fn(|j| q(p[FT_W + f * HIDDEN + j], QA, MAX_FEATURE_WEIGHT)))
-            .collect();
-        let bias = std::array::from_fn(|j| q(p[FT_B + j], QA, MAX_FEATURE_WEIGHT));
-        let buckets = self.settings.buckets;
-        let heads = (0..buckets)
+        let hidden = |x: &f32| q(*x, QA, MAX_FEATURE_WEIGHT);
+        let heads = (0..sh.buckets)
             .map(|b| Head {
                 weights: std::array::from_fn(|side| {
-                    std::array::from_fn(|j| {
-                        q(p[out_w(b) + side * HIDDEN + j], QB, MAX_OUTPUT_WEIGHT)
-                    })
+                    let at = sh.out_w(b) + side * h;
+                    p[at..at + h]
+                        .iter()
+                        .map(|&w| q(w, QB, MAX_OUTPUT_WEIGHT))
+                        .collect()
                 }),
-                bias: (f64::from(p[out_b(b)]) * f64::from(QA * QB))
+                bias: (f64::from(p[sh.out_b(b)]) * f64::from(QA * QB))
                     .round()
                     .clamp(-1e9, 1e9) as i32,
             })
             .collect();
-        Network::with_buckets(self.board, rows, bias, buckets, heads).map_err(|e| e.to_string())
+        Network::from_weights(Weights {
+            board: self.board,
+            kings: sh.kings,
+            hidden: h,
+            feature_weights: p[..sh.bias()].iter().map(hidden).collect(),
+            feature_bias: p[sh.bias()..sh.bias() + h].iter().map(hidden).collect(),
+            buckets: sh.buckets,
+            heads,
+        })
+        .map_err(|e| e.to_string())
     }
 
     /// The generator's state (for checkpoints).
@@ -594,12 +857,16 @@ impl Trainer {
     }
 
     /// A trainer continued from a checkpoint's state.
+    ///
+    /// # Errors
+    ///
+    /// A checkpoint of another number of weights than `settings` describe.
     pub fn restore(
         board: BoardKind,
         settings: Settings,
         state: checkpoint::State,
     ) -> Result<Trainer, String> {
-        let len = params_len(settings.buckets);
+        let len = settings.shape().len();
         if state.params.len() != len || state.m.len() != len || state.v.len() != len {
             return Err("the checkpoint holds another number of weights".to_owned());
         }
@@ -612,6 +879,7 @@ impl Trainer {
             rng: state.rng,
             board,
             settings,
+            grads: Vec::new(),
         })
     }
 }
@@ -658,36 +926,30 @@ impl Agreement {
     }
 }
 
-/// Copies output bucket 0's weights and bias to every other bucket.
-fn copy_bucket_zero(p: &mut [f32]) {
-    let buckets = buckets_of_len(p.len()).unwrap_or(1);
-    for b in 1..buckets {
-        p.copy_within(out_w(0)..out_w(1), out_w(b));
-    }
-}
-
 /// The float parameters that `net`'s integers stand for (its score head,
-/// every bucket).
-pub fn dequantised(net: &Network) -> Vec<f32> {
-    let mut p = vec![0f32; params_len(net.buckets())];
+/// every bucket), in its shape.
+pub fn dequantised(net: &Network) -> FloatNet {
+    let shape = Shape::of(net);
+    let h = shape.hidden;
+    let mut p = vec![0f32; shape.len()];
     let qa = QA as f32;
-    for (f, row) in net.feature_weights().iter().enumerate() {
-        for (j, &w) in row.iter().enumerate() {
-            p[FT_W + f * HIDDEN + j] = f32::from(w) / qa;
+    for r in 0..shape.rows() {
+        for (x, &w) in p[shape.row(r)].iter_mut().zip(net.feature_weights(r)) {
+            *x = f32::from(w) / qa;
         }
     }
     for (j, &b) in net.feature_bias().iter().enumerate() {
-        p[FT_B + j] = f32::from(b) / qa;
+        p[shape.bias() + j] = f32::from(b) / qa;
     }
     for (b, head) in net.heads()[..net.buckets()].iter().enumerate() {
         for (side, ws) in head.weights.iter().enumerate() {
             for (j, &w) in ws.iter().enumerate() {
-                p[out_w(b) + side * HIDDEN + j] = f32::from(w) / QB as f32;
+                p[shape.out_w(b) + side * h + j] = f32::from(w) / QB as f32;
             }
         }
-        p[out_b(b)] = (f64::from(head.bias) / f64::from(QA * QB)) as f32;
+        p[shape.out_b(b)] = (f64::from(head.bias) / f64::from(QA * QB)) as f32;
     }
-    p
+    FloatNet { shape, params: p }
 }
 
 /// Compares the engine's integer inference of `net` (from the board, as
@@ -697,11 +959,10 @@ pub fn compare(trainer: &Trainer, net: &Network, samples: &[Sample]) -> Agreemen
     let q = dequantised(net);
     let diffs: Vec<(f64, f64)> = samples
         .par_iter()
-        .map(|s| {
+        .map_init(Vec::new, |acc, s| {
             let int = f64::from(net.evaluate(&s.board(), s.turn()));
             let float = f64::from(trainer.evaluate(s));
-            let same =
-                f64::from(output(&q, &accumulate(&q, s), bucket_of(net.buckets(), s)) * SCALE);
+            let same = f64::from(q.value(s, acc));
             ((int - float).abs(), (int - same).abs())
         })
         .collect();

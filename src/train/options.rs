@@ -11,7 +11,7 @@ use super::run::NetRun;
 use super::start::checkpoint_path;
 use super::{MAX_LR, Schedule, Settings, supports};
 use crate::fit;
-use crate::nnue::margin_head;
+use crate::nnue::{HIDDEN, Kings, margin_head};
 use crate::rules::Variant;
 
 /// The learning-rate schedules.
@@ -35,7 +35,7 @@ pub struct Options {
     #[arg(long, short = 'v', default_value = "chess")]
     pub variant: String,
     /// The net file to write.
-    #[arg(long, short = 'o', value_name = "FILE")]
+    #[arg(long = "output", short = 'o', alias = "out", value_name = "FILE")]
     pub out: PathBuf,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 10)]
@@ -92,7 +92,9 @@ pub struct Options {
     #[arg(long, default_value_t = 2000)]
     pub check: usize,
     /// Also train on every position's mirror image (files a and h
-    /// swapped), doubling the training set.
+    /// swapped), doubling the training set. A net of king buckets reads
+    /// a position and its mirror alike already, so for it this only
+    /// repeats each position (as a second epoch would).
     #[arg(long)]
     pub mirror: bool,
     /// Start from this net's weights instead of random ones (a net of the
@@ -106,13 +108,28 @@ pub struct Options {
     /// its output layer. Default: the --init net's, otherwise 1.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=8))]
     pub buckets: Option<u8>,
+    /// Hidden neurons per perspective, 1 ..= 2048 (the engine computes
+    /// them in chunks of 128, so use multiples of 128: 128, 256, 512).
+    /// With --init from a narrower net, the new neurons start with small
+    /// random input weights and zero output weights. Default: the --init
+    /// net's, otherwise 128.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=2048))]
+    pub hidden: Option<u16>,
+    /// King buckets: 1 (none, the board read as it is) or 4, 8 or 16
+    /// (each perspective's king square picks a copy of the input
+    /// weights, the board mirrored left-right when that king is on files
+    /// e-h; the layouts are in docs/train.md). With --init from a net of
+    /// one bucket, or of fewer that these refine, every bucket starts as
+    /// the net's. Default: the --init net's, otherwise 1.
+    #[arg(long, value_name = "N")]
+    pub king_buckets: Option<u8>,
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
     /// Fit the margin head of a scoring variant (stylish or wacky) over the
     /// body of the chess net given by --net, to the points the variant's
     /// games (-v) went on to earn, and write the net with it; only --data,
-    /// --val, --seed, --l2, --threads, --out and --quiet apply.
+    /// --val, --seed, --l2, --threads, --output and --quiet apply.
     #[arg(long, requires = "net")]
     pub head: bool,
     /// The chess net whose body the margin head reads (--head).
@@ -170,6 +187,11 @@ impl Options {
         if self.epochs == 0 {
             return Err("--epochs must be at least 1".to_owned());
         }
+        if let Some(k) = self.king_buckets
+            && Kings::of_count(usize::from(k)).is_none()
+        {
+            return Err(format!("--king-buckets must be 1, 4, 8 or 16, not {k}"));
+        }
         fit::at_least_one("--step-epochs", u64::from(self.step_epochs))
     }
 
@@ -193,7 +215,17 @@ impl Options {
             k: 0.0,
             seed: self.seed,
             buckets: self.buckets.map_or(1, usize::from),
+            hidden: self.hidden.map_or(HIDDEN, usize::from),
+            kings: self.kings(),
         }
+    }
+
+    /// The king-bucket layout given (plain when none or not a layout;
+    /// [`Options::check`] refuses the latter).
+    pub fn kings(&self) -> Kings {
+        self.king_buckets
+            .and_then(|k| Kings::of_count(usize::from(k)))
+            .unwrap_or_default()
     }
 
     /// The net's run on `variant`'s positions, its checkpoint `checkpoint`
@@ -207,6 +239,8 @@ impl Options {
             mirror: self.mirror,
             k: self.k,
             buckets: self.buckets,
+            hidden: self.hidden,
+            king_buckets: self.king_buckets,
             init: self.init.as_deref(),
             resume: self.resume,
             checkpoint,

@@ -33,6 +33,12 @@ pub struct NetRun<'a> {
     /// Output buckets as given (else the checkpoint's, the `--init`
     /// net's, or 1).
     pub buckets: Option<u8>,
+    /// Hidden neurons as given (else the checkpoint's, the `--init`
+    /// net's, or [`crate::nnue::HIDDEN`]).
+    pub hidden: Option<u16>,
+    /// King buckets as given (else the checkpoint's, the `--init` net's,
+    /// or none).
+    pub king_buckets: Option<u8>,
     /// Start from this net's weights.
     pub init: Option<&'a Path>,
     /// Restore from the checkpoint.
@@ -141,6 +147,8 @@ pub fn train_and_write(run: &NetRun, watch: &mut dyn Watch) -> Result<Agreement,
         batch: s.batch,
         wdl: s.lambda,
         buckets: run.buckets,
+        hidden: run.hidden,
+        king_buckets: run.king_buckets,
         mirror: run.mirror,
         init: run.init,
         data: run.data,
@@ -148,6 +156,8 @@ pub fn train_and_write(run: &NetRun, watch: &mut dyn Watch) -> Result<Agreement,
     .digest();
     let start = Start {
         buckets_given: run.buckets.is_some(),
+        hidden_given: run.hidden.is_some(),
+        kings_given: run.king_buckets.is_some(),
         k: run.k,
         resume: run.resume.then_some(run.checkpoint),
         digest,
@@ -156,12 +166,18 @@ pub fn train_and_write(run: &NetRun, watch: &mut dyn Watch) -> Result<Agreement,
     let mut t = trainer(variant, s.clone(), &start, &data, &mut |line| {
         watch.say(&line);
     })?;
+    let kings = t.settings.kings;
     watch.say(&format!(
-        "K = {:.6} per internal unit, {} hidden neurons per side, {} output bucket{}",
+        "K = {:.6} per internal unit, {} hidden neurons per side, {} output bucket{}{}",
         t.settings.k,
-        crate::nnue::HIDDEN,
+        t.settings.hidden,
         t.settings.buckets,
-        if t.settings.buckets == 1 { "" } else { "s" }
+        if t.settings.buckets == 1 { "" } else { "s" },
+        if kings == crate::nnue::Kings::Plain {
+            String::new()
+        } else {
+            format!(", {} king buckets mirrored", kings.count())
+        }
     ));
     epochs(&mut t, &data, s.epochs, (digest, run.checkpoint), watch)?;
     let net = t.network()?;
@@ -216,11 +232,15 @@ mod tests {
                     k: 0.0,
                     seed: 2,
                     buckets: 1,
+                    hidden: crate::nnue::HIDDEN,
+                    kings: crate::nnue::Kings::Plain,
                 },
                 val: 0.25,
                 mirror: false,
                 k: None,
                 buckets: None,
+                hidden: None,
+                king_buckets: None,
                 init: None,
                 resume,
                 checkpoint: &ckpt,

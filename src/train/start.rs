@@ -13,7 +13,8 @@ use crate::rules::{BoardKind, Variant};
 
 /// What identifies a run for resuming: the variant, the data files (names
 /// and sizes), the seed, the validation share, the batch, `--wdl`,
-/// `--buckets`, `--mirror` and the `--init` net's content.
+/// `--buckets`, `--hidden`, `--king-buckets`, `--mirror` and the `--init`
+/// net's content.
 #[derive(Clone, Copy, Debug)]
 pub struct RunId<'a> {
     /// The variant.
@@ -28,6 +29,10 @@ pub struct RunId<'a> {
     pub wdl: f64,
     /// Output buckets as given.
     pub buckets: Option<u8>,
+    /// Hidden neurons as given.
+    pub hidden: Option<u16>,
+    /// King buckets as given.
+    pub king_buckets: Option<u8>,
     /// Whether mirror images are trained on too.
     pub mirror: bool,
     /// The starting net.
@@ -45,6 +50,17 @@ impl RunId<'_> {
         );
         if let Some(b) = self.buckets.filter(|&b| b != 1) {
             text.push_str(&format!(" buckets={b}"));
+        }
+        // Absent at the defaults, so that the runs before these options
+        // resume.
+        if let Some(h) = self
+            .hidden
+            .filter(|&h| usize::from(h) != crate::nnue::HIDDEN)
+        {
+            text.push_str(&format!(" hidden={h}"));
+        }
+        if let Some(k) = self.king_buckets.filter(|&k| k != 1) {
+            text.push_str(&format!(" kings={k}"));
         }
         if self.mirror {
             text.push_str(" mirror");
@@ -83,6 +99,12 @@ pub struct Start<'a> {
     /// Whether `--buckets` was given (else the checkpoint's or the
     /// `--init` net's count is kept).
     pub buckets_given: bool,
+    /// Whether `--hidden` was given (else the checkpoint's or the `--init`
+    /// net's width is kept).
+    pub hidden_given: bool,
+    /// Whether `--king-buckets` was given (else the checkpoint's or the
+    /// `--init` net's layout is kept).
+    pub kings_given: bool,
     /// `K` as given (else fitted, or the checkpoint's).
     pub k: Option<f64>,
     /// Restore from this checkpoint (`--resume`).
@@ -111,12 +133,17 @@ pub fn trainer(
     if let Some(ckpt) = start.resume {
         let state = checkpoint::load(ckpt)?;
         if !start.buckets_given {
-            settings.buckets = state.buckets;
+            settings.buckets = state.shape.buckets;
         }
-        if state.digest != start.digest || state.board != board || state.buckets != settings.buckets
-        {
+        if !start.hidden_given {
+            settings.hidden = state.shape.hidden;
+        }
+        if !start.kings_given {
+            settings.kings = state.shape.kings;
+        }
+        if state.digest != start.digest || state.board != board || state.shape != settings.shape() {
             return Err(format!(
-                "{}: the checkpoint is of another run (variant, data, --seed, --val, --batch, --wdl, --mirror, --buckets or --init differ)",
+                "{}: the checkpoint is of another run (variant, data, --seed, --val, --batch, --wdl, --mirror, --buckets, --hidden, --king-buckets or --init differ)",
                 ckpt.display()
             ));
         }
@@ -137,6 +164,12 @@ pub fn trainer(
             let net = load_net(path)?;
             if !start.buckets_given {
                 settings.buckets = net.buckets();
+            }
+            if !start.hidden_given {
+                settings.hidden = net.hidden();
+            }
+            if !start.kings_given {
+                settings.kings = net.kings();
             }
             let t = Trainer::from_net(board, settings, &net).map_err(|e| format!("--init: {e}"))?;
             say(format!("starting from {}", net.describe()));

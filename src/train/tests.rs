@@ -4,7 +4,8 @@
 //! continues a run exactly.
 
 use super::*;
-use shakmaty::{Chess, Position};
+use crate::nnue::{Accumulator, HIDDEN};
+use shakmaty::{Chess, Color, Position};
 
 /// Material for the side to move: 100, 300, 300, 500, 900 per piece.
 fn material(board: &shakmaty::Board, turn: shakmaty::Color) -> f32 {
@@ -61,6 +62,18 @@ fn settings(epochs: u32) -> Settings {
         k: 1.0 / 300.0,
         seed: 3,
         buckets: 1,
+        hidden: HIDDEN,
+        kings: Kings::Plain,
+    }
+}
+
+/// [`settings`] of another shape.
+fn shaped(epochs: u32, hidden: usize, kings: Kings, buckets: usize) -> Settings {
+    Settings {
+        hidden,
+        kings,
+        buckets,
+        ..settings(epochs)
     }
 }
 
@@ -97,9 +110,14 @@ fn the_trainer_learns_material_and_the_net_agrees() {
     assert!(a.arithmetic <= ARITHMETIC_TOLERANCE, "{a:?}");
     assert!(a.mean <= 10.0 && a.max <= 60.0, "{a:?}");
     // The weights stay within the loader's bounds.
-    assert!(t.params[FT_W..OUT_W].iter().all(|w| w.abs() <= CLIP_HIDDEN));
+    let sh = t.shape();
     assert!(
-        t.params[out_w(0)..out_b(0)]
+        t.params[..sh.out_w(0)]
+            .iter()
+            .all(|w| w.abs() <= CLIP_HIDDEN)
+    );
+    assert!(
+        t.params[sh.out_w(0)..sh.out_b(0)]
             .iter()
             .all(|w| w.abs() <= CLIP_OUTPUT)
     );
@@ -118,6 +136,39 @@ fn threads_do_not_change_the_net() {
         })
     };
     assert_eq!(run(1), run(2));
+    // A wide net of king buckets too.
+    let run = |threads: usize| {
+        pool(threads).install(|| {
+            let mut t = Trainer::new(BoardKind::Standard, shaped(1, 256, Kings::Eight, 2));
+            t.epoch(&data, |_, _| {});
+            t.params
+        })
+    };
+    assert_eq!(run(1), run(2));
+}
+
+#[test]
+fn a_wide_net_of_king_buckets_learns_and_the_engine_computes_what_the_trainer_does() {
+    let data = samples(3000, 21);
+    let held = samples(300, 22);
+    for (hidden, kings) in [(256, Kings::Four), (136, Kings::Sixteen)] {
+        let mut t = Trainer::new(BoardKind::Standard, shaped(3, hidden, kings, 2));
+        let before = t.loss(&held);
+        for _ in 0..3 {
+            t.epoch(&data, |_, _| {});
+        }
+        assert!(t.loss(&held) < before, "{kings:?}");
+        let net = t.network().unwrap();
+        assert_eq!(
+            (net.hidden(), net.kings(), net.buckets()),
+            (hidden, kings, 2)
+        );
+        let a = compare(&t, &net, &held);
+        assert!(a.arithmetic <= ARITHMETIC_TOLERANCE, "{kings:?} {a:?}");
+        // Its file goes on training as itself.
+        let again = Trainer::from_net(BoardKind::Standard, t.settings.clone(), &net).unwrap();
+        assert_eq!(again.network().unwrap().name(), net.name());
+    }
 }
 
 #[test]
@@ -212,7 +263,7 @@ fn output_buckets_start_from_a_plain_net_and_learn_apart() {
     // Every bucket starts as the plain net's output layer: the same values.
     let same = Trainer::from_net(BoardKind::Standard, settings(2), &plain).unwrap();
     let mut from = Trainer::from_net(BoardKind::Standard, four.clone(), &plain).unwrap();
-    assert_eq!(from.params.len(), params_len(4));
+    assert_eq!(from.params.len(), four.shape().len());
     for s in &data[..300] {
         assert_eq!(from.evaluate(s), same.evaluate(s));
     }
@@ -238,7 +289,7 @@ fn output_buckets_start_from_a_plain_net_and_learn_apart() {
     let path = dir.join("run.ckpt");
     checkpoint::save(&from, 7, &path).unwrap();
     let state = checkpoint::load(&path).unwrap();
-    assert_eq!(state.buckets, 4);
+    assert_eq!(state.shape, four.shape());
     let mut resumed = Trainer::restore(BoardKind::Standard, four, state).unwrap();
     resumed.epoch(&data, |_, _| {});
     from.epoch(&data, |_, _| {});
@@ -254,50 +305,170 @@ fn a_narrower_net_grows_new_neurons_that_start_silent_and_learn() {
     let data = samples(1500, 17);
     let mut t = Trainer::new(BoardKind::Standard, settings(2));
     t.epoch(&data, |_, _| {});
-    let full = t.network().unwrap();
-    // The same net cut to half the neurons, as a narrower file reads.
-    let h = HIDDEN / 2;
-    let (rows, bias, heads) = crate::nnue::tests::narrowed(&full, h);
-    let narrow = Network::with_width(BoardKind::Standard, rows, bias, 1, heads, h).unwrap();
-    let mut from = Trainer::from_net(BoardKind::Standard, settings(2), &narrow).unwrap();
+    let narrow = t.network().unwrap();
+    let h = HIDDEN;
+    let wide = shaped(2, 2 * HIDDEN, Kings::Plain, 1);
+    let mut from = Trainer::from_net(BoardKind::Standard, wide.clone(), &narrow).unwrap();
     // It starts as the narrow net: the new neurons' output weights are
-    // zero, their hidden weights random.
+    // zero, their hidden weights random; the engine's integers of the
+    // wide net untrained are the narrow net's.
     let a = compare(&from, &narrow, &data[..200]);
     assert!(a.max <= ARITHMETIC_TOLERANCE, "{a:?}");
-    let new_inputs = (0..FEATURES).flat_map(|f| {
-        let row = FT_W + f * HIDDEN;
-        from.params[row + h..row + HIDDEN].to_vec()
-    });
-    assert!(new_inputs.filter(|w| *w != 0.0).count() > FEATURES * (HIDDEN - h) / 2);
+    let started = from.network().unwrap();
+    assert_eq!(started.hidden(), 2 * HIDDEN);
+    for s in &data[..300] {
+        let board = s.board();
+        assert_eq!(
+            started.evaluate(&board, s.turn()),
+            narrow.evaluate(&board, s.turn())
+        );
+    }
+    let sh = from.shape();
+    let new_inputs = (0..FEATURES).flat_map(|f| from.params[sh.row(f)][h..].to_vec());
+    assert!(new_inputs.filter(|w| *w != 0.0).count() > FEATURES * h / 2);
     assert!(
-        from.params[out_w(0) + h..out_w(0) + HIDDEN]
+        from.params[sh.out_w(0) + h..sh.out_w(0) + 2 * h]
             .iter()
             .all(|w| *w == 0.0)
     );
     // Trained, the new neurons take part.
     from.epoch(&data, |_, _| {});
     assert!(
-        from.params[out_w(0) + h..out_w(0) + HIDDEN]
+        from.params[sh.out_w(0) + h..sh.out_w(0) + 2 * h]
             .iter()
             .any(|w| *w != 0.0)
     );
-    assert_eq!(from.network().unwrap().hidden(), HIDDEN);
+    assert_eq!(from.network().unwrap().hidden(), 2 * HIDDEN);
+    // A wider net cannot start a narrower run.
+    let wide_net = from.network().unwrap();
+    let e = Trainer::from_net(BoardKind::Standard, settings(2), &wide_net).unwrap_err();
+    assert!(e.contains("256 hidden neurons, more than the 128"), "{e}");
+}
+
+#[test]
+fn king_buckets_start_from_a_plain_net_or_a_coarser_one() {
+    let data = samples(1500, 19);
+    let mut t = Trainer::new(BoardKind::Standard, shaped(1, HIDDEN, Kings::Plain, 2));
+    t.epoch(&data, |_, _| {});
+    let plain = t.network().unwrap();
+    // From the plain net, 4 king buckets of 256 neurons: untrained, each
+    // perspective's sums are the plain net's (its first 128 neurons; the
+    // others are new) on the board as the perspective reads it, mirrored
+    // when its king is on files e-h. Where neither king is, the values
+    // are the plain net's to the unit.
+    let four = Trainer::from_net(BoardKind::Standard, shaped(1, 256, Kings::Four, 2), &plain)
+        .unwrap()
+        .network()
+        .unwrap();
+    assert_eq!((four.hidden(), four.kings()), (256, Kings::Four));
+    let mut unmirrored = 0;
+    for s in &data {
+        let board = s.board();
+        let acc = Accumulator::refresh(&four, &board);
+        let mut mirrored = board.clone();
+        mirrored.flip_horizontal();
+        let mut either = false;
+        for persp in Color::ALL {
+            let mirror = four.king_key(persp, &board).mirror;
+            either |= mirror;
+            let seen = if mirror { &mirrored } else { &board };
+            let old = Accumulator::refresh(&plain, seen);
+            assert_eq!(acc.side(persp)[..HIDDEN], old.side(persp)[..]);
+        }
+        if !either {
+            unmirrored += 1;
+            assert_eq!(
+                four.evaluate(&board, s.turn()),
+                plain.evaluate(&board, s.turn())
+            );
+        }
+    }
+    assert!(unmirrored > 20, "{unmirrored}");
+    // A finer layout from a coarser one starts as it, to the unit
+    // everywhere; the other way is refused, as is a plain run from a net
+    // of king buckets.
+    let sixteen = Trainer::from_net(
+        BoardKind::Standard,
+        shaped(1, 256, Kings::Sixteen, 2),
+        &four,
+    )
+    .unwrap()
+    .network()
+    .unwrap();
+    for s in &data[..300] {
+        let board = s.board();
+        assert_eq!(
+            sixteen.evaluate(&board, s.turn()),
+            four.evaluate(&board, s.turn())
+        );
+    }
+    let e = Trainer::from_net(
+        BoardKind::Standard,
+        shaped(1, 256, Kings::Four, 2),
+        &sixteen,
+    )
+    .unwrap_err();
+    assert!(
+        e.contains("has 16 king buckets, which the run's 4 do not refine"),
+        "{e}"
+    );
+    assert!(
+        Trainer::from_net(BoardKind::Standard, shaped(1, 256, Kings::Plain, 2), &four).is_err()
+    );
+    // A checkpoint of such a run holds its shape and continues it exactly.
+    let mut run =
+        Trainer::from_net(BoardKind::Standard, shaped(2, 256, Kings::Eight, 2), &four).unwrap();
+    run.epoch(&data, |_, _| {});
+    let dir = std::env::temp_dir().join(format!("tally-train-kings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("run.ckpt");
+    checkpoint::save(&run, 9, &path).unwrap();
+    let state = checkpoint::load(&path).unwrap();
+    assert_eq!(state.shape, run.shape());
+    let mut resumed = Trainer::restore(BoardKind::Standard, run.settings.clone(), state).unwrap();
+    resumed.epoch(&data, |_, _| {});
+    run.epoch(&data, |_, _| {});
+    assert_eq!(resumed.params, run.params);
+    let state = checkpoint::load(&path).unwrap();
+    assert!(Trainer::restore(BoardKind::Standard, shaped(2, 256, Kings::Four, 2), state).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_step_of_any_size_keeps_every_weight_where_the_engine_computes_it() {
     let data = samples(256, 4);
     let idx: Vec<u32> = (0..128).collect();
-    let mut t = Trainer::new(BoardKind::Standard, settings(1));
-    for lr in [1e30, -1e30] {
+    // At 512 neurons the float output can pass the engine's clamp of a
+    // net's value: both hold it there.
+    for (lr, s) in [
+        (1e30, settings(1)),
+        (-1e30, settings(1)),
+        (1e30, shaped(1, 512, Kings::Four, 1)),
+        (-1e30, shaped(1, 512, Kings::Four, 1)),
+    ] {
+        let mut t = Trainer::new(BoardKind::Standard, s);
         t.step(&data, &idx, lr);
         let p = &t.params;
-        assert!(p[FT_W..OUT_W].iter().all(|w| w.abs() <= CLIP_HIDDEN));
-        assert!(p[out_w(0)..out_b(0)].iter().all(|w| w.abs() <= CLIP_OUTPUT));
-        assert!(p[out_b(0)].abs() <= CLIP_OUTPUT_BIAS, "{}", p[out_b(0)]);
+        let sh = t.shape();
+        assert!(p[..sh.out_w(0)].iter().all(|w| w.abs() <= CLIP_HIDDEN));
+        assert!(
+            p[sh.out_w(0)..sh.out_b(0)]
+                .iter()
+                .all(|w| w.abs() <= CLIP_OUTPUT)
+        );
+        assert!(
+            p[sh.out_b(0)].abs() <= CLIP_OUTPUT_BIAS,
+            "{}",
+            p[sh.out_b(0)]
+        );
         // The output bias is at its bound, and the integers still agree
         // with the float pass.
-        assert_eq!(p[out_b(0)].abs(), CLIP_OUTPUT_BIAS);
+        assert_eq!(p[sh.out_b(0)].abs(), CLIP_OUTPUT_BIAS);
+        let net = t.network().unwrap();
+        let a = compare(&t, &net, &data[128..]);
+        assert!(a.arithmetic <= ARITHMETIC_TOLERANCE, "{a:?}");
+        // One more step the same way, from the bounds.
+        t.step(&data, &idx, lr);
         let net = t.network().unwrap();
         let a = compare(&t, &net, &data[128..]);
         assert!(a.arithmetic <= ARITHMETIC_TOLERANCE, "{a:?}");

@@ -4,7 +4,7 @@
 //! `stylish.rs`, `wacky.rs`, `sets.rs`, `dynamic.rs` and `tiebraker.rs`,
 //! the weights of the variant evaluators
 //! ([`VariantWeights`](super::variant_weights::VariantWeights)); and the
-//! chess win/draw/loss model's curves, `wdl.rs` (`tally tune --wdl`).
+//! chess win/draw/loss model's curves, `wdl.rs` (`tally tune --fit-wdl`).
 
 pub mod chess;
 pub mod dynamic;
