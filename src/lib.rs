@@ -40,6 +40,7 @@ pub mod contest;
 pub mod datagen;
 pub mod engine;
 pub mod eval;
+pub mod experiment;
 pub mod files;
 pub mod fit;
 pub mod matches;

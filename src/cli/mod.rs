@@ -28,6 +28,7 @@ macro_rules! outln {
 mod analyse;
 mod bench;
 mod datagen;
+mod experiment;
 mod matches;
 mod perft;
 mod progress;
@@ -71,7 +72,7 @@ enum Command {
     Analyse(analyse::AnalyseArgs),
     /// Play engine-versus-engine games scored in points (Tally settings or
     /// external UCI engines); `match merge` combines result files.
-    Match(matches::MatchArgs),
+    Match(Box<matches::MatchArgs>),
     /// Print a variant's point tables (or every variant's) as the TOML a
     /// rules file takes: the template to edit for --rules.
     Rules(rules::RulesArgs),
@@ -90,6 +91,9 @@ enum Command {
     /// Tune the search's constants by SPSA in engine-versus-engine games
     /// (the engine built with `--features spsa`).
     Spsa(spsa::SpsaArgs),
+    /// Tables and SVG figures of engine-against-engine experiments from
+    /// tally match's results files (see docs/experiments.md).
+    Experiment(experiment::ExperimentArgs),
 }
 
 /// What `tally --help` says of UCI commands as arguments.
@@ -171,6 +175,7 @@ pub fn run() -> i32 {
         Some(Command::Tune(args)) => tune::run(&args),
         Some(Command::Train(args)) => train::run(&args),
         Some(Command::Spsa(args)) => spsa::run(&args),
+        Some(Command::Experiment(args)) => experiment::run(&args).map(|()| 0),
         Some(Command::Serve(args)) => serve::run(&args).map(|()| 0),
         Some(Command::Uci) | None => {
             use std::io::IsTerminal;

@@ -12,8 +12,8 @@ use clap::Args;
 
 use super::CliError;
 use crate::rules::Variant;
-use crate::scoring::Tables;
 use crate::scoring::dump::rules_file;
+use crate::scoring::{Points, Tables};
 
 /// Arguments of `tally rules`.
 #[derive(Debug, Args)]
@@ -26,6 +26,69 @@ pub struct RulesArgs {
     /// effect.
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
+    /// Sets: the handicap of a gap of D Elo between the players (the
+    /// handicap table of docs/rules.md): every value paid to the weaker
+    /// player is multiplied by the table's factor, and it holds the draw
+    /// advantage. Needs --weaker.
+    #[arg(long, value_name = "D", requires = "weaker")]
+    pub handicap: Option<u32>,
+    /// Sets: a handicap of your own: every value paid to the weaker player
+    /// multiplied by K (at least 1, to the thousandth), in place of the
+    /// table's factor of a gap. Needs --weaker.
+    #[arg(
+        long,
+        value_name = "K",
+        requires = "weaker",
+        conflicts_with = "handicap"
+    )]
+    pub handicap_factor: Option<String>,
+    /// With --handicap: the weaker player's colour, white or black.
+    #[arg(long, value_name = "COLOUR")]
+    pub weaker: Option<String>,
+}
+
+/// A colour named on the command line: `white` or `black`.
+///
+/// # Errors
+///
+/// Anything else, naming the option.
+pub fn parse_colour(option: &str, text: &str) -> Result<shakmaty::Color, CliError> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "white" => Ok(shakmaty::Color::White),
+        "black" => Ok(shakmaty::Color::Black),
+        _ => Err(CliError::bad_input(format!(
+            "{option} '{}': expected white or black",
+            crate::text::printable(text.trim())
+        ))),
+    }
+}
+
+/// The tables of `--rules FILE` (the defaults without one) with the sets
+/// handicap of `--handicap D` for `--weaker COLOUR`, when given.
+///
+/// # Errors
+///
+/// A rules file that cannot be used, a bad colour, a gap beyond the
+/// handicap table, or a handicap given twice.
+pub fn tables_with_handicap(
+    rules: Option<&std::path::Path>,
+    handicap: Option<u32>,
+    weaker: Option<&str>,
+) -> Result<Tables, CliError> {
+    let tables = match rules {
+        Some(path) => Tables::from_file(path).map_err(CliError::bad_input)?,
+        None => Tables::default(),
+    };
+    match (handicap, weaker) {
+        (Some(gap), Some(w)) => {
+            let side = parse_colour("--weaker", w)?;
+            tables
+                .with_handicap(gap, side)
+                .map_err(|e| CliError::bad_input(format!("--handicap {gap}: {e}")))
+        }
+        (Some(_), None) => Err(CliError::bad_input("--handicap needs --weaker")),
+        _ => Ok(tables),
+    }
 }
 
 /// Runs `tally rules`: prints the tables of the chosen variants as TOML.
@@ -36,11 +99,54 @@ pub struct RulesArgs {
 /// with exit code 2.
 pub fn run(args: &RulesArgs) -> Result<(), CliError> {
     let variants = parse_variants(&args.variant)?;
-    let tables = match &args.rules {
-        Some(path) => Tables::from_file(path).map_err(CliError::bad_input)?,
-        None => Tables::default(),
-    };
-    let text = rules_file(&tables, &variants, args.rules.as_deref());
+    let any = args.handicap.is_some() || args.handicap_factor.is_some();
+    if any && variants != [Variant::Sets] {
+        return Err(CliError::bad_input(
+            "--handicap is a sets handicap: give tally rules sets --handicap D --weaker COLOUR",
+        ));
+    }
+    if args.weaker.is_some() && !any {
+        return Err(CliError::bad_input(
+            "--weaker goes with --handicap D or --handicap-factor K",
+        ));
+    }
+    let mut tables =
+        tables_with_handicap(args.rules.as_deref(), args.handicap, args.weaker.as_deref())?;
+    if let (Some(k), Some(w)) = (&args.handicap_factor, &args.weaker) {
+        let side = parse_colour("--weaker", w)?;
+        let factor = k
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .and_then(Points::from_f64)
+            .filter(|p| {
+                (p.milli() as f64 - k.trim().parse::<f64>().unwrap_or(0.0) * 1000.0).abs() < 1e-6
+            })
+            .ok_or_else(|| {
+                CliError::bad_input(format!(
+                    "--handicap-factor '{}': expected a number, to the thousandth",
+                    crate::text::printable(k.trim())
+                ))
+            })?;
+        tables = tables
+            .with_handicap_factor(factor.milli(), side)
+            .map_err(|e| CliError::bad_input(format!("--handicap-factor: {e}")))?;
+    }
+    let mut text = rules_file(&tables, &variants, args.rules.as_deref());
+    if let (Some(gap), Some(h)) = (args.handicap, &tables.sets.handicap) {
+        let k = crate::scoring::variants::sets::handicap_factor(gap).unwrap_or(1000);
+        let colour = if h.side == shakmaty::Color::White {
+            "white"
+        } else {
+            "black"
+        };
+        text.push_str(&format!(
+            "# The handicap of a gap of {gap} Elo: every value paid to the weaker\n\
+             # player ({colour}) is the table's times {}, and it holds the draw\n\
+             # advantage (docs/rules.md, sets, Handicap).\n",
+            Points::from_milli(k)
+        ));
+    }
     let stdout = std::io::stdout();
     let _ = stdout.lock().write_all(text.as_bytes());
     Ok(())

@@ -79,6 +79,15 @@ pub struct ScoreArgs {
     /// black).
     #[arg(long, value_name = "SIDE")]
     pub draw_advantage: Option<String>,
+    /// Sets: score with the handicap of a gap of D Elo (the handicap table
+    /// of docs/rules.md): every value paid to the weaker player counts the
+    /// table's factor times, and it holds the draw advantage. Needs
+    /// --weaker.
+    #[arg(long, value_name = "D", requires = "weaker", conflicts_with = "series")]
+    pub handicap: Option<u32>,
+    /// With --handicap: the weaker player's colour, white or black.
+    #[arg(long, value_name = "COLOUR", requires = "handicap")]
+    pub weaker: Option<String>,
     /// Score the games, in order, as one contest between the two players
     /// of their White and Black tags (the first is White in game 1): a
     /// series of every game (or --format), points summed by player; each
@@ -119,20 +128,39 @@ pub struct ScoreArgs {
 /// Bad arguments: a [`CliError`] with exit code 2.
 pub fn run(args: &ScoreArgs) -> Result<i32, CliError> {
     let variant = args.variant.as_deref().map(Variant::from_id).transpose()?;
-    let tables = match &args.rules {
-        Some(path) => Tables::from_file(path).map_err(CliError::bad_input)?,
-        None => Tables::default(),
-    };
+    let tables = super::rules::tables_with_handicap(
+        args.rules.as_deref(),
+        args.handicap,
+        args.weaker.as_deref(),
+    )?;
     if args.series {
+        if tables.sets.handicap.is_some() {
+            return Err(CliError::bad_input(
+                "--series: a sets handicap goes with single games (its colour is the weaker player's in each game); score the games one by one",
+            ));
+        }
         return score_series(args, variant, tables);
     }
-    let advantage = args
+    let given = args
         .draw_advantage
         .as_deref()
         .map(DrawAdvantage::parse)
         .transpose()
-        .map_err(CliError::bad_input)?
-        .unwrap_or_default();
+        .map_err(CliError::bad_input)?;
+    if let (Some(a), Some(h)) = (given, &tables.sets.handicap)
+        && a.color() != Some(h.side)
+    {
+        return Err(CliError::bad_input(format!(
+            "--draw-advantage {}: under the sets handicap the weaker player ({}) holds the draw advantage",
+            a.as_str(),
+            if h.side == shakmaty::Color::White {
+                "white"
+            } else {
+                "black"
+            }
+        )));
+    }
+    let advantage = given.unwrap_or_default();
     let scorers = Scorers::new(&tables, advantage);
     let format = if args.json {
         Format::Json

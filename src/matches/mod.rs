@@ -229,6 +229,17 @@ pub struct Experiment {
     /// The contests of each pairing, when it plays contests.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contests: Option<usize>,
+    /// The player the sets handicap follows, when it follows one (written
+    /// only then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weaker: Option<usize>,
+    /// Whether each opening is played once (written only then).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_reverse: bool,
+    /// The sets handicap's values, when the tables hold one (written only
+    /// then; the tables' digest says the rest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handicap: Option<crate::scoring::variants::sets::Handicap>,
 }
 
 impl Experiment {
@@ -484,6 +495,15 @@ pub struct MatchConfig {
     /// The sets draw advantage (by colour; in a sets contest each game's
     /// follows its holder instead).
     pub draw_advantage: DrawAdvantage,
+    /// The player (by number) the sets handicap of the tables follows:
+    /// in each game it is given to that player's colour. `None`: the
+    /// tables' handicap, if any, stays with its colour.
+    pub weaker: Option<usize>,
+    /// Each opening played once, colours alternating from one opening to
+    /// the next, instead of twice with colours reversed (for players
+    /// whose reversed game would repeat the first: the same deterministic
+    /// engine on both sides).
+    pub no_reverse: bool,
     /// How late a move may arrive after the clock ran out.
     pub time_margin: Duration,
     /// How long past its time an engine may stay silent before it counts
@@ -552,6 +572,8 @@ impl MatchConfig {
             sprt: None,
             tables: Tables::default(),
             draw_advantage: DrawAdvantage::Black,
+            weaker: None,
+            no_reverse: false,
             time_margin: Duration::from_millis(50),
             hang_timeout: Duration::from_secs(30),
             start_timeout: player::START_TIMEOUT,
@@ -576,6 +598,9 @@ impl MatchConfig {
             tournament: self.tournament.map(|t| t.as_str().to_owned()),
             contest: self.contest,
             contests: self.contest.map(|_| self.contests),
+            weaker: self.weaker,
+            no_reverse: self.no_reverse,
+            handicap: self.tables.sets.handicap.clone(),
         }
     }
 
@@ -625,7 +650,8 @@ impl MatchConfig {
     /// a two-player match) of game `i` (see the module docs).
     pub fn plan(&self, i: usize) -> (usize, usize) {
         let (_, slot) = self.locate(i);
-        let opening = (slot / 2) % self.openings.len().max(1);
+        let per_opening = if self.no_reverse { 1 } else { 2 };
+        let opening = (slot / per_opening) % self.openings.len().max(1);
         let white = match self.contest_slots() {
             Some(s) if s > 0 => (slot / s + slot % s) % 2,
             _ => slot % 2,
@@ -871,12 +897,20 @@ impl MatchConfig {
         Ok(())
     }
 
-    /// The settings of a game outside contests: the match's variant and
-    /// draw advantage.
-    fn settings(&self) -> GameSettings {
+    /// The settings of a game outside contests, between `players` (by
+    /// number, by seat) with seat `white` White: the match's variant and
+    /// draw advantage, and the handicap's colour when it follows a player.
+    fn settings(&self, players: [usize; 2], white: usize) -> GameSettings {
         GameSettings {
             variant: self.variant,
             draw_advantage: self.draw_advantage,
+            handicap: self.weaker.map(|w| {
+                if players[white.min(1)] == w {
+                    Color::White
+                } else {
+                    Color::Black
+                }
+            }),
         }
     }
 
@@ -890,12 +924,17 @@ impl MatchConfig {
             } else {
                 self.draw_advantage
             },
+            handicap: None,
         }
     }
 
     /// The referee of a game played under `settings`.
     fn scorer(&self, settings: &GameSettings) -> Scorer {
-        let mut s = Scorer::with_tables(settings.variant, self.tables.clone());
+        let mut tables = self.tables.clone();
+        if let Some(side) = settings.handicap {
+            tables.sets = tables.sets.with_handicap_side(side);
+        }
+        let mut s = Scorer::with_tables(settings.variant, tables);
         s.set_draw_advantage(settings.draw_advantage);
         s
     }
@@ -1108,7 +1147,7 @@ impl Shared<'_> {
                     players: self.pairings[pairing],
                     white,
                     opening,
-                    settings: config.settings(),
+                    settings: config.settings(self.pairings[pairing], white),
                     contest: None,
                 };
                 match play_one(config, &board, team, self.names, self.stop) {

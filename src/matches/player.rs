@@ -143,6 +143,10 @@ pub struct GameSettings {
     pub variant: Variant,
     /// The sets draw advantage.
     pub draw_advantage: DrawAdvantage,
+    /// The colour of the sets handicap in this game, when it follows a
+    /// player (`tally match --weaker`): the tables' handicap is given to
+    /// it. `None`: the tables as they are.
+    pub handicap: Option<shakmaty::Color>,
 }
 
 /// Why a player gave no move.
@@ -298,6 +302,16 @@ impl Player for TallyPlayer {
         }
         self.engine
             .set_draw_advantage(self.own_draw_advantage.unwrap_or(settings.draw_advantage));
+        if let Some(side) = settings.handicap {
+            let tables = &self.engine.options().tables;
+            if let Some(h) = &tables.sets.handicap
+                && h.side != side
+            {
+                let mut t = tables.clone();
+                t.sets = t.sets.with_handicap_side(side);
+                self.engine.set_tables(t);
+            }
+        }
         Ok(())
     }
 

@@ -143,6 +143,24 @@ pub struct Options {
     /// player's instead: see --colour-chooser.
     #[arg(long, value_name = "SIDE")]
     pub draw_advantage: Option<String>,
+    /// Sets, two players: play with the handicap of a gap of D Elo (the
+    /// handicap table of docs/rules.md) given to the --weaker player: in
+    /// each game every value paid to it counts the table's factor times,
+    /// whatever its colour, and it holds the draw advantage; Tally players
+    /// play to the handicapped values.
+    #[arg(long, value_name = "D", requires = "weaker")]
+    pub handicap: Option<u32>,
+    /// With --handicap (or a rules file's [sets.handicap]): the weaker
+    /// player, by name (name=, or the default name), whose colour in each
+    /// game the handicap follows.
+    #[arg(long, value_name = "NAME")]
+    pub weaker: Option<String>,
+    /// Play each opening once, colours alternating from one opening to the
+    /// next, instead of twice with colours reversed (for the same
+    /// deterministic engine on both sides, whose reversed game would
+    /// repeat the first); default --games: one per opening.
+    #[arg(long, conflicts_with = "format")]
+    pub no_reverse: bool,
     /// How late a move may arrive after its clock ran out, in milliseconds.
     #[arg(long, default_value_t = 50, value_name = "MS")]
     pub time_margin: u64,
@@ -222,11 +240,23 @@ pub fn config(a: &Options) -> Result<MatchConfig, String> {
         config.contest = Some(rules);
     } else if let Some(n) = a.games {
         config.games = n;
+    } else if a.no_reverse {
+        config.games = config.openings.len();
     }
+    config.no_reverse = a.no_reverse;
     config.tables = match &a.rules {
         Some(path) => Tables::from_file(path).map_err(|e| e.to_string())?,
         None => Tables::default(),
     };
+    if let Some(gap) = a.handicap {
+        config.tables = config
+            .tables
+            .with_handicap(gap, shakmaty::Color::Black)
+            .map_err(|e| format!("--handicap {gap}: {e}"))?;
+    }
+    if let Some(name) = &a.weaker {
+        config.weaker = Some(weaker_player(a, &config, name)?);
+    }
     if let Some(d) = &a.draw_advantage {
         if config.contest.is_some() && variant == Variant::Sets {
             return Err(
@@ -254,6 +284,48 @@ pub fn config(a: &Options) -> Result<MatchConfig, String> {
         .unwrap_or_else(|| (cores / config.threads_per_game()).max(1));
     config.check(cores, a.oversubscribe)?;
     Ok(config)
+}
+
+/// The number of the `--weaker` player `name` of a sets match with a
+/// handicap, after checking that the handicap can follow it.
+fn weaker_player(a: &Options, config: &MatchConfig, name: &str) -> Result<usize, String> {
+    let shown = crate::text::printable(name.trim());
+    if config.variant != Variant::Sets {
+        return Err(format!(
+            "--weaker: the handicap is a sets handicap (the variant is {})",
+            config.variant
+        ));
+    }
+    if config.tables.sets.handicap.is_none() {
+        return Err(
+            "--weaker: no handicap to give (--handicap D, or a rules file's [sets.handicap])"
+                .to_owned(),
+        );
+    }
+    if config.players.len() != 2 || config.tournament.is_some() {
+        return Err("--weaker: a handicap is between two players: leave out --tournament and give two --player".to_owned());
+    }
+    if config.contest.is_some() {
+        return Err("--weaker: a handicap goes with single games; in a sets contest the draw advantage is the contest's (leave out --format)".to_owned());
+    }
+    if a.draw_advantage.is_some() {
+        return Err(
+            "--draw-advantage: under the handicap the weaker player holds the draw advantage"
+                .to_owned(),
+        );
+    }
+    let found: Vec<usize> = (0..config.players.len())
+        .filter(|&i| config.players[i].default_name() == name.trim())
+        .collect();
+    match found[..] {
+        [i] => Ok(i),
+        [] => Err(format!(
+            "--weaker '{shown}': no player of that name (give name= in the player)"
+        )),
+        _ => Err(format!(
+            "--weaker '{shown}': two players have that name (give each a name=)"
+        )),
+    }
 }
 
 /// The contests' rules of a run with `--format`: the format in the

@@ -70,6 +70,14 @@ pub fn keys(variant: Variant) -> &'static [Key] {
     variants::of(variant).keys()
 }
 
+/// Every key the dump may print for `variant`: [`keys`], then the keys of
+/// its optional part, which it prints only where the tables hold them
+/// (sets' `[sets.handicap]`).
+fn all_keys(variant: Variant) -> impl Iterator<Item = &'static Key> {
+    let s = variants::of(variant);
+    s.keys().iter().chain(s.optional_keys())
+}
+
 /// The sections of `variants` in `tables` as rules-file TOML, each key
 /// with a comment saying what it pays.
 pub fn to_toml(tables: &Tables, variants: &[Variant]) -> String {
@@ -85,7 +93,7 @@ pub fn to_toml(tables: &Tables, variants: &[Variant]) -> String {
         let Some(section) = all.get(variant.id()) else {
             continue;
         };
-        for k in keys(variant) {
+        for k in all_keys(variant) {
             let Some(value) = lookup(section, k.path) else {
                 continue;
             };
@@ -128,8 +136,7 @@ pub fn card(tables: &Tables, variant: Variant) -> Card {
     let lines = all
         .get(variant.id())
         .map(|section| {
-            keys(variant)
-                .iter()
+            all_keys(variant)
                 .filter_map(|k| {
                     lookup(section, k.path).map(|v| CardLine {
                         key: k.path,
@@ -218,6 +225,31 @@ mod tests {
             listed.sort();
             assert_eq!(listed, serialized, "{v}: the key list and the table differ");
         }
+    }
+
+    #[test]
+    fn a_handicap_is_dumped_with_every_key_and_loads_back() {
+        let tables = Tables::from_toml(
+            "[sets.handicap]\nside = \"white\"\nmate = 3\nresignation = 3\nbare_king = 1.5\n\
+             mutual_bare = 0.75\nstalemate = 1.5\ndraw = 0.75\nperpetual_check = 1.5\n\
+             mutual_perpetual_check = 0.75\nrepetition = 0.75\n",
+        )
+        .unwrap();
+        let all = toml::Value::try_from(&tables).unwrap();
+        let mut serialized = Vec::new();
+        leaves(&all["sets"], "", &mut serialized);
+        serialized.sort();
+        let mut listed: Vec<String> = all_keys(Variant::Sets).map(|k| k.path.to_owned()).collect();
+        listed.sort();
+        assert_eq!(listed, serialized);
+        let text = to_toml(&tables, &[Variant::Sets]);
+        assert!(text.contains("\nhandicap.side = \"white\"\n"), "{text}");
+        assert!(text.contains("\nhandicap.draw = 0.75\n"), "{text}");
+        assert_eq!(Tables::from_toml(&text).unwrap(), tables);
+        assert_eq!(card(&tables, Variant::Sets).lines.len(), listed.len());
+        // Without a handicap nothing of it is written.
+        let plain = to_toml(&Tables::default(), &[Variant::Sets]);
+        assert!(!plain.contains("handicap."), "{plain}");
     }
 
     #[test]

@@ -254,13 +254,15 @@ impl Tables {
 
     /// Whether every award the tables make fits the reported range: a
     /// product of values (wacky's) that can pass [`Points::MAX_TOTAL`] in
-    /// one award would saturate, so it is refused; and whether wacky's
-    /// bands (`life`, `moves`) start in rising order.
+    /// one award would saturate, so it is refused; whether wacky's bands
+    /// (`life`, `moves`) start in rising order; and whether a sets handicap
+    /// fits its table (`sets::Table::check_handicap`).
     ///
     /// # Errors
     ///
     /// [`TablesError`] naming the keys of the product.
     pub fn check(&self) -> Result<(), TablesError> {
+        self.sets.check_handicap().map_err(TablesError)?;
         if let Some(key) = self.wacky.unordered_bands() {
             return Err(TablesError(format!(
                 "wacky.{key}: each band must start above the one before it"
@@ -273,6 +275,52 @@ impl Tables {
             ))),
             None => Ok(()),
         }
+    }
+
+    /// The tables with the sets handicap of a gap of `gap` Elo given to
+    /// the weaker player, `weaker` ([`sets::Handicap::for_gap`], over the
+    /// sets values in force).
+    ///
+    /// # Errors
+    ///
+    /// A gap beyond the handicap table, or tables that hold a handicap
+    /// already (from a rules file).
+    pub fn with_handicap(self, gap: u32, weaker: shakmaty::Color) -> Result<Tables, TablesError> {
+        let k = sets::handicap_factor(gap).map_err(TablesError)?;
+        self.with_handicap_factor(k, weaker)
+    }
+
+    /// The tables with a sets handicap that multiplies every value paid to
+    /// the weaker player, `weaker`, by `factor_milli` thousandths (at
+    /// least 1000: a handicap raises the weaker player's values).
+    ///
+    /// # Errors
+    ///
+    /// A factor below 1, or tables that hold a handicap already.
+    pub fn with_handicap_factor(
+        mut self,
+        factor_milli: i64,
+        weaker: shakmaty::Color,
+    ) -> Result<Tables, TablesError> {
+        if factor_milli < 1000 {
+            return Err(TablesError(format!(
+                "a handicap factor of {} is below 1: a handicap raises the weaker player's values",
+                Points::from_milli(factor_milli)
+            )));
+        }
+        if self.sets.handicap.is_some() {
+            return Err(TablesError(
+                "the rules file holds a sets handicap already: give the handicap once (the file's [sets.handicap] or --handicap)"
+                    .to_owned(),
+            ));
+        }
+        self.sets.handicap = Some(sets::Handicap::with_factor(
+            factor_milli,
+            weaker,
+            &self.sets,
+        ));
+        self.check()?;
+        Ok(self)
     }
 
     /// The largest rules file read, in bytes (1 MiB; every table in full

@@ -13,14 +13,14 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
 use super::protocol::{
-    ClockState, DiskPhase, EndingState, GameState, ItemisedAward, Legal, LegalMove, PlyState,
-    Think, Totals,
+    ClockState, DiskPhase, EndingState, GameState, HandicapState, ItemisedAward, Legal, LegalMove,
+    PlyState, Think, Totals,
 };
 use crate::contest::{Format, Rules as ContestRules, Seat};
 use crate::pgn::{PgnOut, add_clock, award_comment, game_sans, pgn_of, write_pgn};
 use crate::referee::{ScoreRecord, resignation_loses, score_game};
 use crate::rules::{Action, AnyGame, Disk, Variant};
-use crate::scoring::{DrawAdvantage, EndContext, Scorer};
+use crate::scoring::{DrawAdvantage, EndContext, Points, Scorer, Tables};
 use crate::search::skill::{MAX_ELO, MIN_ELO};
 use crate::search::{Limits, Strength};
 use crate::with_game;
@@ -93,6 +93,14 @@ pub struct SetupRequest {
     /// player White in game 1), `second`, or `none`; the other player
     /// holds the draw advantage in every game.
     pub chooser: Option<String>,
+    /// Sets against Tally at `elo`: the person's rating. The game is
+    /// played with the handicap of the gap between the two ratings (the
+    /// handicap table of docs/rules.md) given to the weaker side: the
+    /// person when its rating is the lower, else Tally. The weaker side's
+    /// values count the table's factor times, it holds the draw advantage,
+    /// and the referee and Tally both count so. Equal ratings: no
+    /// handicap.
+    pub handicap: Option<i32>,
 }
 
 /// A checked setup.
@@ -118,7 +126,13 @@ pub struct Setup {
     pub chess960: bool,
     /// Sets: who gets the 1/2 of a plain draw.
     pub draw_advantage: DrawAdvantage,
+    /// Sets against Tally: the person's rating, for the handicap of its
+    /// gap to Tally's `elo` ([`Setup::handicap`]).
+    pub handicap: Option<i32>,
 }
+
+/// The lowest and highest rating a person may give for a handicap.
+pub const HANDICAP_RATINGS: std::ops::RangeInclusive<i32> = 0..=4000;
 
 impl SetupRequest {
     /// Checks the request.
@@ -172,9 +186,13 @@ impl SetupRequest {
         // A FEN whose castling rights only Chess960 reads plays as
         // Chess960, as everywhere else.
         let chess960 = chess960 || fen.as_deref().is_some_and(crate::rules::fen_needs_chess960);
+        let mode = self.mode.unwrap_or_default();
+        if let Some(rating) = self.handicap {
+            self.check_handicap(variant, mode, rating)?;
+        }
         Ok(Setup {
             variant,
-            mode: self.mode.unwrap_or_default(),
+            mode,
             side,
             fen,
             movetime: Duration::from_millis(movetime),
@@ -186,7 +204,47 @@ impl SetupRequest {
                 None => DrawAdvantage::default(),
                 Some(d) => DrawAdvantage::parse(d).map_err(|e| format!("draw_advantage: {e}"))?,
             },
+            handicap: self.handicap,
         })
+    }
+
+    /// Whether a handicap for a person rated `rating` can be played: sets,
+    /// against Tally at a given `elo`, a gap within the handicap table, no
+    /// draw advantage of its own (the weaker side holds it), no contest.
+    fn check_handicap(&self, variant: Variant, mode: Mode, rating: i32) -> Result<(), String> {
+        if variant != Variant::Sets {
+            return Err(format!(
+                "handicap: a handicap is for sets (the variant is {variant})"
+            ));
+        }
+        if mode != Mode::Engine {
+            return Err("handicap: a handicap is for a game against Tally".to_owned());
+        }
+        if !HANDICAP_RATINGS.contains(&rating) {
+            return Err(format!(
+                "handicap: the person's rating must be {} to {}",
+                HANDICAP_RATINGS.start(),
+                HANDICAP_RATINGS.end()
+            ));
+        }
+        let Some(elo) = self.elo else {
+            return Err(
+                "handicap: give Tally's rating too (elo): the handicap is for the gap between them"
+                    .to_owned(),
+            );
+        };
+        crate::scoring::variants::sets::handicap_factor(elo.abs_diff(rating))
+            .map_err(|e| format!("handicap: {e}"))?;
+        if self.draw_advantage.is_some() {
+            return Err(
+                "handicap: the weaker side holds the draw advantage (leave out draw_advantage)"
+                    .to_owned(),
+            );
+        }
+        if self.contest.is_some() {
+            return Err("handicap: a handicap goes with single games, not a contest".to_owned());
+        }
+        Ok(())
     }
 
     /// The contest the request asks for, if any: its rules, checked.
@@ -263,9 +321,30 @@ impl Setup {
             elo: self.elo,
             specials: Some(self.specials),
             chess960: Some(self.chess960),
-            draw_advantage: (self.variant == Variant::Sets)
+            draw_advantage: (self.variant == Variant::Sets && self.handicap.is_none())
                 .then(|| self.draw_advantage.as_str().to_owned()),
+            handicap: self.handicap,
             ..SetupRequest::default()
+        }
+    }
+
+    /// The handicap played, if any: the gap between the person's rating
+    /// and Tally's `elo`, and the weaker side's colour (the person's when
+    /// its rating is the lower). Equal ratings: none.
+    pub fn handicap(&self) -> Option<(u32, Color)> {
+        let (rating, elo) = (self.handicap?, self.elo?);
+        let gap = elo.abs_diff(rating);
+        let weaker = if rating < elo { self.side } else { !self.side };
+        (gap > 0).then_some((gap, weaker))
+    }
+
+    /// The point tables of the game: the defaults, with the handicap
+    /// given to the weaker side when there is one.
+    pub fn tables(&self) -> Tables {
+        let tables = Tables::default();
+        match self.handicap() {
+            Some((gap, weaker)) => tables.clone().with_handicap(gap, weaker).unwrap_or(tables),
+            None => tables,
         }
     }
 }
@@ -601,7 +680,7 @@ impl ServedGame {
 
     /// The referee's score of the game so far.
     pub fn record(&self) -> ScoreRecord {
-        let mut scorer = Scorer::new(self.setup.variant);
+        let mut scorer = Scorer::with_tables(self.setup.variant, self.setup.tables());
         scorer.set_draw_advantage(self.setup.draw_advantage);
         let ctx = self.end_context();
         with_game!(&self.game, |g| score_game(&scorer, g, &ctx))
@@ -880,8 +959,21 @@ impl ServedGame {
             disk: disk.disk_holder().map(color_name),
             phase: (s.variant == Variant::Tiebraker).then(|| disk_phase(disk)),
             draw_advantage: (s.variant == Variant::Sets)
-                .then(|| s.draw_advantage.color().map(color_name))
+                .then(|| {
+                    s.tables()
+                        .sets
+                        .draw_holder(s.draw_advantage)
+                        .map(color_name)
+                })
                 .flatten(),
+            handicap: s.handicap().map(|(gap, weaker)| HandicapState {
+                rating: s.handicap.unwrap_or_default(),
+                gap,
+                weaker: color_name(weaker),
+                factor: Points::from_milli(
+                    crate::scoring::variants::sets::handicap_factor(gap).unwrap_or(1000),
+                ),
+            }),
             status: if over { "over" } else { "playing" },
             ending,
             result: record.decision(resignation_loses(s.variant)),

@@ -195,6 +195,8 @@ pub struct GameState {
     pub phase: Option<DiskPhase>,
     /// Sets: the side a plain draw's 1/2 goes to (none: nobody).
     pub draw_advantage: Option<Side>,
+    /// Sets: the handicap played, when there is one.
+    pub handicap: Option<HandicapState>,
     /// `playing` or `over`.
     pub status: &'static str,
     /// How the game ended.
@@ -260,6 +262,19 @@ pub struct ContestState {
     pub next: Option<ContestNext>,
     /// Sets: the seat holding the draw advantage in every game.
     pub draw_advantage: Option<&'static str>,
+}
+
+/// The sets handicap of a served game (`handicap` in its setup).
+#[derive(Clone, Debug, Serialize)]
+pub struct HandicapState {
+    /// The person's rating, as given.
+    pub rating: i32,
+    /// The gap to Tally's `elo`.
+    pub gap: u32,
+    /// The weaker side's colour.
+    pub weaker: Side,
+    /// The factor of the weaker side's values (the handicap table's).
+    pub factor: Points,
 }
 
 /// A counted game of a contest.

@@ -29,7 +29,7 @@ use crate::engine::{Engine, EngineOptions};
 use crate::pgn::{line_sans, read_games};
 use crate::referee::score_input;
 use crate::rules::{AnyGame, Variant};
-use crate::scoring::{DrawAdvantage, Scorer, itemise};
+use crate::scoring::{DrawAdvantage, Scorer, Tables, itemise};
 use crate::search::{Limits, PvLine, Reporter, Silent, Stats, Strength};
 
 /// A search's setting: the position and how to play.
@@ -39,6 +39,8 @@ struct Position {
     chess960: bool,
     /// Sets: who a plain draw favours.
     draw_advantage: DrawAdvantage,
+    /// The point tables (a sets game's handicap).
+    tables: Tables,
     strength: Strength,
     fen: String,
     actions: Vec<String>,
@@ -74,6 +76,9 @@ async fn with_engine<T: Send + 'static>(
             engine.set_chess960(pos.chess960);
         }
         engine.set_draw_advantage(pos.draw_advantage);
+        if engine.options().tables != pos.tables {
+            engine.set_tables(pos.tables);
+        }
         let moves: Vec<&str> = pos.actions.iter().map(String::as_str).collect();
         let out = match engine.set_position(Some(&pos.fen), &moves) {
             Ok(()) => Some(work(&mut engine)),
@@ -199,6 +204,7 @@ pub(super) fn engine_turn(app: &Arc<App>, slot: &Arc<Slot>) {
             specials: g.setup.specials,
             chess960: g.setup.chess960,
             draw_advantage: g.setup.draw_advantage,
+            tables: g.setup.tables(),
             strength: g.strength(),
             fen,
             actions,
@@ -299,6 +305,7 @@ pub(super) fn hint(app: &Arc<App>, slot: &Arc<Slot>) {
             specials: g.setup.specials,
             chess960: g.setup.chess960,
             draw_advantage: g.setup.draw_advantage,
+            tables: g.setup.tables(),
             strength: Strength::default(),
             fen,
             actions,
@@ -437,6 +444,7 @@ fn analysis_position(request: &PositionRequest) -> Result<Asked, String> {
             specials,
             chess960,
             draw_advantage: DrawAdvantage::default(),
+            tables: Tables::default(),
             strength: Strength::default(),
             fen,
             actions,
@@ -678,6 +686,7 @@ pub(super) async fn report(
         specials: true,
         chess960: false,
         draw_advantage: DrawAdvantage::default(),
+        tables: Tables::default(),
         strength: Strength::default(),
         fen: start,
         actions: Vec::new(),
@@ -724,6 +733,7 @@ mod tests {
             specials: false,
             chess960: false,
             draw_advantage: DrawAdvantage::default(),
+            tables: Tables::default(),
             strength: Strength::default(),
             fen: crate::rules::AnyGame::start(Variant::Chess, false).start_fen(),
             actions: Vec::new(),

@@ -26,6 +26,9 @@ fn header() -> Header {
             tournament: None,
             contest: None,
             contests: None,
+            weaker: None,
+            no_reverse: false,
+            handicap: None,
         },
         shard: None,
     }

@@ -149,3 +149,238 @@ fn mutual_perpetual_to_first_checker() {
     );
     assert_eq!(wb(&end.outcome), (0.0, 0.5));
 }
+
+/// A sets scorer under a handicap of factor 3 for `weaker`, written out
+/// (3 times each default value): mate 6, resignation 6, bare king 3,
+/// mutual bare 1.5, stalemate 3, draw 1.5, perpetual check 3, mutual
+/// perpetual check 1.5, repetition 1.5.
+fn handicapped(weaker: &str, advantage: DrawAdvantage) -> Scorer {
+    let mut s = with_rules(
+        Variant::Sets,
+        &format!(
+            "[sets.handicap]\nside = \"{weaker}\"\nmate = 6\nresignation = 6\nbare_king = 3\n\
+             mutual_bare = 1.5\nstalemate = 3\ndraw = 1.5\nperpetual_check = 3\n\
+             mutual_perpetual_check = 1.5\nrepetition = 1.5\n"
+        ),
+    );
+    s.set_draw_advantage(advantage);
+    s
+}
+
+#[test]
+fn handicap_pays_the_weaker_side_its_values_and_the_stronger_the_table() {
+    let black = DrawAdvantage::Black;
+    // Fool's mate, Black mates: 6 when Black is the weaker, 2 when White is.
+    let mate = "f2f3 e7e5 g2g4 d8h4";
+    assert_eq!(
+        total(&score_with(&handicapped("black", black), None, mate, None)),
+        (0.0, 6.0)
+    );
+    assert_eq!(
+        total(&score_with(&handicapped("white", black), None, mate, None)),
+        (0.0, 2.0)
+    );
+    // Black resigns after 1. e4: White, weaker, gets 6; stronger, 2.
+    let r = score_with(&handicapped("white", black), None, "e2e4", WHITE_WINS);
+    assert_eq!((kind(&r), total(&r)), (Some("resignation"), (6.0, 0.0)));
+    let r = score_with(&handicapped("black", black), None, "e2e4", WHITE_WINS);
+    assert_eq!(total(&r), (2.0, 0.0));
+    // A claimed bare king by White: 3 weaker, 1 stronger.
+    let fen = Some("4k3/8/8/8/8/8/8/n2QK3 w - - 0 1");
+    let claim = "d1a1 e8e7 claim";
+    let r = score_with(&handicapped("white", black), fen, claim, None);
+    assert_eq!((kind(&r), total(&r)), (Some("claim"), (3.0, 0.0)));
+    assert_eq!(
+        total(&score_with(&handicapped("black", black), fen, claim, None)),
+        (1.0, 0.0)
+    );
+    // Mutual bare kings, White the first barer: 1.5 weaker, 0.5 stronger.
+    let fen = Some("8/8/8/8/8/8/2k5/1n1RK3 w - - 0 1");
+    let r = score_with(&handicapped("white", black), fen, "d1b1 c2b1", None);
+    assert_eq!((kind(&r), total(&r)), (Some("bare_king"), (1.5, 0.0)));
+    assert_eq!(
+        total(&score_with(
+            &handicapped("black", black),
+            fen,
+            "d1b1 c2b1",
+            None
+        )),
+        (0.5, 0.0)
+    );
+    // White stalemates Black: 3 weaker, 1 stronger.
+    let fen = Some("k7/2K5/8/1Q6/8/8/8/8 w - - 0 1");
+    let r = score_with(&handicapped("white", black), fen, "b5b6", None);
+    assert_eq!((kind(&r), total(&r)), (Some("stalemate"), (3.0, 0.0)));
+    assert_eq!(
+        total(&score_with(&handicapped("black", black), fen, "b5b6", None)),
+        (1.0, 0.0)
+    );
+    // Perpetual check by White: 3 weaker, 1 stronger; by Black likewise.
+    let (fen, moves) = PERPETUAL_WHITE;
+    let r = score_with(&handicapped("white", black), Some(fen), moves, None);
+    assert_eq!((kind(&r), total(&r)), (Some("perpetual_check"), (3.0, 0.0)));
+    let r = score_with(&handicapped("black", black), Some(fen), moves, None);
+    assert_eq!(total(&r), (1.0, 0.0));
+    let (fen, moves) = PERPETUAL_BLACK;
+    let r = score_with(&handicapped("black", black), Some(fen), moves, None);
+    assert_eq!(total(&r), (0.0, 3.0));
+    // The knights' dance: Black makes the third occurrence, White gets
+    // the repetition: 1.5 weaker, 0.5 stronger.
+    let dance = "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8";
+    let r = score_with(&handicapped("white", black), None, dance, None);
+    assert_eq!((kind(&r), total(&r)), (Some("repetition"), (1.5, 0.0)));
+    assert_eq!(
+        total(&score_with(&handicapped("black", black), None, dance, None)),
+        (0.5, 0.0)
+    );
+}
+
+#[test]
+fn handicap_mutual_perpetual_check() {
+    // Mutual perpetual check, Black's first check: 1.5 when Black is the
+    // weaker, 0.5 when White is.
+    let rules = Rules::<Chess>::new(Variant::Sets);
+    let node = rules.start();
+    let ending = Ending::Repetition(Repetition {
+        kind: RepetitionKind::Mutual {
+            first_check: Color::Black,
+        },
+        third_by: Color::White,
+        projected: false,
+    });
+    let outcome = |s: &Scorer| {
+        let end = s.end_award(
+            &Memo::default(),
+            None,
+            &node,
+            &ending,
+            &EndContext::default(),
+        );
+        wb(&end.outcome)
+    };
+    assert_eq!(
+        outcome(&handicapped("black", DrawAdvantage::Black)),
+        (0.0, 1.5)
+    );
+    assert_eq!(
+        outcome(&handicapped("white", DrawAdvantage::Black)),
+        (0.0, 0.5)
+    );
+}
+
+#[test]
+fn handicap_gives_the_weaker_side_the_draw_advantage() {
+    // The 30-move rule: the weaker side gets the draw, 1.5, whatever the
+    // draw advantage says (Black's, White's, nobody's).
+    let fen = Some("4k3/8/8/8/8/8/8/R3K3 w - - 58 40");
+    for a in [
+        DrawAdvantage::Black,
+        DrawAdvantage::White,
+        DrawAdvantage::None,
+    ] {
+        let r = score_with(&handicapped("white", a), fen, "a1a2 e8e7", None);
+        assert_eq!(
+            (kind(&r), total(&r)),
+            (Some("move_rule"), (1.5, 0.0)),
+            "{a:?}"
+        );
+        let r = score_with(&handicapped("black", a), fen, "a1a2 e8e7", None);
+        assert_eq!(total(&r), (0.0, 1.5), "{a:?}");
+    }
+    // Insufficient material after a passed claim: the same.
+    let fen = Some("4k3/8/8/1p6/8/2N5/8/4K3 w - - 0 1");
+    let r = score_with(
+        &handicapped("white", DrawAdvantage::Black),
+        fen,
+        "c3b5 e8e7 e1e2",
+        None,
+    );
+    assert_eq!(
+        (kind(&r), total(&r)),
+        (Some("insufficient_material"), (1.5, 0.0))
+    );
+}
+
+#[test]
+fn handicap_table_rules_files_load_and_follow_the_table() {
+    use tally::scoring::Tables;
+    use tally::scoring::variants::sets::{HANDICAP_TABLE, Value, handicap_factor};
+    let base = Tables::default();
+    for row in HANDICAP_TABLE {
+        for weaker in [Color::White, Color::Black] {
+            let t = base.clone().with_handicap(row.gap, weaker).unwrap();
+            // What `tally rules sets --handicap D` prints loads back to the
+            // same tables.
+            let text = tally::scoring::dump::to_toml(&t, &[Variant::Sets]);
+            let loaded = Tables::from_toml(&text).unwrap();
+            assert_eq!(loaded, t, "gap {}", row.gap);
+            let h = loaded.sets.handicap.as_ref().unwrap();
+            assert_eq!(h.side, weaker);
+            for v in Value::ALL {
+                // Each value is the table's times the row's factor, to the
+                // thousandth.
+                let want = base.sets.base(v).milli() * row.factor_milli / 1000;
+                assert_eq!(h.get(v).unwrap().milli(), want, "{} {}", row.gap, v.name());
+                assert_eq!(loaded.sets.paid_to(v, weaker).milli(), want);
+                assert_eq!(loaded.sets.paid_to(v, !weaker), base.sets.base(v));
+            }
+        }
+        assert_eq!(handicap_factor(row.gap).unwrap(), row.factor_milli);
+    }
+    // Rising gaps, rising factors, from 1 at no gap; between two rows the
+    // factor lies between theirs; beyond the last row, no handicap.
+    assert_eq!(HANDICAP_TABLE[0].gap, 0);
+    assert_eq!(HANDICAP_TABLE[0].factor_milli, 1000);
+    for w in HANDICAP_TABLE.windows(2) {
+        assert!(w[0].gap < w[1].gap && w[0].factor_milli <= w[1].factor_milli);
+        let mid = handicap_factor((w[0].gap + w[1].gap) / 2).unwrap();
+        assert!(w[0].factor_milli <= mid && mid <= w[1].factor_milli);
+    }
+    let last = HANDICAP_TABLE[HANDICAP_TABLE.len() - 1].gap;
+    assert!(handicap_factor(last + 1).is_err());
+    // docs/rules.md gives the same table: a row `| D | K | 2K |` a gap.
+    let doc = include_str!("../docs/rules.md");
+    let rows: Vec<&str> = doc
+        .lines()
+        .skip_while(|l| *l != "### Handicap")
+        .filter(|l| l.starts_with("| ") && l.as_bytes()[2].is_ascii_digit())
+        .take_while(|l| !l.is_empty())
+        .collect();
+    assert_eq!(rows.len(), HANDICAP_TABLE.len(), "{rows:?}");
+    for (row, line) in HANDICAP_TABLE.iter().zip(&rows) {
+        let k = row.factor_milli as f64 / 1000.0;
+        let want = format!("| {} | {k} | {} |", row.gap, 2.0 * k);
+        assert!(line.starts_with(&want), "{line} is not {want}");
+    }
+}
+
+#[test]
+fn inconsistent_handicaps_are_refused() {
+    use tally::scoring::Tables;
+    // A value below the table's.
+    let e = Tables::from_toml("[sets.handicap]\nside = \"black\"\ndraw = 0.25\n").unwrap_err();
+    assert!(
+        e.0.contains("sets.handicap.draw = 0.25 is below sets.draw = 0.5"),
+        "{e}"
+    );
+    // A value above the weaker side's mate.
+    let e = Tables::from_toml("[sets.handicap]\nside = \"black\"\nstalemate = 2.5\n").unwrap_err();
+    assert!(e.0.contains("above the weaker player's mate (2)"), "{e}");
+    // No side, an unknown side, an unknown key.
+    assert!(Tables::from_toml("[sets.handicap]\ndraw = 1\n").is_err());
+    assert!(Tables::from_toml("[sets.handicap]\nside = \"red\"\n").is_err());
+    assert!(Tables::from_toml("[sets.handicap]\nside = \"white\"\nwin = 3\n").is_err());
+    // A handicap given twice; a factor below 1; a gap beyond the table.
+    let t = Tables::from_toml("[sets.handicap]\nside = \"black\"\n").unwrap();
+    assert!(t.with_handicap(200, Color::Black).is_err());
+    assert!(
+        Tables::default()
+            .with_handicap_factor(999, Color::Black)
+            .is_err()
+    );
+    assert!(
+        Tables::default()
+            .with_handicap(100_000, Color::Black)
+            .is_err()
+    );
+}

@@ -1631,3 +1631,65 @@ async fn a_sets_draw_pays_the_draw_advantage_holder_in_both_colours_and_a_contes
     assert_eq!(c["decision"]["why"], "points");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test]
+async fn a_handicap_gives_the_weaker_side_its_values_and_the_draw_advantage() {
+    use tally::scoring::variants::sets::handicap_factor;
+    let server = Server::start(&[]);
+    // A person rated 1400 against Tally at 2000: the person, White, is the
+    // weaker side and gets the values of a 600 Elo gap. One quiet move
+    // ends the game by the 30-move rule: the draw, 1/2 times the factor,
+    // to the person, who holds the draw advantage.
+    let fen = "4k3/8/8/8/8/8/8/R3K3 w - - 59 1";
+    let id = server.create(json!({
+        "variant": "sets", "side": "white", "elo": 2000, "handicap": 1400, "fen": fen
+    }));
+    let k = handicap_factor(600).unwrap() as f64 / 1000.0;
+    let g = play_all(&server, &id, &["a1a2"]).await;
+    assert_eq!(g["status"], "over", "{g}");
+    let h = &g["handicap"];
+    assert_eq!(h["rating"], 1400, "{g}");
+    assert_eq!(h["gap"], 600);
+    assert_eq!(h["weaker"], "white");
+    assert_eq!(h["factor"].as_f64(), Some(k));
+    assert_eq!(g["draw_advantage"], "white");
+    assert_eq!(g["totals"]["white"].as_f64(), Some(0.5 * k), "{g}");
+    assert_eq!(g["totals"]["black"].as_f64(), Some(0.0));
+    // Rated above Tally: Tally is the weaker side (Black here).
+    let id = server.create(json!({
+        "variant": "sets", "side": "white", "elo": 1800, "handicap": 2000, "fen": fen
+    }));
+    let (_, g) = server.json("GET", &format!("/api/games/{id}"), "");
+    assert_eq!(g["handicap"]["weaker"], "black", "{g}");
+    assert_eq!(g["handicap"]["gap"], 200);
+    assert_eq!(g["draw_advantage"], "black");
+    // Refused: no Tally rating, another variant, a gap beyond the table, a
+    // draw advantage of its own, a game between people.
+    for (setup, says) in [
+        (
+            json!({"variant": "sets", "handicap": 1400}),
+            "give Tally's rating",
+        ),
+        (
+            json!({"variant": "chess", "elo": 2000, "handicap": 1400}),
+            "for sets",
+        ),
+        (
+            json!({"variant": "sets", "elo": 2800, "handicap": 1000}),
+            "goes up to",
+        ),
+        (
+            json!({"variant": "sets", "elo": 2000, "handicap": 1400, "draw_advantage": "black"}),
+            "holds the draw advantage",
+        ),
+        (
+            json!({"variant": "sets", "mode": "people", "elo": 2000, "handicap": 1400}),
+            "against Tally",
+        ),
+    ] {
+        let (status, v) = server.json("POST", "/api/games", &setup.to_string());
+        assert_eq!(status, 400, "{setup}: {v}");
+        let e = v["error"].as_str().unwrap();
+        assert!(e.contains(says), "{setup}: {e}");
+    }
+}

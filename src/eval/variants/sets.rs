@@ -4,6 +4,7 @@
 use super::super::ResultMargins;
 use super::super::variant_weights::VariantWeights;
 use super::{Ctx, VariantEval, expected, perpetual, toward_draw};
+use crate::scoring::variants::sets::Value;
 
 /// The sets evaluation; `r` are the result margins. A perpetual check pays
 /// its giver 1, better than a draw for either side and much better than a
@@ -12,8 +13,12 @@ use super::{Ctx, VariantEval, expected, perpetual, toward_draw};
 /// material for them, `docs/search.md`).
 pub fn value(c: &Ctx, r: ResultMargins) -> i32 {
     let e = expected(c, r);
-    let p = c.units.from_points(c.tables.sets.perpetual_check);
-    e + perpetual(c, e, p, p)
+    let t = &c.tables.sets;
+    let ours = c.units.from_points(t.paid_to(Value::PerpetualCheck, c.stm));
+    let theirs = c
+        .units
+        .from_points(t.paid_to(Value::PerpetualCheck, !c.stm));
+    e + perpetual(c, e, ours, theirs)
 }
 
 /// The sets evaluation.
@@ -25,15 +30,21 @@ impl VariantEval for Eval {
         &super::super::tuned::sets::TUNED
     }
 
-    /// Mate either way; the draw pays the side of the draw advantage.
+    /// Mate either way, each side's mate paying what it pays that side
+    /// (under a handicap the weaker side's differs); the draw pays the
+    /// side of the draw advantage (the weaker side under a handicap).
     fn margins(&self, c: &Ctx) -> ResultMargins {
         let (u, t) = (c.units, &c.tables.sets);
-        let draw = match c.draw_advantage.color() {
-            Some(a) if a == c.stm => u.from_points(t.draw),
-            Some(_) => -u.from_points(t.draw),
+        let draw = match t.draw_holder(c.draw_advantage) {
+            Some(a) if a == c.stm => u.from_points(t.paid_to(Value::Draw, a)),
+            Some(a) => -u.from_points(t.paid_to(Value::Draw, a)),
             None => 0,
         };
-        ResultMargins::even(u.from_points(t.mate), draw)
+        ResultMargins {
+            win: u.from_points(t.paid_to(Value::Mate, c.stm)),
+            draw,
+            loss: -u.from_points(t.paid_to(Value::Mate, !c.stm)),
+        }
     }
 
     fn value(&self, c: &Ctx) -> i32 {

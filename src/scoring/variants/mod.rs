@@ -180,6 +180,13 @@ pub trait VariantScoring: fmt::Debug + Send + Sync {
     /// the dump prints them.
     fn keys(&self) -> &'static [Key];
 
+    /// Keys of an optional part of the section (sets' handicap), written
+    /// after [`VariantScoring::keys`] when the tables hold them. None by
+    /// default.
+    fn optional_keys(&self) -> &'static [Key] {
+        &[]
+    }
+
     /// What the variant's section holds, for the comment above its header.
     fn about(&self) -> &'static str;
 

@@ -1,14 +1,20 @@
 //! `sets`: the points of each ending, to one player (the other gets 0),
-//! from its [`Table`] (the `[sets]` section of the [`Tables`]).
+//! from its [`Table`] (the `[sets]` section of the [`Tables`]), and the
+//! handicap: the values that pay the weaker player ([`Handicap`], the
+//! `[sets.handicap]` section), and the handicap table that gives them for
+//! a gap of D Elo ([`HANDICAP_TABLE`], [`Handicap::for_gap`]).
+
+use std::fmt;
 
 use serde::{Deserialize, Serialize};
+use shakmaty::Color;
 
 use super::{End, VariantScoring, outranks, to};
 use crate::rules::{Ending, RepetitionKind};
 use crate::scoring::dump::{Key, key};
 use crate::scoring::outcome::ending_event;
 use crate::scoring::tables::largest;
-use crate::scoring::{Award, Event, Points, Tables};
+use crate::scoring::{Award, DrawAdvantage, Event, Points, Tables};
 
 /// The sets scoring.
 #[derive(Clone, Copy, Debug)]
@@ -38,8 +44,46 @@ const KEYS: &[Key] = &[
     ),
 ];
 
+/// The keys of `[sets.handicap]`, written when the table has one.
+const HANDICAP_KEYS: &[Key] = &[
+    key(
+        "handicap.side",
+        "the handicapped (weaker) player's colour, white or black: the values below pay it in place of those above, and it holds the draw advantage (a match or a game in tally serve sets the colour for each game)",
+    ),
+    key("handicap.mate", "checkmate, to the weaker player"),
+    key(
+        "handicap.resignation",
+        "resignation or loss on time, to the weaker player",
+    ),
+    key(
+        "handicap.bare_king",
+        "a claimed bare king, to the weaker player",
+    ),
+    key(
+        "handicap.mutual_bare",
+        "mutual bare kings, to the weaker player as the first barer",
+    ),
+    key("handicap.stalemate", "stalemate, to the weaker player"),
+    key(
+        "handicap.draw",
+        "any other draw, to the weaker player (it holds the draw advantage)",
+    ),
+    key(
+        "handicap.perpetual_check",
+        "perpetual check, to the weaker player",
+    ),
+    key(
+        "handicap.mutual_perpetual_check",
+        "mutual perpetual check, to the weaker player as the first checker",
+    ),
+    key(
+        "handicap.repetition",
+        "threefold repetition without perpetual check, to the weaker player",
+    ),
+];
+
 /// `sets` (docs/rules.md, `sets`).
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Table {
     /// Checkmate, to the mating player.
@@ -61,6 +105,31 @@ pub struct Table {
     /// Plain threefold repetition, to the opponent of the side that made
     /// the third occurrence.
     pub repetition: Points,
+    /// The handicap, if any: the values that pay the weaker player.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub handicap: Option<Handicap>,
+}
+
+/// Written as derived, but without the handicap while there is none: the
+/// digest of a match's tables (its results file's header) reads this, so
+/// a table without a handicap keeps the digest it always had.
+impl fmt::Debug for Table {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("Table");
+        d.field("mate", &self.mate)
+            .field("resignation", &self.resignation)
+            .field("bare_king", &self.bare_king)
+            .field("mutual_bare", &self.mutual_bare)
+            .field("stalemate", &self.stalemate)
+            .field("draw", &self.draw)
+            .field("perpetual_check", &self.perpetual_check)
+            .field("mutual_perpetual_check", &self.mutual_perpetual_check)
+            .field("repetition", &self.repetition);
+        if let Some(h) = &self.handicap {
+            d.field("handicap", h);
+        }
+        d.finish()
+    }
 }
 
 impl Default for Table {
@@ -75,24 +144,365 @@ impl Default for Table {
             perpetual_check: Points::whole(1),
             mutual_perpetual_check: Points::HALF,
             repetition: Points::HALF,
+            handicap: None,
         }
     }
 }
 
 impl Table {
+    /// The value of `v` in the table itself (what pays a player who is
+    /// not handicapped).
+    pub fn base(&self, v: Value) -> Points {
+        match v {
+            Value::Mate => self.mate,
+            Value::Resignation => self.resignation,
+            Value::BareKing => self.bare_king,
+            Value::MutualBare => self.mutual_bare,
+            Value::Stalemate => self.stalemate,
+            Value::Draw => self.draw,
+            Value::PerpetualCheck => self.perpetual_check,
+            Value::MutualPerpetualCheck => self.mutual_perpetual_check,
+            Value::Repetition => self.repetition,
+        }
+    }
+
+    /// What `v` pays `to`: the handicap's value when `to` is the
+    /// handicapped side and the handicap sets it, else the table's.
+    #[inline]
+    pub fn paid_to(&self, v: Value, to: Color) -> Points {
+        match &self.handicap {
+            Some(h) if h.side == to => h.get(v).unwrap_or_else(|| self.base(v)),
+            _ => self.base(v),
+        }
+    }
+
+    /// Who a plain draw pays: the handicapped side under a handicap (the
+    /// weaker player holds the draw advantage), else `a`'s colour.
+    #[inline]
+    pub fn draw_holder(&self, a: DrawAdvantage) -> Option<Color> {
+        match &self.handicap {
+            Some(h) => Some(h.side),
+            None => a.color(),
+        }
+    }
+
+    /// The table with the handicap, if any, given to `side` (a match and
+    /// a served game give it to the weaker player's colour in each game).
+    #[must_use]
+    pub fn with_handicap_side(&self, side: Color) -> Table {
+        let mut t = self.clone();
+        if let Some(h) = &mut t.handicap {
+            h.side = side;
+        }
+        t
+    }
+
+    /// Every value either side can be paid (the table's and the
+    /// handicap's).
+    fn all_values(&self) -> impl Iterator<Item = Points> + '_ {
+        Value::ALL
+            .into_iter()
+            .flat_map(move |v| [Color::White, Color::Black].map(|c| self.paid_to(v, c)))
+    }
+
     /// The largest margin an ending pays (each pays one side only).
     pub fn end_bound(&self) -> Points {
-        largest([
-            self.mate,
-            self.resignation,
-            self.bare_king,
-            self.mutual_bare,
-            self.stalemate,
-            self.draw,
-            self.perpetual_check,
-            self.mutual_perpetual_check,
-            self.repetition,
-        ])
+        largest(self.all_values())
+    }
+
+    /// Whether the handicap fits the table: it raises the weaker side's
+    /// values (none below the table's), and no ending pays the weaker side
+    /// more than its mate.
+    ///
+    /// # Errors
+    ///
+    /// A message naming the key and both values.
+    pub fn check_handicap(&self) -> Result<(), String> {
+        let Some(h) = &self.handicap else {
+            return Ok(());
+        };
+        let mate = self.paid_to(Value::Mate, h.side);
+        for v in Value::ALL {
+            let Some(x) = h.get(v) else { continue };
+            let base = self.base(v);
+            if x < base {
+                return Err(format!(
+                    "sets.handicap.{name} = {x} is below sets.{name} = {base}: a handicap raises the weaker player's values",
+                    name = v.name()
+                ));
+            }
+            if v != Value::Mate && v != Value::Resignation && x > mate {
+                return Err(format!(
+                    "sets.handicap.{name} = {x} is above the weaker player's mate ({mate}): no ending may pay it more than a mate",
+                    name = v.name()
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One value of the sets table (a key of `[sets]` and of
+/// `[sets.handicap]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// `mate`.
+    Mate,
+    /// `resignation`.
+    Resignation,
+    /// `bare_king`.
+    BareKing,
+    /// `mutual_bare`.
+    MutualBare,
+    /// `stalemate`.
+    Stalemate,
+    /// `draw`.
+    Draw,
+    /// `perpetual_check`.
+    PerpetualCheck,
+    /// `mutual_perpetual_check`.
+    MutualPerpetualCheck,
+    /// `repetition`.
+    Repetition,
+}
+
+impl Value {
+    /// Every value, in the order of the table.
+    pub const ALL: [Value; 9] = [
+        Value::Mate,
+        Value::Resignation,
+        Value::BareKing,
+        Value::MutualBare,
+        Value::Stalemate,
+        Value::Draw,
+        Value::PerpetualCheck,
+        Value::MutualPerpetualCheck,
+        Value::Repetition,
+    ];
+
+    /// The key's name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Value::Mate => "mate",
+            Value::Resignation => "resignation",
+            Value::BareKing => "bare_king",
+            Value::MutualBare => "mutual_bare",
+            Value::Stalemate => "stalemate",
+            Value::Draw => "draw",
+            Value::PerpetualCheck => "perpetual_check",
+            Value::MutualPerpetualCheck => "mutual_perpetual_check",
+            Value::Repetition => "repetition",
+        }
+    }
+}
+
+/// A colour as a rules file writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Side {
+    White,
+    Black,
+}
+
+fn side_de<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Color, D::Error> {
+    Ok(match Side::deserialize(d)? {
+        Side::White => Color::White,
+        Side::Black => Color::Black,
+    })
+}
+
+fn side_ser<S: serde::Serializer>(c: &Color, s: S) -> Result<S::Ok, S::Error> {
+    match c {
+        Color::White => Side::White,
+        Color::Black => Side::Black,
+    }
+    .serialize(s)
+}
+
+/// `[sets.handicap]`: the weaker player's colour and the values that pay
+/// it in place of the table's (a key left out pays what the table pays).
+/// The weaker player holds the draw advantage.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Handicap {
+    /// The handicapped (weaker) player's colour.
+    #[serde(deserialize_with = "side_de", serialize_with = "side_ser")]
+    pub side: Color,
+    /// Checkmate, to the weaker player.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mate: Option<Points>,
+    /// Resignation, to the weaker player.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resignation: Option<Points>,
+    /// A claimed bare king, to the weaker player.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bare_king: Option<Points>,
+    /// Mutual bare kings, to the weaker player as the first barer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mutual_bare: Option<Points>,
+    /// Stalemate, to the weaker player.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stalemate: Option<Points>,
+    /// Other draws, to the weaker player.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw: Option<Points>,
+    /// Perpetual check, to the weaker player.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub perpetual_check: Option<Points>,
+    /// Mutual perpetual check, to the weaker player as the first checker.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mutual_perpetual_check: Option<Points>,
+    /// Plain repetition, to the weaker player.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repetition: Option<Points>,
+}
+
+/// One row of the handicap table: a gap in `UCI_Elo` and the factor that
+/// multiplies every value paid to the weaker player at that gap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HandicapRow {
+    /// The gap between the players' ratings, in Elo.
+    pub gap: u32,
+    /// The weaker player's factor, in thousandths (1000: the table's own
+    /// values).
+    pub factor_milli: i64,
+}
+
+/// The handicap table: the factor of the weaker player's values by gap,
+/// fitted to matches between Tally's strength levels (3.5 to the power
+/// D / 200 up to 400; at 600 no more than at 400) and confirmed by fresh
+/// ones (docs/experiments.md, question 1; docs/rules.md, sets, Handicap).
+/// Between two rows the factor is interpolated geometrically; a gap
+/// beyond the last row has no handicap.
+pub const HANDICAP_TABLE: &[HandicapRow] = &[
+    HandicapRow {
+        gap: 0,
+        factor_milli: 1000,
+    },
+    HandicapRow {
+        gap: 200,
+        factor_milli: 3500,
+    },
+    HandicapRow {
+        gap: 400,
+        factor_milli: 12250,
+    },
+    HandicapRow {
+        gap: 600,
+        factor_milli: 12250,
+    },
+];
+
+/// The weaker player's factor at a gap of `gap` Elo, in thousandths, from
+/// [`HANDICAP_TABLE`]: a row's own, or geometric between the rows around
+/// it (rounded to the thousandth).
+///
+/// # Errors
+///
+/// A gap beyond the table's last row.
+pub fn handicap_factor(gap: u32) -> Result<i64, String> {
+    let table = HANDICAP_TABLE;
+    let last = table[table.len() - 1];
+    if gap > last.gap {
+        return Err(format!(
+            "a handicap for a gap of {gap} Elo: the handicap table goes up to {} Elo",
+            last.gap
+        ));
+    }
+    let i = table
+        .iter()
+        .position(|r| r.gap >= gap)
+        .unwrap_or(table.len() - 1);
+    let row = table[i];
+    if row.gap == gap || i == 0 {
+        return Ok(row.factor_milli);
+    }
+    let below = table[i - 1];
+    let t = f64::from(gap - below.gap) / f64::from(row.gap - below.gap);
+    let (a, b) = (below.factor_milli as f64, row.factor_milli as f64);
+    Ok((a.ln() + t * (b.ln() - a.ln())).exp().round() as i64)
+}
+
+/// `x` times `factor_milli` thousandths, to the nearest thousandth of a
+/// point (halves away from zero).
+fn scaled(x: Points, factor_milli: i64) -> Points {
+    let p = i128::from(x.milli()) * i128::from(factor_milli);
+    let r = if p >= 0 {
+        (p + 500) / 1000
+    } else {
+        (p - 500) / 1000
+    };
+    Points::from_wide_milli(r)
+}
+
+impl Handicap {
+    /// The handicap of a gap of `gap` Elo for the weaker player, with
+    /// `side`, over `table`: every value paid to the weaker player is the
+    /// table's times [`handicap_factor`] (a mate, a draw, ... all count
+    /// that many times), and it holds the draw advantage.
+    ///
+    /// # Errors
+    ///
+    /// A gap beyond the handicap table.
+    pub fn for_gap(gap: u32, side: Color, table: &Table) -> Result<Handicap, String> {
+        Ok(Handicap::with_factor(handicap_factor(gap)?, side, table))
+    }
+
+    /// The handicap that multiplies every value of `table` paid to the
+    /// weaker player, `side`, by `factor_milli` thousandths.
+    pub fn with_factor(factor_milli: i64, side: Color, table: &Table) -> Handicap {
+        let mut h = Handicap::new(side);
+        for v in Value::ALL {
+            h.set(v, scaled(table.base(v), factor_milli));
+        }
+        h
+    }
+
+    /// A handicap of `side` that sets no value (the draw advantage only).
+    pub fn new(side: Color) -> Handicap {
+        Handicap {
+            side,
+            mate: None,
+            resignation: None,
+            bare_king: None,
+            mutual_bare: None,
+            stalemate: None,
+            draw: None,
+            perpetual_check: None,
+            mutual_perpetual_check: None,
+            repetition: None,
+        }
+    }
+
+    /// The value the handicap sets for `v`, if it sets one.
+    pub fn get(&self, v: Value) -> Option<Points> {
+        match v {
+            Value::Mate => self.mate,
+            Value::Resignation => self.resignation,
+            Value::BareKing => self.bare_king,
+            Value::MutualBare => self.mutual_bare,
+            Value::Stalemate => self.stalemate,
+            Value::Draw => self.draw,
+            Value::PerpetualCheck => self.perpetual_check,
+            Value::MutualPerpetualCheck => self.mutual_perpetual_check,
+            Value::Repetition => self.repetition,
+        }
+    }
+
+    /// Sets the value of `v`.
+    pub fn set(&mut self, v: Value, x: Points) {
+        let slot = match v {
+            Value::Mate => &mut self.mate,
+            Value::Resignation => &mut self.resignation,
+            Value::BareKing => &mut self.bare_king,
+            Value::MutualBare => &mut self.mutual_bare,
+            Value::Stalemate => &mut self.stalemate,
+            Value::Draw => &mut self.draw,
+            Value::PerpetualCheck => &mut self.perpetual_check,
+            Value::MutualPerpetualCheck => &mut self.mutual_perpetual_check,
+            Value::Repetition => &mut self.repetition,
+        };
+        *slot = Some(x);
     }
 }
 
@@ -102,22 +512,24 @@ impl VariantScoring for Sets {
         let t = &t.sets;
         let z = Points::ZERO;
         let ev = ending_event(ending);
+        // Each ending pays one side: `v`'s value for that side.
+        let pay = |side: Color, v: Value, ev: Event| to(side, [t.paid_to(v, side), z], ev);
         match *ending {
-            Ending::Checkmate { winner } => to(winner, [t.mate, z], ev),
-            Ending::Resignation { winner } => to(winner, [t.resignation, z], ev),
-            Ending::Claim { claimer } => to(claimer, [t.bare_king, z], ev),
-            Ending::MutualBare { first } => to(first, [t.mutual_bare, z], ev),
-            Ending::Stalemate { stalemated } => to(!stalemated, [t.stalemate, z], ev),
+            Ending::Checkmate { winner } => pay(winner, Value::Mate, ev),
+            Ending::Resignation { winner } => pay(winner, Value::Resignation, ev),
+            Ending::Claim { claimer } => pay(claimer, Value::BareKing, ev),
+            Ending::MutualBare { first } => pay(first, Value::MutualBare, ev),
+            Ending::Stalemate { stalemated } => pay(!stalemated, Value::Stalemate, ev),
             Ending::Repetition(r) => match r.kind {
-                RepetitionKind::Perpetual { by } => to(by, [t.perpetual_check, z], ev),
+                RepetitionKind::Perpetual { by } => pay(by, Value::PerpetualCheck, ev),
                 RepetitionKind::Mutual { first_check } => {
-                    to(first_check, [t.mutual_perpetual_check, z], ev)
+                    pay(first_check, Value::MutualPerpetualCheck, ev)
                 }
-                RepetitionKind::Plain => to(!r.third_by, [t.repetition, z], ev),
+                RepetitionKind::Plain => pay(!r.third_by, Value::Repetition, ev),
             },
             Ending::MoveRule | Ending::InsufficientMaterial | Ending::Extinction { .. } => {
-                match draw.color() {
-                    Some(a) => to(a, [t.draw, z], Event::Draw),
+                match t.draw_holder(draw) {
+                    Some(a) => pay(a, Value::Draw, Event::Draw),
                     None => Award::split(z, z, Event::Draw),
                 }
             }
@@ -134,23 +546,35 @@ impl VariantScoring for Sets {
     }
 
     /// When a mate pays more than any other ending (each pays one side
-    /// only).
+    /// only), to either side (under a handicap: the smaller mate above
+    /// every other value of both sides).
     fn decisive_band(&self, t: &Tables) -> bool {
         let s = &t.sets;
+        let sides = [Color::White, Color::Black];
         let others = [
-            s.bare_king,
-            s.mutual_bare,
-            s.stalemate,
-            s.draw,
-            s.perpetual_check,
-            s.mutual_perpetual_check,
-            s.repetition,
+            Value::BareKing,
+            Value::MutualBare,
+            Value::Stalemate,
+            Value::Draw,
+            Value::PerpetualCheck,
+            Value::MutualPerpetualCheck,
+            Value::Repetition,
         ];
-        outranks(s.mate, others.map(Points::abs))
+        let mate = sides.map(|c| s.paid_to(Value::Mate, c)).into_iter().min();
+        let largest_other = others
+            .into_iter()
+            .flat_map(|v| sides.map(|c| s.paid_to(v, c).abs()))
+            .max()
+            .unwrap_or(Points::ZERO);
+        outranks(mate.unwrap_or(Points::ZERO), [largest_other])
     }
 
     fn keys(&self) -> &'static [Key] {
         KEYS
+    }
+
+    fn optional_keys(&self) -> &'static [Key] {
+        HANDICAP_KEYS
     }
 
     fn about(&self) -> &'static str {
