@@ -18,6 +18,7 @@ mod cli_rules;
 mod cli_score;
 mod datagen;
 mod docs;
+mod experiment;
 mod extinction_reference;
 mod fuzz;
 mod game_end;
