@@ -339,7 +339,7 @@ fn handicap_table_rules_files_load_and_follow_the_table() {
     let last = HANDICAP_TABLE[HANDICAP_TABLE.len() - 1].gap;
     assert!(handicap_factor(last + 1).is_err());
     // docs/rules.md gives the same table: a row `| D | K | 2K |` a gap.
-    let doc = include_str!("../docs/rules.md");
+    let doc = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/rules.md"));
     let rows: Vec<&str> = doc
         .lines()
         .skip_while(|l| *l != "### Handicap")
