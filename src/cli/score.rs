@@ -82,9 +82,18 @@ pub struct ScoreArgs {
     /// Sets: score with the handicap of a gap of D Elo (the handicap table
     /// of docs/rules.md): every value paid to the weaker player counts the
     /// table's factor times, and it holds the draw advantage. Needs
-    /// --weaker.
-    #[arg(long, value_name = "D", requires = "weaker", conflicts_with = "series")]
+    /// --weaker and --weaker-elo.
+    #[arg(
+        long,
+        value_name = "D",
+        requires_all = ["weaker", "weaker_elo"],
+        conflicts_with = "series"
+    )]
     pub handicap: Option<u32>,
+    /// With --handicap: the weaker player's rating (`UCI_Elo` scale): the
+    /// handicap of a gap depends on it (docs/rules.md, sets, Handicap).
+    #[arg(long, value_name = "ELO", requires = "handicap")]
+    pub weaker_elo: Option<u32>,
     /// With --handicap: the weaker player's colour, white or black.
     #[arg(long, value_name = "COLOUR", requires = "handicap")]
     pub weaker: Option<String>,
@@ -130,7 +139,7 @@ pub fn run(args: &ScoreArgs) -> Result<i32, CliError> {
     let variant = args.variant.as_deref().map(Variant::from_id).transpose()?;
     let tables = super::rules::tables_with_handicap(
         args.rules.as_deref(),
-        args.handicap,
+        super::rules::handicap_gap(args.handicap, args.weaker_elo),
         args.weaker.as_deref(),
     )?;
     if args.series {

@@ -147,9 +147,13 @@ pub struct Options {
     /// handicap table of docs/rules.md) given to the --weaker player: in
     /// each game every value paid to it counts the table's factor times,
     /// whatever its colour, and it holds the draw advantage; Tally players
-    /// play to the handicapped values.
-    #[arg(long, value_name = "D", requires = "weaker")]
+    /// play to the handicapped values. Needs --weaker-elo.
+    #[arg(long, value_name = "D", requires_all = ["weaker", "weaker_elo"])]
     pub handicap: Option<u32>,
+    /// With --handicap: the weaker player's rating (`UCI_Elo` scale): the
+    /// handicap of a gap depends on it (docs/rules.md, sets, Handicap).
+    #[arg(long, value_name = "ELO", requires = "handicap")]
+    pub weaker_elo: Option<u32>,
     /// With --handicap (or a rules file's [sets.handicap]): the weaker
     /// player, by name (name=, or the default name), whose colour in each
     /// game the handicap follows.
@@ -248,10 +252,11 @@ pub fn config(a: &Options) -> Result<MatchConfig, String> {
         Some(path) => Tables::from_file(path).map_err(|e| e.to_string())?,
         None => Tables::default(),
     };
-    if let Some(gap) = a.handicap {
+    if let (Some(gap), Some(weaker_elo)) = (a.handicap, a.weaker_elo) {
+        let g = crate::scoring::variants::sets::HandicapGap { gap, weaker_elo };
         config.tables = config
             .tables
-            .with_handicap(gap, shakmaty::Color::Black)
+            .with_handicap(g, shakmaty::Color::Black)
             .map_err(|e| format!("--handicap {gap}: {e}"))?;
     }
     if let Some(name) = &a.weaker {

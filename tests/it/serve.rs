@@ -1634,7 +1634,7 @@ async fn a_sets_draw_pays_the_draw_advantage_holder_in_both_colours_and_a_contes
 
 #[tokio::test]
 async fn a_handicap_gives_the_weaker_side_its_values_and_the_draw_advantage() {
-    use tally::scoring::variants::sets::handicap_factor;
+    use tally::scoring::variants::sets::{HandicapGap, handicap_factor};
     let server = Server::start(&[]);
     // A person rated 1400 against Tally at 2000: the person, White, is the
     // weaker side and gets the values of a 600 Elo gap. One quiet move
@@ -1644,7 +1644,12 @@ async fn a_handicap_gives_the_weaker_side_its_values_and_the_draw_advantage() {
     let id = server.create(json!({
         "variant": "sets", "side": "white", "elo": 2000, "handicap": 1400, "fen": fen
     }));
-    let k = handicap_factor(600).unwrap() as f64 / 1000.0;
+    let k = handicap_factor(HandicapGap {
+        gap: 600,
+        weaker_elo: 1400,
+    })
+    .unwrap() as f64
+        / 1000.0;
     let g = play_all(&server, &id, &["a1a2"]).await;
     assert_eq!(g["status"], "over", "{g}");
     let h = &g["handicap"];
