@@ -19,9 +19,8 @@ use crate::scoring::{Points, Tables};
 /// Arguments of `tally rules`.
 #[derive(Debug, Args)]
 pub struct RulesArgs {
-    /// Variant id (chess, extinction, stylish, wacky, sets, dynamic,
-    /// tiebraker), or all.
-    #[arg(value_name = "VARIANT", default_value = "all")]
+    /// A variant id, or all.
+    #[arg(value_name = "VARIANT", default_value = "all", help = format!("Variant id ({}), or all", Variant::id_list()))]
     pub variant: String,
     /// A TOML rules file to apply over the defaults first, to see its
     /// effect.
