@@ -190,7 +190,9 @@ fn a_handicap_by_gap_and_weaker_rating() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    let black = json["total"]["black"].as_f64().unwrap_or_else(|| panic!("{json}"));
+    let black = json["total"]["black"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{json}"));
     assert_eq!(black, 2.0 * low as f64 / 1000.0, "{json}");
     // Refused, exit 2: no weaker rating, a gap beyond the table.
     for (args, needle) in [
