@@ -118,7 +118,7 @@ fn the_handicap_measurement_and_fit_run_and_make_their_tables() {
     script(
         "sets-handicap-confirm.sh",
         &out,
-        &[("RUNS", "1000:200"), ("OPENINGS", "1")],
+        &[("RUNS", "1000:200:4001:1"), ("OPENINGS", "1")],
     );
     let files = results(&out.join("sets-confirm"));
     assert_eq!(files.len(), 1, "{files:?}");
