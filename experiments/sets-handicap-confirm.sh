@@ -6,14 +6,14 @@
 # from line FIRST of positions/openings-sprt.epd, slices used by neither
 # the measurement nor the fit nor another confirmation:
 # - the weaker at 1000, D = 200 to 600: 50 openings from 4001 (100 games);
-# - the weaker at 1400, D = 200, 400, 600: 100 openings each from 4301,
-#   4401 and 4501 (200 games).
+# - the weaker at 1400, D = 200 and 400: 100 openings each from 4301 and
+#   4401 (200 games).
 #
 #   experiments/sets-handicap-confirm.sh
-#   RUNS="1400:600:4501:100" experiments/sets-handicap-confirm.sh
+#   RUNS="1400:400:4401:100" experiments/sets-handicap-confirm.sh
 # then: tally experiment gap $OUT/sets-confirm/*.json --svg confirm.svg
 . "$(dirname "$0")/common.sh"
-RUNS=${RUNS:-"1000:200:4001:50 1000:400:4001:50 1000:600:4001:50 1400:200:4301:100 1400:400:4401:100 1400:600:4501:100"}
+RUNS=${RUNS:-"1000:200:4001:50 1000:400:4001:50 1000:600:4001:50 1400:200:4301:100 1400:400:4401:100"}
 mkdir -p "$OUT/sets-confirm"
 for r in $RUNS; do
     IFS=: read -r low d first count <<END

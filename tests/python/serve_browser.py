@@ -766,7 +766,7 @@ def test_new_game_offers_a_series_a_match_and_the_sets_colour_choice(p):
 
 
 def test_a_sets_handicap_from_the_new_game_form(p):
-    p.d.get("http://%s/?variant=chess&elo=2000&side=white&movetime=100" % p.base)
+    p.d.get("http://%s/?variant=chess&elo=1800&side=white&movetime=100" % p.base)
     p.wait(lambda: "press Start" in p.q("#setup-note").text, "the setup from the link")
     form = "#setup-form "
     rating = p.q(form + '[name="rating"]')
@@ -786,7 +786,7 @@ def test_a_sets_handicap_from_the_new_game_form(p):
     # A gap beyond the handicap table: the server's word, above the form.
     rating.send_keys("1000")
     p.q(form + 'button[type="submit"]').click()
-    p.wait(lambda: "handicap: " in p.q("#setup-error").text, "the refusal of a gap of 1000")
+    p.wait(lambda: "handicap: " in p.q("#setup-error").text, "the refusal of a gap of 800")
     assert "game=" not in p.d.current_url
     rating.clear()
     rating.send_keys("1400")
@@ -794,18 +794,18 @@ def test_a_sets_handicap_from_the_new_game_form(p):
     p.wait(lambda: "game=" in p.d.current_url, "the game to start")
     p.wait(lambda: p.shown("[data-handicap]"), "the handicap line")
     h = p.state()["handicap"]
-    assert (h["rating"], h["gap"], h["weaker"]) == (1400, 600, "white"), h
+    assert (h["rating"], h["gap"], h["weaker"]) == (1400, 400, "white"), h
     line = p.q("[data-handicap]")
     assert line.get_attribute("data-handicap") == "white"
     factor = ("%g" % h["factor"])
     text = line.text
-    assert "600 below Tally's 2000" in text and "\u00d7" + factor in text and "draw advantage" in text, (text, factor)
+    assert "400 below Tally's 1800" in text and "\u00d7" + factor in text and "draw advantage" in text, (text, factor)
     assert "rated 1400" in text, text
     assert p.state()["draw_advantage"] == "white"
 
 
 def test_the_handicap_line_fits_a_phone(p):
-    p.d.get("http://%s/?variant=sets&elo=2000&side=black&movetime=100&rating=1400" % p.base)
+    p.d.get("http://%s/?variant=sets&elo=1800&side=black&movetime=100&rating=1400" % p.base)
     p.wait(lambda: "press Start" in p.q("#setup-note").text, "the setup from the link")
     assert p.q('#setup-form [name="rating"]').get_attribute("value") == "1400"
     p.q('#setup-form button[type="submit"]').click()
