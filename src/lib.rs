@@ -59,3 +59,4 @@ pub mod text;
 pub mod train;
 pub mod tune;
 pub mod uci;
+pub mod variant_args;

@@ -15,17 +15,21 @@ use crate::files::open_input;
 use crate::pgn::{PgnGame, nth_game, variant_of_tag};
 use crate::referee::GameInput;
 use crate::rules::{Variant, fen_needs_chess960};
-use crate::scoring::{DrawAdvantage, Tables};
 use crate::search::Limits;
+use crate::variant_args::{OVER_THE_TAG, VariantArgs, variant_help};
 
 /// The options of `tally analyse` that say what is analysed and how (whose
 /// `--help` these comments are); the outputs are the command's.
 #[derive(Clone, Debug, clap::Args)]
+#[command(
+    mut_arg("variant", |a| a.help(variant_help(OVER_THE_TAG))),
+    mut_arg("draw_advantage", |a| a.default_value("black")),
+)]
 pub struct Options {
-    /// Variant id: chess, extinction, stylish, wacky, sets, dynamic,
-    /// tiebraker. Overrides a PGN's Variant tag; without either, chess.
-    #[arg(long, short = 'v')]
-    pub variant: Option<String>,
+    /// The variant (over a PGN's Variant tag; without either, chess), the
+    /// rules file and the draw advantage (black by default).
+    #[command(flatten)]
+    pub variant_args: VariantArgs,
     /// Chess960 castling: X-FEN or Shredder-FEN castling rights, castling
     /// as king takes rook. A FEN, or a PGN whose Variant tag or FEN, says
     /// Chess960 is read so without it.
@@ -74,12 +78,6 @@ pub struct Options {
     /// The net of the nnue evaluator (a `tally train` file).
     #[arg(long, value_name = "FILE")]
     pub net: Option<PathBuf>,
-    /// A TOML rules file overriding any point value of the built-in tables.
-    #[arg(long, value_name = "FILE")]
-    pub rules: Option<PathBuf>,
-    /// Sets: who gets 1/2 for a plain draw (black, white or none).
-    #[arg(long, default_value = "black", value_name = "SIDE")]
-    pub draw_advantage: String,
 }
 
 /// What an analysis starts from: the engine, the limits of each search,
@@ -107,11 +105,8 @@ impl Options {
     /// The first bad option or unreadable file, one line.
     pub fn session(&self) -> Result<Session, String> {
         let limits = limits(self.depth, self.nodes, self.movetime, self.whole_game())?;
-        let tables = match &self.rules {
-            Some(path) => Tables::from_file(path).map_err(|e| e.to_string())?,
-            None => Tables::default(),
-        };
-        let draw_advantage = DrawAdvantage::parse(&self.draw_advantage)?;
+        let tables = self.variant_args.tables()?;
+        let draw_advantage = self.variant_args.draw_advantage.unwrap_or_default();
         let eval_mode = match &self.eval {
             Some(text) => EvalMode::parse(text).ok_or_else(|| {
                 format!(
@@ -148,7 +143,7 @@ impl Options {
             None => None,
         };
         let variant = variant_of(
-            self.variant.as_deref(),
+            self.variant_args.variant.map(Variant::id),
             game.as_ref().and_then(|g| g.variant.as_deref()),
         )?;
         let options = EngineOptions {
@@ -260,7 +255,7 @@ pub fn variant_of(given: Option<&str>, tag: Option<&str>) -> Result<Variant, Str
 /// because neither `-v` nor a `Variant` tag names a variant: a GUI's PGN
 /// of a scoring-variant game usually has no such tag, and chess would
 /// rank its moves by other points without a word.
-pub fn chess_fallback_warning(given: Option<&str>, game: Option<&PgnGame>) -> Option<String> {
+pub fn chess_fallback_warning(given: Option<Variant>, game: Option<&PgnGame>) -> Option<String> {
     match (given, game) {
         (None, Some(g)) if g.variant.is_none() => Some(
             "the game has no Variant tag and no -v was given: it is analysed as chess; \
@@ -352,7 +347,7 @@ mod tests {
         let warning = chess_fallback_warning(None, Some(&game(None))).unwrap();
         assert!(warning.contains("no Variant tag") && warning.contains("-v stylish"));
         assert_eq!(
-            chess_fallback_warning(Some("chess"), Some(&game(None))),
+            chess_fallback_warning(Some(Variant::Chess), Some(&game(None))),
             None
         );
         assert_eq!(

@@ -114,7 +114,12 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CliError> {
         .iter()
         .filter(|p| p.as_os_str() != "-")
         .map(|p| ("--pgn", p.as_path()))
-        .chain(o.rules.iter().map(|r| ("--rules", r.as_path())))
+        .chain(
+            o.variant_args
+                .rules
+                .iter()
+                .map(|r| ("--rules", r.as_path())),
+        )
         .collect();
     for (i, &(flag, path)) in outputs.iter().enumerate() {
         if path.as_os_str() == "-" {
@@ -142,7 +147,7 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CliError> {
     if let Some(note) = engine.eval_note() {
         eprintln!("note: {note}");
     }
-    if let Some(warning) = setup::chess_fallback_warning(o.variant.as_deref(), game.as_ref()) {
+    if let Some(warning) = setup::chess_fallback_warning(o.variant_args.variant, game.as_ref()) {
         eprintln!("warning: {warning}");
     }
     match game {

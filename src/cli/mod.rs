@@ -159,6 +159,10 @@ pub fn run() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
+            if let Some(bad) = bad_value(&e) {
+                eprintln!("error: {}", crate::text::printable(&bad.0));
+                return EXIT_BAD_INPUT;
+            }
             let code = e.exit_code();
             let _ = e.print();
             return code;
@@ -193,6 +197,14 @@ pub fn run() -> i32 {
             e.code
         }
     }
+}
+
+/// The bad value of a [`VariantArgs`](crate::variant_args::VariantArgs)
+/// option that clap refused, said in one line as every other bad input
+/// is (clap's own error takes three).
+fn bad_value(e: &clap::Error) -> Option<&crate::variant_args::BadValue> {
+    use std::error::Error as _;
+    e.source()?.downcast_ref()
 }
 
 /// A command's failure: a one-line message and the exit code.

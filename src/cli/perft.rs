@@ -7,14 +7,15 @@ use clap::Args;
 
 use super::CliError;
 use crate::rules::{Game, Node, Pos, Rules, Variant, fen_needs_chess960, perft, perft_divide};
+use crate::variant_args::{parse_variant, variant_help};
 use crate::with_game;
 
 /// Arguments of `tally perft`.
 #[derive(Debug, Args)]
 pub struct PerftArgs {
-    /// Variant id: chess, extinction, stylish, wacky, sets, dynamic, tiebraker.
-    #[arg(long, short = 'v', default_value = "chess")]
-    pub variant: String,
+    /// The variant (chess by default).
+    #[arg(long, short = 'v', value_parser = parse_variant, default_value = "chess", help = variant_help(""))]
+    pub variant: Variant,
     /// Start position (FEN); the standard position by default.
     #[arg(long)]
     pub fen: Option<String>,
@@ -43,7 +44,7 @@ pub struct PerftArgs {
 /// [`MAX_PERFT_DEPTH`](crate::rules::MAX_PERFT_DEPTH)): a [`CliError`] with
 /// exit code 2.
 pub fn run(args: &PerftArgs) -> Result<(), CliError> {
-    let variant = Variant::from_id(&args.variant)?;
+    let variant = args.variant;
     let chess960 = args.chess960 || args.fen.as_deref().is_some_and(fen_needs_chess960);
     with_game!(crate::rules::AnyRules::of(variant), |rules| run_with(
         &rules.with_chess960(chess960),

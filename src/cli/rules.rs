@@ -13,14 +13,14 @@ use clap::Args;
 use super::CliError;
 use crate::rules::Variant;
 use crate::scoring::dump::rules_file;
+use crate::scoring::variants::sets::HandicapGap;
 use crate::scoring::{Points, Tables};
 
 /// Arguments of `tally rules`.
 #[derive(Debug, Args)]
 pub struct RulesArgs {
-    /// Variant id (chess, extinction, stylish, wacky, sets, dynamic,
-    /// tiebraker), or all.
-    #[arg(value_name = "VARIANT", default_value = "all")]
+    /// A variant id, or all.
+    #[arg(value_name = "VARIANT", default_value = "all", help = format!("Variant id ({}), or all", Variant::id_list()))]
     pub variant: String,
     /// A TOML rules file to apply over the defaults first, to see its
     /// effect.
@@ -29,9 +29,13 @@ pub struct RulesArgs {
     /// Sets: the handicap of a gap of D Elo between the players (the
     /// handicap table of docs/rules.md): every value paid to the weaker
     /// player is multiplied by the table's factor, and it holds the draw
-    /// advantage. Needs --weaker.
-    #[arg(long, value_name = "D", requires = "weaker")]
+    /// advantage. Needs --weaker and --weaker-elo.
+    #[arg(long, value_name = "D", requires_all = ["weaker", "weaker_elo"])]
     pub handicap: Option<u32>,
+    /// With --handicap: the weaker player's rating (`UCI_Elo` scale): the
+    /// handicap of a gap depends on it (docs/rules.md, sets, Handicap).
+    #[arg(long, value_name = "ELO", requires = "handicap")]
+    pub weaker_elo: Option<u32>,
     /// Sets: a handicap of your own: every value paid to the weaker player
     /// multiplied by K (at least 1, to the thousandth), in place of the
     /// table's factor of a gap. Needs --weaker.
@@ -64,7 +68,8 @@ pub fn parse_colour(option: &str, text: &str) -> Result<shakmaty::Color, CliErro
 }
 
 /// The tables of `--rules FILE` (the defaults without one) with the sets
-/// handicap of `--handicap D` for `--weaker COLOUR`, when given.
+/// handicap of `--handicap D` below `--weaker-elo E` for `--weaker
+/// COLOUR`, when given.
 ///
 /// # Errors
 ///
@@ -72,7 +77,7 @@ pub fn parse_colour(option: &str, text: &str) -> Result<shakmaty::Color, CliErro
 /// handicap table, or a handicap given twice.
 pub fn tables_with_handicap(
     rules: Option<&std::path::Path>,
-    handicap: Option<u32>,
+    handicap: Option<HandicapGap>,
     weaker: Option<&str>,
 ) -> Result<Tables, CliError> {
     let tables = match rules {
@@ -80,15 +85,23 @@ pub fn tables_with_handicap(
         None => Tables::default(),
     };
     match (handicap, weaker) {
-        (Some(gap), Some(w)) => {
+        (Some(g), Some(w)) => {
             let side = parse_colour("--weaker", w)?;
             tables
-                .with_handicap(gap, side)
-                .map_err(|e| CliError::bad_input(format!("--handicap {gap}: {e}")))
+                .with_handicap(g, side)
+                .map_err(|e| CliError::bad_input(format!("--handicap {}: {e}", g.gap)))
         }
         (Some(_), None) => Err(CliError::bad_input("--handicap needs --weaker")),
         _ => Ok(tables),
     }
+}
+
+/// `--handicap D --weaker-elo E` as a [`HandicapGap`], if given.
+pub fn handicap_gap(gap: Option<u32>, weaker_elo: Option<u32>) -> Option<HandicapGap> {
+    Some(HandicapGap {
+        gap: gap?,
+        weaker_elo: weaker_elo?,
+    })
 }
 
 /// Runs `tally rules`: prints the tables of the chosen variants as TOML.
@@ -110,8 +123,8 @@ pub fn run(args: &RulesArgs) -> Result<(), CliError> {
             "--weaker goes with --handicap D or --handicap-factor K",
         ));
     }
-    let mut tables =
-        tables_with_handicap(args.rules.as_deref(), args.handicap, args.weaker.as_deref())?;
+    let gap = handicap_gap(args.handicap, args.weaker_elo);
+    let mut tables = tables_with_handicap(args.rules.as_deref(), gap, args.weaker.as_deref())?;
     if let (Some(k), Some(w)) = (&args.handicap_factor, &args.weaker) {
         let side = parse_colour("--weaker", w)?;
         let factor = k
@@ -133,17 +146,17 @@ pub fn run(args: &RulesArgs) -> Result<(), CliError> {
             .map_err(|e| CliError::bad_input(format!("--handicap-factor: {e}")))?;
     }
     let mut text = rules_file(&tables, &variants, args.rules.as_deref());
-    if let (Some(gap), Some(h)) = (args.handicap, &tables.sets.handicap) {
-        let k = crate::scoring::variants::sets::handicap_factor(gap).unwrap_or(1000);
+    if let (Some(g), Some(h)) = (gap, &tables.sets.handicap) {
+        let k = crate::scoring::variants::sets::handicap_factor(g).unwrap_or(1000);
         let colour = if h.side == shakmaty::Color::White {
             "white"
         } else {
             "black"
         };
         text.push_str(&format!(
-            "# The handicap of a gap of {gap} Elo: every value paid to the weaker\n\
-             # player ({colour}) is the table's times {}, and it holds the draw\n\
-             # advantage (docs/rules.md, sets, Handicap).\n",
+            "# The handicap of {g}: every value paid to the\n\
+             # weaker player ({colour}) is the table's times {}, and it holds the\n\
+             # draw advantage (docs/rules.md, sets, Handicap).\n",
             Points::from_milli(k)
         ));
     }

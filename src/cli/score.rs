@@ -40,11 +40,18 @@ use crate::pgn::batch::{
 use crate::pgn::{GameSplitter, GameTooLong, read_games};
 use crate::referee::ScoreError;
 use crate::rules::Variant;
-use crate::scoring::{DrawAdvantage, Points, Tables};
+use crate::scoring::{Points, Tables};
 use crate::text::printable;
+use crate::variant_args::{OVER_THE_TAG, VariantArgs, variant_help};
 
 /// Arguments of `tally score`.
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("variant", |a| a.help(variant_help(OVER_THE_TAG))),
+    mut_arg("draw_advantage", |a| a.help(
+        "Sets: who gets 1/2 for a plain draw (black, white or none; default black)",
+    )),
+)]
 pub struct ScoreArgs {
     /// PGN files to score, in order ("-", or no file at all, reads
     /// standard input). A game longer than 1 MiB is reported as failed and
@@ -63,28 +70,30 @@ pub struct ScoreArgs {
     /// decisive result on an unfinished game is a resignation.
     #[arg(long, conflicts_with = "files")]
     pub result: Option<String>,
-    /// Variant id: chess, extinction, stylish, wacky, sets, dynamic,
-    /// tiebraker. Overrides a PGN's Variant tag; without either, chess.
-    #[arg(long, short = 'v')]
-    pub variant: Option<String>,
+    /// The variant (over a PGN's Variant tag; without either, chess), the
+    /// rules file and the draw advantage (black by default).
+    #[command(flatten)]
+    pub variant_args: VariantArgs,
     /// Chess960 castling for every game: X-FEN or Shredder-FEN castling
     /// rights, castling as king takes rook (O-O/O-O-O in SAN). Without it,
     /// a game whose Variant tag or FEN says Chess960 is read so.
     #[arg(long)]
     pub chess960: bool,
-    /// A TOML rules file overriding any point value of the built-in tables.
-    #[arg(long, value_name = "FILE")]
-    pub rules: Option<PathBuf>,
-    /// Sets: who gets 1/2 for a plain draw (black, white or none; default
-    /// black).
-    #[arg(long, value_name = "SIDE")]
-    pub draw_advantage: Option<String>,
     /// Sets: score with the handicap of a gap of D Elo (the handicap table
     /// of docs/rules.md): every value paid to the weaker player counts the
     /// table's factor times, and it holds the draw advantage. Needs
-    /// --weaker.
-    #[arg(long, value_name = "D", requires = "weaker", conflicts_with = "series")]
+    /// --weaker and --weaker-elo.
+    #[arg(
+        long,
+        value_name = "D",
+        requires_all = ["weaker", "weaker_elo"],
+        conflicts_with = "series"
+    )]
     pub handicap: Option<u32>,
+    /// With --handicap: the weaker player's rating (`UCI_Elo` scale): the
+    /// handicap of a gap depends on it (docs/rules.md, sets, Handicap).
+    #[arg(long, value_name = "ELO", requires = "handicap")]
+    pub weaker_elo: Option<u32>,
     /// With --handicap: the weaker player's colour, white or black.
     #[arg(long, value_name = "COLOUR", requires = "handicap")]
     pub weaker: Option<String>,
@@ -127,10 +136,10 @@ pub struct ScoreArgs {
 ///
 /// Bad arguments: a [`CliError`] with exit code 2.
 pub fn run(args: &ScoreArgs) -> Result<i32, CliError> {
-    let variant = args.variant.as_deref().map(Variant::from_id).transpose()?;
+    let variant = args.variant_args.variant;
     let tables = super::rules::tables_with_handicap(
-        args.rules.as_deref(),
-        args.handicap,
+        args.variant_args.rules.as_deref(),
+        super::rules::handicap_gap(args.handicap, args.weaker_elo),
         args.weaker.as_deref(),
     )?;
     if args.series {
@@ -141,12 +150,7 @@ pub fn run(args: &ScoreArgs) -> Result<i32, CliError> {
         }
         return score_series(args, variant, tables);
     }
-    let given = args
-        .draw_advantage
-        .as_deref()
-        .map(DrawAdvantage::parse)
-        .transpose()
-        .map_err(CliError::bad_input)?;
+    let given = args.variant_args.draw_advantage;
     if let (Some(a), Some(h)) = (given, &tables.sets.handicap)
         && a.color() != Some(h.side)
     {

@@ -18,6 +18,7 @@ use crate::tune::spsa::batch::{
     Arena, RunSpec, chosen, play_batch, read_state, resume, setup_text, table, tunable_options,
     uci_output, write_state,
 };
+use crate::variant_args::parse_variant;
 
 /// Arguments of `tally spsa`.
 #[derive(Debug, Args)]
@@ -35,8 +36,8 @@ pub struct SpsaArgs {
     #[arg(long = "param", value_name = "NAME")]
     pub params: Vec<String>,
     /// Variant id.
-    #[arg(long, short = 'v', default_value = "chess")]
-    pub variant: String,
+    #[arg(long, short = 'v', value_parser = parse_variant, default_value = "chess")]
+    pub variant: Variant,
     /// Fixed nodes per move.
     #[arg(long, conflicts_with = "tc")]
     pub nodes: Option<u64>,
@@ -85,7 +86,7 @@ fn bad(e: impl std::fmt::Display) -> CliError {
 /// A [`CliError`] for bad arguments, an engine that cannot be started or
 /// declares no tunables, or a state file of another run.
 pub fn run(a: &SpsaArgs) -> Result<i32, CliError> {
-    let variant = Variant::from_id(&a.variant)?;
+    let variant = a.variant;
     let mut control = Control::default();
     match (&a.tc, a.nodes) {
         (Some(tc), _) => {

@@ -31,7 +31,7 @@ pub struct TrainArgs {
 /// not compute what the trainer does.
 pub fn run(args: &TrainArgs) -> Result<i32, CliError> {
     let o = &args.options;
-    let variant: Variant = o.variant.parse()?;
+    let variant = o.variant;
     // Every output is checked before any data is read: writable, not an
     // input or the other output, and a checkpoint a regular file (it is
     // renamed into place).

@@ -14,6 +14,7 @@ use crate::fit;
 use crate::rules::Variant;
 use crate::tune::Settings;
 use crate::tune::run::{Run, centipawns, points, wdl};
+use crate::variant_args::parse_variant;
 
 /// The default weight of the L2 penalty.
 const L2: f64 = 0.0;
@@ -29,8 +30,8 @@ pub struct TuneArgs {
     /// evaluator's weights and win/draw/loss curves, fitted to the points
     /// the games went on to earn; only --data, --holdout, --threads, --output,
     /// --keep and --quiet apply).
-    #[arg(long, short = 'v', default_value = "chess")]
-    pub variant: String,
+    #[arg(long, short = 'v', value_parser = parse_variant, default_value = "chess")]
+    pub variant: Variant,
     /// Passes over the data.
     #[arg(long, default_value_t = 10)]
     pub epochs: u32,
@@ -122,7 +123,7 @@ fn check_default_output(args: &TuneArgs, out: &std::path::Path) -> Result<(), Cl
 ///
 /// Bad options, unreadable data, no usable position, an unwritable output.
 pub fn run(args: &TuneArgs) -> Result<i32, CliError> {
-    let variant: Variant = args.variant.parse()?;
+    let variant = args.variant;
     fit::Shared {
         result_flag: "--lambda",
         result_weight: args.lambda,

@@ -9,18 +9,22 @@ use std::sync::Arc;
 
 use super::{Config, DEFAULT_DRAW, DEFAULT_WIN, DrawRule, Target, Verify, WinRule, load_openings};
 use crate::rules::{BoardKind, Variant};
-use crate::scoring::{DrawAdvantage, Tables};
 use crate::shard::resolve_shard;
+use crate::variant_args::VariantArgs;
 
 /// The settings of a datagen run as the command line words them: the
 /// arguments of `tally datagen` (whose `--help` these comments are), but
 /// the progress bar's.
 #[derive(Clone, Debug, clap::Args)]
+#[command(
+    mut_arg("variant", |a| a.default_value("chess")),
+    mut_arg("draw_advantage", |a| a.default_value("black")),
+)]
 pub struct Options {
-    /// Variant id: chess, extinction, stylish, wacky, sets, dynamic,
-    /// tiebraker.
-    #[arg(long, short = 'v', default_value = "chess")]
-    pub variant: String,
+    /// The variant (chess by default), the rules file and the draw
+    /// advantage (black by default).
+    #[command(flatten)]
+    pub variant_args: VariantArgs,
     /// The data file; a `{shard}` in the name becomes K-of-N. An existing
     /// file of the same settings is resumed.
     #[arg(long, short = 'o', alias = "out", value_name = "FILE")]
@@ -96,12 +100,6 @@ pub struct Options {
     /// No adjudication: every game ends by the rules.
     #[arg(long)]
     pub no_adjudication: bool,
-    /// A TOML rules file overriding any point value of the built-in tables.
-    #[arg(long, value_name = "FILE")]
-    pub rules: Option<PathBuf>,
-    /// Sets: who gets 1/2 for a plain draw (black, white or none).
-    #[arg(long, default_value = "black", value_name = "SIDE")]
-    pub draw_advantage: String,
     /// Play only shard K of N (game i when i % N == K-1).
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
@@ -134,11 +132,8 @@ pub fn read_openings(path: &std::path::Path, variant: Variant) -> Result<Vec<Str
 ///
 /// A one-line message for the first bad setting.
 pub fn config(a: &Options) -> Result<(Config, Target), String> {
-    let variant = Variant::from_id(&a.variant).map_err(|e| e.to_string())?;
-    let tables = match &a.rules {
-        Some(path) => Tables::from_file(path).map_err(|e| e.to_string())?,
-        None => Tables::default(),
-    };
+    let variant = a.variant_args.variant.unwrap_or_default();
+    let tables = a.variant_args.tables()?;
     let mut c = Config::new(variant, tables);
     if a.nodes == 0 {
         return Err("--nodes must be at least 1".to_owned());
@@ -195,7 +190,7 @@ pub fn config(a: &Options) -> Result<(Config, Target), String> {
     } else {
         None
     };
-    c.draw_advantage = DrawAdvantage::parse(&a.draw_advantage)?;
+    c.draw_advantage = a.variant_args.draw_advantage.unwrap_or_default();
     c.shard = resolve_shard(a.shard.as_deref(), a.shards)?;
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     c.threads = match a.threads {

@@ -15,19 +15,27 @@ use super::results::{self, Header, Writer};
 use super::{Control, GameRecord, MatchConfig, PlayerSpec, SprtConfig, Tournament, openings};
 use crate::contest::{self, Format, Seat};
 use crate::rules::Variant;
-use crate::scoring::{DrawAdvantage, Tables};
 use crate::shard::{resolve_shard, shard_path};
+use crate::variant_args::{VariantArgs, variant_help};
 
 /// The settings of a match run as the command line words them: the
 /// arguments of `tally match` (whose `--help` these comments are). `json`
 /// and `quiet` say how the command prints and are not read here; the
 /// results and PGN files are opened by [`RunFiles::open`].
 #[derive(Clone, Debug, clap::Args)]
+#[command(
+    mut_arg("variant", |a| a.help(variant_help(" (default: chess; dynamic with --format tiebreak-match)"))),
+    mut_arg("draw_advantage", |a| a.help(
+        "Sets: who gets 1/2 for a plain draw (black, white or none; default black). In a sets \
+         contest (--format) the draw advantage is a player's instead: see --colour-chooser",
+    )),
+)]
 pub struct Options {
-    /// Variant id: chess, extinction, stylish, wacky, sets, dynamic,
-    /// tiebraker (default: chess; dynamic with --format tiebreak-match).
-    #[arg(long, short = 'v')]
-    pub variant: Option<String>,
+    /// The variant (chess by default; dynamic with --format
+    /// tiebreak-match), the rules file and the draw advantage (black by
+    /// default; in a sets contest a player's instead: --colour-chooser).
+    #[command(flatten)]
+    pub variant_args: VariantArgs,
     /// Chess960: without --openings the openings are the 960 start
     /// positions in the order --seed shuffles them (1920 games unless
     /// --games says); every engine gets UCI_Chess960 and castling goes as
@@ -135,21 +143,17 @@ pub struct Options {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
-    /// A TOML rules file overriding any point value of the built-in tables.
-    #[arg(long, value_name = "FILE")]
-    pub rules: Option<PathBuf>,
-    /// Sets: who gets 1/2 for a plain draw (black, white or none; default
-    /// black). In a sets contest (--format) the draw advantage is a
-    /// player's instead: see --colour-chooser.
-    #[arg(long, value_name = "SIDE")]
-    pub draw_advantage: Option<String>,
     /// Sets, two players: play with the handicap of a gap of D Elo (the
     /// handicap table of docs/rules.md) given to the --weaker player: in
     /// each game every value paid to it counts the table's factor times,
     /// whatever its colour, and it holds the draw advantage; Tally players
-    /// play to the handicapped values.
-    #[arg(long, value_name = "D", requires = "weaker")]
+    /// play to the handicapped values. Needs --weaker-elo.
+    #[arg(long, value_name = "D", requires_all = ["weaker", "weaker_elo"])]
     pub handicap: Option<u32>,
+    /// With --handicap: the weaker player's rating (`UCI_Elo` scale): the
+    /// handicap of a gap depends on it (docs/rules.md, sets, Handicap).
+    #[arg(long, value_name = "ELO", requires = "handicap")]
+    pub weaker_elo: Option<u32>,
     /// With --handicap (or a rules file's [sets.handicap]): the weaker
     /// player, by name (name=, or the default name), whose colour in each
     /// game the handicap follows.
@@ -182,8 +186,8 @@ pub fn config(a: &Options) -> Result<MatchConfig, String> {
         .as_deref()
         .map(|f| f.parse::<Format>().map_err(|e| format!("--format: {e}")))
         .transpose()?;
-    let variant = match (&a.variant, format) {
-        (Some(v), _) => Variant::from_id(v).map_err(|e| e.to_string())?,
+    let variant = match (a.variant_args.variant, format) {
+        (Some(v), _) => v,
         (None, Some(f)) => f.fixed_variant().unwrap_or_default(),
         (None, None) => Variant::Chess,
     };
@@ -244,27 +248,25 @@ pub fn config(a: &Options) -> Result<MatchConfig, String> {
         config.games = config.openings.len();
     }
     config.no_reverse = a.no_reverse;
-    config.tables = match &a.rules {
-        Some(path) => Tables::from_file(path).map_err(|e| e.to_string())?,
-        None => Tables::default(),
-    };
-    if let Some(gap) = a.handicap {
+    config.tables = a.variant_args.tables()?;
+    if let (Some(gap), Some(weaker_elo)) = (a.handicap, a.weaker_elo) {
+        let g = crate::scoring::variants::sets::HandicapGap { gap, weaker_elo };
         config.tables = config
             .tables
-            .with_handicap(gap, shakmaty::Color::Black)
+            .with_handicap(g, shakmaty::Color::Black)
             .map_err(|e| format!("--handicap {gap}: {e}"))?;
     }
     if let Some(name) = &a.weaker {
         config.weaker = Some(weaker_player(a, &config, name)?);
     }
-    if let Some(d) = &a.draw_advantage {
+    if let Some(d) = a.variant_args.draw_advantage {
         if config.contest.is_some() && variant == Variant::Sets {
             return Err(
                 "--draw-advantage gives it to a colour; in a sets contest it is a player's: use --colour-chooser"
                     .to_owned(),
             );
         }
-        config.draw_advantage = DrawAdvantage::parse(d)?;
+        config.draw_advantage = d;
     }
     config.sprt = a
         .sprt
@@ -308,7 +310,7 @@ fn weaker_player(a: &Options, config: &MatchConfig, name: &str) -> Result<usize,
     if config.contest.is_some() {
         return Err("--weaker: a handicap goes with single games; in a sets contest the draw advantage is the contest's (leave out --format)".to_owned());
     }
-    if a.draw_advantage.is_some() {
+    if a.variant_args.draw_advantage.is_some() {
         return Err(
             "--draw-advantage: under the handicap the weaker player holds the draw advantage"
                 .to_owned(),

@@ -42,7 +42,8 @@ impl fmt::Display for RulesError {
         match self {
             RulesError::UnknownVariant(v) => write!(
                 f,
-                "unknown variant '{v}' (expected one of: chess, extinction, stylish, wacky, sets, dynamic, tiebraker)"
+                "unknown variant '{v}' (expected one of: {})",
+                super::Variant::id_list()
             ),
             RulesError::InvalidFen { fen, reason } => write!(f, "invalid FEN '{fen}': {reason}"),
             RulesError::InvalidPosition { fen, reason } => {

@@ -50,6 +50,12 @@ impl Variant {
         }
     }
 
+    /// Every variant's id, in the order of [`Variant::ALL`], separated by
+    /// commas: the list that help texts and errors name.
+    pub fn id_list() -> String {
+        Variant::ALL.map(Variant::id).join(", ")
+    }
+
     /// Parses a variant id. Case-insensitive; `standard` is accepted for
     /// `chess`.
     ///

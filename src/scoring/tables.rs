@@ -277,16 +277,20 @@ impl Tables {
         }
     }
 
-    /// The tables with the sets handicap of a gap of `gap` Elo given to
-    /// the weaker player, `weaker` ([`sets::Handicap::for_gap`], over the
-    /// sets values in force).
+    /// The tables with the sets handicap of `g` given to the weaker
+    /// player, `weaker` ([`sets::Handicap::for_gap`], over the sets values
+    /// in force).
     ///
     /// # Errors
     ///
     /// A gap beyond the handicap table, or tables that hold a handicap
     /// already (from a rules file).
-    pub fn with_handicap(self, gap: u32, weaker: shakmaty::Color) -> Result<Tables, TablesError> {
-        let k = sets::handicap_factor(gap).map_err(TablesError)?;
+    pub fn with_handicap(
+        self,
+        g: sets::HandicapGap,
+        weaker: shakmaty::Color,
+    ) -> Result<Tables, TablesError> {
+        let k = sets::handicap_factor(g).map_err(TablesError)?;
         self.with_handicap_factor(k, weaker)
     }
 

@@ -20,6 +20,7 @@ use crate::contest::{Format, Rules as ContestRules, Seat};
 use crate::pgn::{PgnOut, add_clock, award_comment, game_sans, pgn_of, write_pgn};
 use crate::referee::{ScoreRecord, resignation_loses, score_game};
 use crate::rules::{Action, AnyGame, Disk, Variant};
+use crate::scoring::variants::sets::HandicapGap;
 use crate::scoring::{DrawAdvantage, EndContext, Points, Scorer, Tables};
 use crate::search::skill::{MAX_ELO, MIN_ELO};
 use crate::search::{Limits, Strength};
@@ -233,8 +234,11 @@ impl SetupRequest {
                     .to_owned(),
             );
         };
-        crate::scoring::variants::sets::handicap_factor(elo.abs_diff(rating))
-            .map_err(|e| format!("handicap: {e}"))?;
+        crate::scoring::variants::sets::handicap_factor(HandicapGap {
+            gap: elo.abs_diff(rating),
+            weaker_elo: elo.min(rating).max(0).unsigned_abs(),
+        })
+        .map_err(|e| format!("handicap: {e}"))?;
         if self.draw_advantage.is_some() {
             return Err(
                 "handicap: the weaker side holds the draw advantage (leave out draw_advantage)"
@@ -329,13 +333,17 @@ impl Setup {
     }
 
     /// The handicap played, if any: the gap between the person's rating
-    /// and Tally's `elo`, and the weaker side's colour (the person's when
-    /// its rating is the lower). Equal ratings: none.
-    pub fn handicap(&self) -> Option<(u32, Color)> {
+    /// and Tally's `elo` below the lower of the two, and the weaker side's
+    /// colour (the person's when its rating is the lower). Equal ratings:
+    /// none.
+    pub fn handicap(&self) -> Option<(HandicapGap, Color)> {
         let (rating, elo) = (self.handicap?, self.elo?);
-        let gap = elo.abs_diff(rating);
+        let g = HandicapGap {
+            gap: elo.abs_diff(rating),
+            weaker_elo: elo.min(rating).max(0).unsigned_abs(),
+        };
         let weaker = if rating < elo { self.side } else { !self.side };
-        (gap > 0).then_some((gap, weaker))
+        (g.gap > 0).then_some((g, weaker))
     }
 
     /// The point tables of the game: the defaults, with the handicap
@@ -343,7 +351,7 @@ impl Setup {
     pub fn tables(&self) -> Tables {
         let tables = Tables::default();
         match self.handicap() {
-            Some((gap, weaker)) => tables.clone().with_handicap(gap, weaker).unwrap_or(tables),
+            Some((g, weaker)) => tables.clone().with_handicap(g, weaker).unwrap_or(tables),
             None => tables,
         }
     }
@@ -966,12 +974,12 @@ impl ServedGame {
                         .map(color_name)
                 })
                 .flatten(),
-            handicap: s.handicap().map(|(gap, weaker)| HandicapState {
+            handicap: s.handicap().map(|(g, weaker)| HandicapState {
                 rating: s.handicap.unwrap_or_default(),
-                gap,
+                gap: g.gap,
                 weaker: color_name(weaker),
                 factor: Points::from_milli(
-                    crate::scoring::variants::sets::handicap_factor(gap).unwrap_or(1000),
+                    crate::scoring::variants::sets::handicap_factor(g).unwrap_or(1000),
                 ),
             }),
             status: if over { "over" } else { "playing" },

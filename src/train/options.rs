@@ -13,6 +13,7 @@ use super::{MAX_LR, Schedule, Settings, supports};
 use crate::fit;
 use crate::nnue::{HIDDEN, Kings, margin_head};
 use crate::rules::Variant;
+use crate::variant_args::parse_variant;
 
 /// The learning-rate schedules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -32,8 +33,8 @@ pub struct Options {
     pub data: Vec<PathBuf>,
     /// The variant whose positions are used: chess or extinction (the net
     /// is for its board).
-    #[arg(long, short = 'v', default_value = "chess")]
-    pub variant: String,
+    #[arg(long, short = 'v', value_parser = parse_variant, default_value = "chess")]
+    pub variant: Variant,
     /// The net file to write.
     #[arg(long = "output", short = 'o', alias = "out", value_name = "FILE")]
     pub out: PathBuf,

@@ -130,3 +130,92 @@ fn listed_in_help() {
         "{help}"
     );
 }
+
+#[test]
+fn a_handicap_by_gap_and_weaker_rating() {
+    use tally::scoring::variants::sets::{HandicapGap, Value, handicap_factor};
+    // Black, rated 1400, plays one rated 1800: the rules file pays Black
+    // the table's values times the factor of a gap of 400 below 1400.
+    let o = tally(&[
+        "rules",
+        "sets",
+        "--handicap",
+        "400",
+        "--weaker",
+        "black",
+        "--weaker-elo",
+        "1400",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    let t = Tables::from_toml(&text).unwrap();
+    let h = t.sets.handicap.as_ref().unwrap();
+    assert_eq!(h.side, shakmaty::Color::Black);
+    let k = handicap_factor(HandicapGap {
+        gap: 400,
+        weaker_elo: 1400,
+    })
+    .unwrap();
+    let base = Tables::default();
+    assert_eq!(
+        h.get(Value::Mate).unwrap().milli(),
+        base.sets.base(Value::Mate).milli() * k / 1000
+    );
+    assert!(
+        text.contains("below a weaker player at 1400"),
+        "the file says which handicap it holds: {text}"
+    );
+    // The same gap below 1000 pays more.
+    let low = handicap_factor(HandicapGap {
+        gap: 400,
+        weaker_elo: 1000,
+    })
+    .unwrap();
+    assert!(low > k, "{low} {k}");
+    // tally score counts with it: Black mates (fool's mate) below 1000 at
+    // a gap of 400, worth twice the factor.
+    let o = tally(&[
+        "score",
+        "-v",
+        "sets",
+        "--handicap",
+        "400",
+        "--weaker",
+        "black",
+        "--weaker-elo",
+        "1000",
+        "--json",
+        "--moves",
+        "f2f3 e7e5 g2g4 d8h4",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let black = json["total"]["black"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{json}"));
+    assert_eq!(black, 2.0 * low as f64 / 1000.0, "{json}");
+    // Refused, exit 2: no weaker rating, a gap beyond the table.
+    for (args, needle) in [
+        (
+            vec!["rules", "sets", "--handicap", "200", "--weaker", "black"],
+            "--weaker-elo",
+        ),
+        (
+            vec![
+                "rules",
+                "sets",
+                "--handicap",
+                "5000",
+                "--weaker",
+                "black",
+                "--weaker-elo",
+                "1000",
+            ],
+            "goes up to",
+        ),
+    ] {
+        let o = tally(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+    }
+}

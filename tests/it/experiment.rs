@@ -118,13 +118,19 @@ fn the_handicap_measurement_and_fit_run_and_make_their_tables() {
     script(
         "sets-handicap-confirm.sh",
         &out,
-        &[("RUNS", "1000:200"), ("OPENINGS", "1")],
+        &[("RUNS", "1000:200:4001:1"), ("OPENINGS", "1")],
     );
     let files = results(&out.join("sets-confirm"));
     assert_eq!(files.len(), 1, "{files:?}");
     let json = experiment(&["gap", "--json", &files[0]]);
     let rows: serde_json::Value = serde_json::from_str(&json).unwrap();
-    let factor = tally::scoring::variants::sets::handicap_factor(200).unwrap();
+    let factor = tally::scoring::variants::sets::handicap_factor(
+        tally::scoring::variants::sets::HandicapGap {
+            gap: 200,
+            weaker_elo: 1000,
+        },
+    )
+    .unwrap();
     assert_eq!(rows[0]["factor"], factor as f64 / 1000.0);
     assert_eq!(rows[0]["gap"], 200);
     assert_eq!(rows[0]["margin"]["n"], 2);

@@ -304,53 +304,111 @@ fn handicap_gives_the_weaker_side_the_draw_advantage() {
 #[test]
 fn handicap_table_rules_files_load_and_follow_the_table() {
     use tally::scoring::Tables;
-    use tally::scoring::variants::sets::{HANDICAP_TABLE, Value, handicap_factor};
+    use tally::scoring::variants::sets::{HANDICAP_TABLE, HandicapGap, Value, handicap_factor};
     let base = Tables::default();
-    for row in HANDICAP_TABLE {
-        for weaker in [Color::White, Color::Black] {
-            let t = base.clone().with_handicap(row.gap, weaker).unwrap();
-            // What `tally rules sets --handicap D` prints loads back to the
-            // same tables.
-            let text = tally::scoring::dump::to_toml(&t, &[Variant::Sets]);
-            let loaded = Tables::from_toml(&text).unwrap();
-            assert_eq!(loaded, t, "gap {}", row.gap);
-            let h = loaded.sets.handicap.as_ref().unwrap();
-            assert_eq!(h.side, weaker);
-            for v in Value::ALL {
-                // Each value is the table's times the row's factor, to the
-                // thousandth.
-                let want = base.sets.base(v).milli() * row.factor_milli / 1000;
-                assert_eq!(h.get(v).unwrap().milli(), want, "{} {}", row.gap, v.name());
-                assert_eq!(loaded.sets.paid_to(v, weaker).milli(), want);
-                assert_eq!(loaded.sets.paid_to(v, !weaker), base.sets.base(v));
+    for level in HANDICAP_TABLE {
+        for row in level.rows {
+            let g = HandicapGap {
+                gap: row.gap,
+                weaker_elo: level.weaker_elo,
+            };
+            for weaker in [Color::White, Color::Black] {
+                let t = base.clone().with_handicap(g, weaker).unwrap();
+                // What `tally rules sets --handicap D` prints loads back to
+                // the same tables.
+                let text = tally::scoring::dump::to_toml(&t, &[Variant::Sets]);
+                let loaded = Tables::from_toml(&text).unwrap();
+                assert_eq!(loaded, t, "{g}");
+                let h = loaded.sets.handicap.as_ref().unwrap();
+                assert_eq!(h.side, weaker);
+                for v in Value::ALL {
+                    // Each value is the table's times the row's factor, to
+                    // the thousandth.
+                    let want = base.sets.base(v).milli() * row.factor_milli / 1000;
+                    assert_eq!(h.get(v).unwrap().milli(), want, "{g} {}", v.name());
+                    assert_eq!(loaded.sets.paid_to(v, weaker).milli(), want);
+                    assert_eq!(loaded.sets.paid_to(v, !weaker), base.sets.base(v));
+                }
             }
+            assert_eq!(handicap_factor(g).unwrap(), row.factor_milli);
         }
-        assert_eq!(handicap_factor(row.gap).unwrap(), row.factor_milli);
+        // Rising gaps, factors that never fall, from 1 at no gap; between
+        // two rows the factor lies between theirs; beyond the last row, no
+        // handicap.
+        let rows = level.rows;
+        assert_eq!((rows[0].gap, rows[0].factor_milli), (0, 1000));
+        let at = |gap| {
+            handicap_factor(HandicapGap {
+                gap,
+                weaker_elo: level.weaker_elo,
+            })
+        };
+        for w in rows.windows(2) {
+            assert!(w[0].gap < w[1].gap && w[0].factor_milli <= w[1].factor_milli);
+            let mid = at((w[0].gap + w[1].gap) / 2).unwrap();
+            assert!(w[0].factor_milli <= mid && mid <= w[1].factor_milli);
+        }
+        assert!(at(rows[rows.len() - 1].gap + 1).is_err());
     }
-    // Rising gaps, rising factors, from 1 at no gap; between two rows the
-    // factor lies between theirs; beyond the last row, no handicap.
-    assert_eq!(HANDICAP_TABLE[0].gap, 0);
-    assert_eq!(HANDICAP_TABLE[0].factor_milli, 1000);
+    // Rising levels; below the first and above the last, their factors.
     for w in HANDICAP_TABLE.windows(2) {
-        assert!(w[0].gap < w[1].gap && w[0].factor_milli <= w[1].factor_milli);
-        let mid = handicap_factor((w[0].gap + w[1].gap) / 2).unwrap();
-        assert!(w[0].factor_milli <= mid && mid <= w[1].factor_milli);
+        assert!(w[0].weaker_elo < w[1].weaker_elo);
     }
-    let last = HANDICAP_TABLE[HANDICAP_TABLE.len() - 1].gap;
-    assert!(handicap_factor(last + 1).is_err());
-    // docs/rules.md gives the same table: a row `| D | K | 2K |` a gap.
+    let (first, last) = (HANDICAP_TABLE[0], HANDICAP_TABLE[HANDICAP_TABLE.len() - 1]);
+    let k = |gap, weaker_elo| handicap_factor(HandicapGap { gap, weaker_elo }).unwrap();
+    assert_eq!(k(200, first.weaker_elo - 400), first.rows[1].factor_milli);
+    assert_eq!(k(200, last.weaker_elo + 400), last.rows[1].factor_milli);
+    // Between two levels, geometric by rating: halfway, the geometric mean
+    // of the two levels' factors (to the thousandth).
+    let (a, b) = (HANDICAP_TABLE[0], HANDICAP_TABLE[1]);
+    let mid = (a.weaker_elo + b.weaker_elo) / 2;
+    let want = ((a.rows[1].factor_milli * b.rows[1].factor_milli) as f64).sqrt();
+    assert!((k(a.rows[1].gap, mid) as f64 - want).abs() <= 1.0);
+    // Between two levels, a gap beyond either level's rows is refused.
+    let short = a.rows.len().min(b.rows.len());
+    let beyond = a.rows[short - 1].gap.min(b.rows[short - 1].gap) + 1;
+    let covered_by_both =
+        a.rows.iter().any(|r| r.gap >= beyond) && b.rows.iter().any(|r| r.gap >= beyond);
+    assert_eq!(
+        handicap_factor(HandicapGap {
+            gap: beyond,
+            weaker_elo: mid
+        })
+        .is_ok(),
+        covered_by_both
+    );
+    // docs/rules.md gives the same table: a header `| weaker's rating |
+    // 0 | 200 | ...` of gaps, then a row a level, `-` where a level stops.
     let doc = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/rules.md"));
-    let rows: Vec<&str> = doc
+    let lines: Vec<&str> = doc
         .lines()
         .skip_while(|l| *l != "### Handicap")
-        .filter(|l| l.starts_with("| ") && l.as_bytes()[2].is_ascii_digit())
-        .take_while(|l| !l.is_empty())
+        .skip_while(|l| !l.starts_with("| weaker's rating"))
+        .take_while(|l| l.starts_with('|'))
         .collect();
-    assert_eq!(rows.len(), HANDICAP_TABLE.len(), "{rows:?}");
-    for (row, line) in HANDICAP_TABLE.iter().zip(&rows) {
-        let k = row.factor_milli as f64 / 1000.0;
-        let want = format!("| {} | {k} | {} |", row.gap, 2.0 * k);
-        assert!(line.starts_with(&want), "{line} is not {want}");
+    let cells = |l: &str| -> Vec<String> {
+        l.trim_matches('|')
+            .split('|')
+            .map(|c| c.trim().to_owned())
+            .collect()
+    };
+    let gaps: Vec<u32> = cells(lines[0])[1..]
+        .iter()
+        .map(|c| c.trim_start_matches("gap ").parse().unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2 + HANDICAP_TABLE.len(), "{lines:?}");
+    for (level, line) in HANDICAP_TABLE.iter().zip(&lines[2..]) {
+        let c = cells(line);
+        assert_eq!(c[0], level.weaker_elo.to_string(), "{line}");
+        for (gap, cell) in gaps.iter().zip(&c[1..]) {
+            let want = match level.rows.iter().find(|r| r.gap == *gap) {
+                Some(r) => (r.factor_milli as f64 / 1000.0).to_string(),
+                None => "-".to_owned(),
+            };
+            assert_eq!(*cell, want, "{line}, gap {gap}");
+        }
+        // Every row of the level is a column of the doc's table.
+        assert!(level.rows.iter().all(|r| gaps.contains(&r.gap)), "{line}");
     }
 }
 
@@ -372,7 +430,11 @@ fn inconsistent_handicaps_are_refused() {
     assert!(Tables::from_toml("[sets.handicap]\nside = \"white\"\nwin = 3\n").is_err());
     // A handicap given twice; a factor below 1; a gap beyond the table.
     let t = Tables::from_toml("[sets.handicap]\nside = \"black\"\n").unwrap();
-    assert!(t.with_handicap(200, Color::Black).is_err());
+    let g = |gap| tally::scoring::variants::sets::HandicapGap {
+        gap,
+        weaker_elo: 1000,
+    };
+    assert!(t.with_handicap(g(200), Color::Black).is_err());
     assert!(
         Tables::default()
             .with_handicap_factor(999, Color::Black)
@@ -380,7 +442,7 @@ fn inconsistent_handicaps_are_refused() {
     );
     assert!(
         Tables::default()
-            .with_handicap(100_000, Color::Black)
+            .with_handicap(g(100_000), Color::Black)
             .is_err()
     );
 }

@@ -1634,22 +1634,27 @@ async fn a_sets_draw_pays_the_draw_advantage_holder_in_both_colours_and_a_contes
 
 #[tokio::test]
 async fn a_handicap_gives_the_weaker_side_its_values_and_the_draw_advantage() {
-    use tally::scoring::variants::sets::handicap_factor;
+    use tally::scoring::variants::sets::{HandicapGap, handicap_factor};
     let server = Server::start(&[]);
-    // A person rated 1400 against Tally at 2000: the person, White, is the
-    // weaker side and gets the values of a 600 Elo gap. One quiet move
+    // A person rated 1400 against Tally at 1800: the person, White, is the
+    // weaker side and gets the values of a 400 Elo gap below 1400. One quiet move
     // ends the game by the 30-move rule: the draw, 1/2 times the factor,
     // to the person, who holds the draw advantage.
     let fen = "4k3/8/8/8/8/8/8/R3K3 w - - 59 1";
     let id = server.create(json!({
-        "variant": "sets", "side": "white", "elo": 2000, "handicap": 1400, "fen": fen
+        "variant": "sets", "side": "white", "elo": 1800, "handicap": 1400, "fen": fen
     }));
-    let k = handicap_factor(600).unwrap() as f64 / 1000.0;
+    let k = handicap_factor(HandicapGap {
+        gap: 400,
+        weaker_elo: 1400,
+    })
+    .unwrap() as f64
+        / 1000.0;
     let g = play_all(&server, &id, &["a1a2"]).await;
     assert_eq!(g["status"], "over", "{g}");
     let h = &g["handicap"];
     assert_eq!(h["rating"], 1400, "{g}");
-    assert_eq!(h["gap"], 600);
+    assert_eq!(h["gap"], 400);
     assert_eq!(h["weaker"], "white");
     assert_eq!(h["factor"].as_f64(), Some(k));
     assert_eq!(g["draw_advantage"], "white");
@@ -1678,12 +1683,17 @@ async fn a_handicap_gives_the_weaker_side_its_values_and_the_draw_advantage() {
             json!({"variant": "sets", "elo": 2800, "handicap": 1000}),
             "goes up to",
         ),
+        // 600 below 1400: beyond that level's rows.
         (
-            json!({"variant": "sets", "elo": 2000, "handicap": 1400, "draw_advantage": "black"}),
+            json!({"variant": "sets", "elo": 2000, "handicap": 1400}),
+            "for a weaker player at 1400 the handicap table goes up to 400",
+        ),
+        (
+            json!({"variant": "sets", "elo": 1800, "handicap": 1400, "draw_advantage": "black"}),
             "holds the draw advantage",
         ),
         (
-            json!({"variant": "sets", "mode": "people", "elo": 2000, "handicap": 1400}),
+            json!({"variant": "sets", "mode": "people", "elo": 1800, "handicap": 1400}),
             "against Tally",
         ),
     ] {

@@ -136,3 +136,18 @@ test("the evaluation bar's scale comes from the rules card", () => {
   assert.equal(f.evalShare(-1e9, 10), 0.03);
   assert.equal(f.evalShare(NaN, 10), 0.5);
 });
+
+test("a sets handicap in one line: who is the weaker, the gap, the factor", () => {
+  const you = f.handicapText({ rating: 1400, gap: 600, weaker: "white", factor: 12.25 }, "white", 2000);
+  assert.equal(
+    you,
+    "SETS handicap: you (White, rated 1400) are 600 below Tally's 2000: your values count \u00d712.25, and you hold the draw advantage."
+  );
+  const tally = f.handicapText({ rating: 2300, gap: 300, weaker: "white", factor: 6.548 }, "black", 2000);
+  assert.equal(
+    tally,
+    "SETS handicap: Tally (White, 2000) is 300 below your 2300: Tally's values count \u00d76.548, and Tally holds the draw advantage."
+  );
+  assert.equal(f.handicapText(null, "white", 2000), "");
+  assert.equal(f.handicapText({ rating: 2000, gap: 0, weaker: "white", factor: 1 }, "white", 2000), "");
+});

@@ -1,7 +1,7 @@
 // Unit tests of link.js: a setup link's parameters and the setup posted.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { isSetupLink, readLink, setupRequest } from "../../src/serve/assets/js/link.js";
+import { handicapApplies, isSetupLink, readLink, setupRequest } from "../../src/serve/assets/js/link.js";
 
 const DEFAULTS = {
   variant: "stylish", mode: "engine", side: "white", strength: "full", elo: 1400, timing: "movetime",
@@ -87,4 +87,58 @@ test("the contest posted", () => {
     assert.ok("error" in setupRequest({ ...CONTEST, contest: "series", games }), String(games));
   }
   assert.ok("error" in setupRequest({ ...CONTEST, contest: "tiebreak-match", games: 97 }));
+});
+
+// Sets against Tally at a UCI_Elo, one game: where a handicap applies.
+const SETS = { ...CONTEST, variant: "sets", strength: "elo", elo: 2000, rating: "1400" };
+
+test("a sets handicap is posted where it applies, and only there", () => {
+  assert.equal(setupRequest(SETS).setup.handicap, 1400);
+  assert.equal(setupRequest({ ...SETS, rating: " 2600 " }).setup.handicap, 2600);
+  assert.equal(setupRequest({ ...SETS, rating: "0" }).setup.handicap, 0);
+  assert.equal(setupRequest({ ...SETS, rating: "4000" }).setup.handicap, 4000);
+  // Empty (or never given): no handicap.
+  assert.equal("handicap" in setupRequest({ ...SETS, rating: "" }).setup, false);
+  assert.equal("handicap" in setupRequest({ ...SETS, rating: undefined }).setup, false);
+  // Another variant, a game between people, Tally at full strength, a
+  // contest: the field is hidden, and what it holds is not sent.
+  for (const other of [
+    { variant: "chess" },
+    { mode: "people" },
+    { strength: "full" },
+    { contest: "series", games: 2 },
+    { contest: "tiebreak-match", games: 2 },
+  ]) {
+    const made = setupRequest({ ...SETS, ...other });
+    assert.ok("setup" in made, JSON.stringify(other));
+    assert.equal("handicap" in made.setup, false, JSON.stringify(other));
+  }
+  assert.equal(handicapApplies(SETS), true);
+  assert.equal(handicapApplies({ ...SETS, mode: "people" }), false);
+});
+
+test("a rating that is not a whole number from 0 to 4000 is an error", () => {
+  for (const rating of ["-1", "4001", "1400.5", "abc", "?", "1e9"]) {
+    const made = setupRequest({ ...SETS, rating });
+    assert.ok("error" in made, rating);
+    assert.match(made.error, /rating.*whole number from 0 to 4000/, rating);
+  }
+  // Where the handicap does not apply, the field is not read.
+  assert.ok("setup" in setupRequest({ ...SETS, variant: "stylish", rating: "abc" }));
+});
+
+test("a link may carry the person's rating", () => {
+  const { values, bad } = readLink(new URLSearchParams("variant=sets&elo=2000&rating=1400"), CONTEST, { ...ALLOWED, variants: ["sets"] });
+  assert.deepEqual(bad, []);
+  assert.deepEqual([values.variant, values.strength, values.elo, values.rating], ["sets", "elo", 2000, "1400"]);
+  assert.equal(setupRequest(values).setup.handicap, 1400);
+  assert.ok(isSetupLink(new URLSearchParams("rating=1400")));
+  // Without one, none (whatever the form held before).
+  assert.equal(readLink(new URLSearchParams("variant=sets"), SETS, ALLOWED).values.rating, "");
+  const wrong = readLink(new URLSearchParams("rating=abc&elo=2000"), CONTEST, ALLOWED);
+  assert.deepEqual(wrong.bad, ["rating 'abc'"]);
+  assert.equal(wrong.values.rating, "");
+  for (const r of ["-5", "4001", "1400.5", ""]) {
+    assert.deepEqual(readLink(new URLSearchParams({ rating: r }), CONTEST, ALLOWED).bad, ["rating '" + r + "'"], r);
+  }
 });

@@ -10,7 +10,8 @@ Besides playing, it drives what a player of online chess expects of the
 page (stepping through the record with the keys, premoves, the rematch,
 the rules cards, the end screen's winner, the analysis board), a contest
 (a 2-game stylish series by clicks between two people, ended by the
-leader's resignation, its result read from the page) and one test for
+leader's resignation, its result read from the page), a sets game with
+a handicap set up in New game (the person's rating) and one test for
 each of the bugs of issue 95 that a browser shows.
 
 Every wait ends on what it waits for, bounded by a deadline (no sleep
@@ -762,6 +763,64 @@ def test_new_game_offers_a_series_a_match_and_the_sets_colour_choice(p):
     p.wait(lambda: p.contest_game() == "1", "game 1 of the sets series")
     text = p.q("#contest-advantage").text
     assert "Player 2 holds the draw advantage" in text and "Black in this game" in text, text
+
+
+def test_a_sets_handicap_from_the_new_game_form(p):
+    p.d.get("http://%s/?variant=chess&elo=1800&side=white&movetime=100" % p.base)
+    p.wait(lambda: "press Start" in p.q("#setup-note").text, "the setup from the link")
+    form = "#setup-form "
+    rating = p.q(form + '[name="rating"]')
+    assert not rating.is_displayed(), "chess: no handicap field"
+    assert not p.shown("#handicap-about")
+    p.q(form + '[name="variant"] option[value="sets"]').click()
+    p.wait(lambda: rating.is_displayed(), "the rating field in sets")
+    assert "empty: no handicap" in p.q("#handicap-about").text
+    # Only against Tally at a UCI_Elo, one game.
+    p.q(form + '[name="strength"] option[value="full"]').click()
+    p.wait(lambda: not rating.is_displayed(), "no rating field against Tally at full strength")
+    p.q(form + '[name="strength"] option[value="elo"]').click()
+    p.q(form + '[name="contest"] option[value="series"]').click()
+    p.wait(lambda: not rating.is_displayed(), "no rating field in a series")
+    p.q(form + '[name="contest"] option[value="one"]').click()
+    p.wait(lambda: rating.is_displayed(), "the rating field back")
+    # A gap beyond the handicap table: the server's word, above the form.
+    rating.send_keys("1000")
+    p.q(form + 'button[type="submit"]').click()
+    p.wait(lambda: "handicap: " in p.q("#setup-error").text, "the refusal of a gap of 800")
+    assert "game=" not in p.d.current_url
+    rating.clear()
+    rating.send_keys("1400")
+    p.q(form + 'button[type="submit"]').click()
+    p.wait(lambda: "game=" in p.d.current_url, "the game to start")
+    p.wait(lambda: p.shown("[data-handicap]"), "the handicap line")
+    h = p.state()["handicap"]
+    assert (h["rating"], h["gap"], h["weaker"]) == (1400, 400, "white"), h
+    line = p.q("[data-handicap]")
+    assert line.get_attribute("data-handicap") == "white"
+    factor = ("%g" % h["factor"])
+    text = line.text
+    assert "400 below Tally's 1800" in text and "\u00d7" + factor in text and "draw advantage" in text, (text, factor)
+    assert "rated 1400" in text, text
+    assert p.state()["draw_advantage"] == "white"
+
+
+def test_the_handicap_line_fits_a_phone(p):
+    p.d.get("http://%s/?variant=sets&elo=1800&side=black&movetime=100&rating=1400" % p.base)
+    p.wait(lambda: "press Start" in p.q("#setup-note").text, "the setup from the link")
+    assert p.q('#setup-form [name="rating"]').get_attribute("value") == "1400"
+    p.q('#setup-form button[type="submit"]').click()
+    p.wait(lambda: "game=" in p.d.current_url, "the game to start")
+    p.wait(lambda: p.shown("[data-handicap]"), "the handicap line")
+    assert p.q("[data-handicap]").get_attribute("data-handicap") == "black"
+    p.d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                        {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+    try:
+        p.wait(lambda: p.d.execute_script("return window.innerWidth") == 390, "the phone's width")
+        r = p.q("[data-handicap]").rect
+        assert r["x"] >= 0 and r["x"] + r["width"] <= 390, r
+        assert r["height"] <= 90, r
+    finally:
+        p.d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def test_on_a_phone_the_contest_table_stays_in_view(p):

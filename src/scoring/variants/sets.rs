@@ -2,7 +2,8 @@
 //! from its [`Table`] (the `[sets]` section of the [`Tables`]), and the
 //! handicap: the values that pay the weaker player ([`Handicap`], the
 //! `[sets.handicap]` section), and the handicap table that gives them for
-//! a gap of D Elo ([`HANDICAP_TABLE`], [`Handicap::for_gap`]).
+//! a gap of D Elo below a weaker player's rating ([`HANDICAP_TABLE`],
+//! [`Handicap::for_gap`]).
 
 use std::fmt;
 
@@ -10,11 +11,34 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
 use super::{End, VariantScoring, outranks, to};
+
 use crate::rules::{Ending, RepetitionKind};
 use crate::scoring::dump::{Key, key};
 use crate::scoring::outcome::ending_event;
 use crate::scoring::tables::largest;
 use crate::scoring::{Award, DrawAdvantage, Event, Points, Tables};
+
+/// The field of `$s` that holds the value `$v` (a [`Table`]'s or a
+/// [`Handicap`]'s: both name the nine values alike), read, or borrowed with
+/// `&mut` after a `;`.
+macro_rules! value_field {
+    ($s:expr, $v:expr) => {
+        value_field!($s, $v;)
+    };
+    ($s:expr, $v:expr; $($r:tt)*) => {
+        match $v {
+            Value::Mate => $($r)* $s.mate,
+            Value::Resignation => $($r)* $s.resignation,
+            Value::BareKing => $($r)* $s.bare_king,
+            Value::MutualBare => $($r)* $s.mutual_bare,
+            Value::Stalemate => $($r)* $s.stalemate,
+            Value::Draw => $($r)* $s.draw,
+            Value::PerpetualCheck => $($r)* $s.perpetual_check,
+            Value::MutualPerpetualCheck => $($r)* $s.mutual_perpetual_check,
+            Value::Repetition => $($r)* $s.repetition,
+        }
+    };
+}
 
 /// The sets scoring.
 #[derive(Clone, Copy, Debug)]
@@ -153,17 +177,7 @@ impl Table {
     /// The value of `v` in the table itself (what pays a player who is
     /// not handicapped).
     pub fn base(&self, v: Value) -> Points {
-        match v {
-            Value::Mate => self.mate,
-            Value::Resignation => self.resignation,
-            Value::BareKing => self.bare_king,
-            Value::MutualBare => self.mutual_bare,
-            Value::Stalemate => self.stalemate,
-            Value::Draw => self.draw,
-            Value::PerpetualCheck => self.perpetual_check,
-            Value::MutualPerpetualCheck => self.mutual_perpetual_check,
-            Value::Repetition => self.repetition,
-        }
+        value_field!(self, v)
     }
 
     /// What `v` pays `to`: the handicap's value when `to` is the
@@ -357,8 +371,30 @@ pub struct Handicap {
     pub repetition: Option<Points>,
 }
 
-/// One row of the handicap table: a gap in `UCI_Elo` and the factor that
-/// multiplies every value paid to the weaker player at that gap.
+/// A handicap asked for by two ratings (`UCI_Elo`): the gap between the
+/// players and the weaker player's own rating. The factor depends on both:
+/// the same gap costs a weak player more than a stronger one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HandicapGap {
+    /// The gap between the players' ratings, in Elo.
+    pub gap: u32,
+    /// The weaker player's rating.
+    pub weaker_elo: u32,
+}
+
+impl fmt::Display for HandicapGap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "a gap of {} Elo below a weaker player at {}",
+            self.gap, self.weaker_elo
+        )
+    }
+}
+
+/// One row of a level of the handicap table: a gap in `UCI_Elo` and the
+/// factor that multiplies every value paid to the weaker player at that
+/// gap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HandicapRow {
     /// The gap between the players' ratings, in Elo.
@@ -368,59 +404,104 @@ pub struct HandicapRow {
     pub factor_milli: i64,
 }
 
-/// The handicap table: the factor of the weaker player's values by gap,
-/// fitted to matches between Tally's strength levels (3.5 to the power
-/// D / 200 up to 400; at 600 no more than at 400) and confirmed by fresh
-/// ones (docs/experiments.md, question 1; docs/rules.md, sets, Handicap).
-/// Between two rows the factor is interpolated geometrically; a gap
-/// beyond the last row has no handicap.
-pub const HANDICAP_TABLE: &[HandicapRow] = &[
-    HandicapRow {
-        gap: 0,
-        factor_milli: 1000,
+/// One level of the handicap table: the weaker player's rating and the
+/// factor of each gap, fitted at that rating.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HandicapLevel {
+    /// The weaker player's rating (`UCI_Elo`) of the fit.
+    pub weaker_elo: u32,
+    /// The factor by gap, from a gap of 0 (factor 1) up.
+    pub rows: &'static [HandicapRow],
+}
+
+const fn row(gap: u32, factor_milli: i64) -> HandicapRow {
+    HandicapRow { gap, factor_milli }
+}
+
+/// The handicap table: the factor of the weaker player's values by the
+/// weaker player's rating and the gap, each level fitted to matches
+/// between Tally's strength levels and confirmed by fresh ones
+/// (docs/experiments.md, question 1; docs/rules.md, sets, Handicap). At
+/// 1000: 3.5 to the power D / 200 up to 400, and at 600 no more than at
+/// 400; at 1400: 2.2 at 200 and 3.2 at 400. Wider gaps (600 at 1400, 800
+/// at 1000) were not evened by any factor tried, and have no row.
+///
+/// Within a level the factor is interpolated geometrically between two
+/// gaps; between two levels, geometrically by the weaker player's rating
+/// (the ln of the factor linear in the rating); a weaker player below the
+/// first level takes the first level's factors and one above the last the
+/// last's. A gap beyond a level's last row has no handicap.
+pub const HANDICAP_TABLE: &[HandicapLevel] = &[
+    HandicapLevel {
+        weaker_elo: 1000,
+        rows: &[
+            row(0, 1000),
+            row(200, 3500),
+            row(400, 12250),
+            row(600, 12250),
+        ],
     },
-    HandicapRow {
-        gap: 200,
-        factor_milli: 3500,
-    },
-    HandicapRow {
-        gap: 400,
-        factor_milli: 12250,
-    },
-    HandicapRow {
-        gap: 600,
-        factor_milli: 12250,
+    HandicapLevel {
+        weaker_elo: 1400,
+        rows: &[row(0, 1000), row(200, 2200), row(400, 3200)],
     },
 ];
 
-/// The weaker player's factor at a gap of `gap` Elo, in thousandths, from
-/// [`HANDICAP_TABLE`]: a row's own, or geometric between the rows around
-/// it (rounded to the thousandth).
+impl HandicapLevel {
+    /// The factor of a gap of `gap` Elo at this level, in thousandths: a
+    /// row's own, or geometric between the rows around it (unrounded).
+    fn factor(&self, gap: u32) -> Result<f64, String> {
+        let rows = self.rows;
+        let last = rows[rows.len() - 1];
+        if gap > last.gap {
+            return Err(format!(
+                "a handicap for a gap of {gap} Elo: for a weaker player at {} the handicap table goes up to {} Elo",
+                self.weaker_elo, last.gap
+            ));
+        }
+        let i = rows.iter().position(|r| r.gap >= gap).unwrap_or(0);
+        let row = rows[i];
+        if row.gap == gap || i == 0 {
+            return Ok(row.factor_milli as f64);
+        }
+        let below = rows[i - 1];
+        let t = f64::from(gap - below.gap) / f64::from(row.gap - below.gap);
+        Ok(log_between(
+            below.factor_milli as f64,
+            row.factor_milli as f64,
+            t,
+        ))
+    }
+}
+
+/// The point `t` of the way from `a` to `b` on a log scale.
+fn log_between(a: f64, b: f64, t: f64) -> f64 {
+    (a.ln() + t * (b.ln() - a.ln())).exp()
+}
+
+/// The weaker player's factor for `g`, in thousandths, from
+/// [`HANDICAP_TABLE`] (interpolated as it says, rounded to the
+/// thousandth).
 ///
 /// # Errors
 ///
-/// A gap beyond the table's last row.
-pub fn handicap_factor(gap: u32) -> Result<i64, String> {
+/// A gap beyond the table's last row at the weaker player's level (at
+/// either level around it).
+pub fn handicap_factor(g: HandicapGap) -> Result<i64, String> {
     let table = HANDICAP_TABLE;
-    let last = table[table.len() - 1];
-    if gap > last.gap {
-        return Err(format!(
-            "a handicap for a gap of {gap} Elo: the handicap table goes up to {} Elo",
-            last.gap
-        ));
-    }
-    let i = table
+    let above = table
         .iter()
-        .position(|r| r.gap >= gap)
+        .position(|l| l.weaker_elo >= g.weaker_elo)
         .unwrap_or(table.len() - 1);
-    let row = table[i];
-    if row.gap == gap || i == 0 {
-        return Ok(row.factor_milli);
+    let level = table[above];
+    if level.weaker_elo <= g.weaker_elo || above == 0 {
+        return Ok(level.factor(g.gap)?.round() as i64);
     }
-    let below = table[i - 1];
-    let t = f64::from(gap - below.gap) / f64::from(row.gap - below.gap);
-    let (a, b) = (below.factor_milli as f64, row.factor_milli as f64);
-    Ok((a.ln() + t * (b.ln() - a.ln())).exp().round() as i64)
+    let below = table[above - 1];
+    let t =
+        f64::from(g.weaker_elo - below.weaker_elo) / f64::from(level.weaker_elo - below.weaker_elo);
+    let (a, b) = (below.factor(g.gap)?, level.factor(g.gap)?);
+    Ok(log_between(a, b, t).round() as i64)
 }
 
 /// `x` times `factor_milli` thousandths, to the nearest thousandth of a
@@ -436,16 +517,16 @@ fn scaled(x: Points, factor_milli: i64) -> Points {
 }
 
 impl Handicap {
-    /// The handicap of a gap of `gap` Elo for the weaker player, with
-    /// `side`, over `table`: every value paid to the weaker player is the
-    /// table's times [`handicap_factor`] (a mate, a draw, ... all count
-    /// that many times), and it holds the draw advantage.
+    /// The handicap of `g` for the weaker player, with `side`, over
+    /// `table`: every value paid to the weaker player is the table's times
+    /// [`handicap_factor`] (a mate, a draw, ... all count that many times),
+    /// and it holds the draw advantage.
     ///
     /// # Errors
     ///
     /// A gap beyond the handicap table.
-    pub fn for_gap(gap: u32, side: Color, table: &Table) -> Result<Handicap, String> {
-        Ok(Handicap::with_factor(handicap_factor(gap)?, side, table))
+    pub fn for_gap(g: HandicapGap, side: Color, table: &Table) -> Result<Handicap, String> {
+        Ok(Handicap::with_factor(handicap_factor(g)?, side, table))
     }
 
     /// The handicap that multiplies every value of `table` paid to the
@@ -476,33 +557,12 @@ impl Handicap {
 
     /// The value the handicap sets for `v`, if it sets one.
     pub fn get(&self, v: Value) -> Option<Points> {
-        match v {
-            Value::Mate => self.mate,
-            Value::Resignation => self.resignation,
-            Value::BareKing => self.bare_king,
-            Value::MutualBare => self.mutual_bare,
-            Value::Stalemate => self.stalemate,
-            Value::Draw => self.draw,
-            Value::PerpetualCheck => self.perpetual_check,
-            Value::MutualPerpetualCheck => self.mutual_perpetual_check,
-            Value::Repetition => self.repetition,
-        }
+        value_field!(self, v)
     }
 
     /// Sets the value of `v`.
     pub fn set(&mut self, v: Value, x: Points) {
-        let slot = match v {
-            Value::Mate => &mut self.mate,
-            Value::Resignation => &mut self.resignation,
-            Value::BareKing => &mut self.bare_king,
-            Value::MutualBare => &mut self.mutual_bare,
-            Value::Stalemate => &mut self.stalemate,
-            Value::Draw => &mut self.draw,
-            Value::PerpetualCheck => &mut self.perpetual_check,
-            Value::MutualPerpetualCheck => &mut self.mutual_perpetual_check,
-            Value::Repetition => &mut self.repetition,
-        };
-        *slot = Some(x);
+        *value_field!(self, v; &mut) = Some(x);
     }
 }
 

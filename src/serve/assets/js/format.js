@@ -1,7 +1,7 @@
 // @ts-check
 // Pure text of the page: points, signed numbers, clocks, awards, move
-// numbers, variants' names, the result and tiebraker's phase. No DOM
-// here: the unit tests import it.
+// numbers, variants' names, the result, tiebraker's phase and a sets
+// handicap. No DOM here: the unit tests import it.
 
 /** @typedef {import("./types.js").ItemisedAward} ItemisedAward */
 /** @typedef {import("./types.js").AwardItem} AwardItem */
@@ -10,6 +10,7 @@
 /** @typedef {import("./types.js").Decision} Decision */
 /** @typedef {import("./types.js").DiskPhase} DiskPhase */
 /** @typedef {import("./types.js").Card} Card */
+/** @typedef {import("./types.js").HandicapState} HandicapState */
 
 /** The minus sign of the page's numbers. */
 export const MINUS = "\u2212";
@@ -331,6 +332,28 @@ export function phaseText(phase, specials) {
     default:
       return "";
   }
+}
+
+/**
+ * A sets handicap in one line, the person being "you": who is the
+ * weaker, by how much, and what it gets (its values times the table's
+ * factor, and the draw advantage); empty without one.
+ * @param {HandicapState | null | undefined} h
+ * @param {Side} side the person's side
+ * @param {number | null} elo Tally's UCI_Elo
+ * @returns {string}
+ */
+export function handicapText(h, side, elo) {
+  if (!h || !h.gap) return "";
+  const factor = "\u00d7" + points(h.factor);
+  // Tally's rating is its UCI_Elo (a handicap is only given with one).
+  const tally = elo === null ? "?" : String(elo);
+  if (h.weaker === side) {
+    return "SETS handicap: you (" + sideName(side) + ", rated " + h.rating + ") are " + h.gap + " below Tally's " +
+      tally + ": your values count " + factor + ", and you hold the draw advantage.";
+  }
+  return "SETS handicap: Tally (" + sideName(h.weaker) + ", " + tally + ") is " + h.gap + " below your " + h.rating +
+    ": Tally's values count " + factor + ", and Tally holds the draw advantage.";
 }
 
 /**

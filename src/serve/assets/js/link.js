@@ -19,12 +19,17 @@ export const LINK_KEYS = [
   "contest",
   "resignation_ends",
   "chooser",
+  "rating",
 ];
 
 /** The shortest clock a game may have, s (the server's bound). */
 export const MIN_CLOCK_S = 1;
 /** The longest, s. */
 export const MAX_CLOCK_S = 3 * 3600;
+/** The lowest rating a person may give for a sets handicap (the server's bound). */
+export const MIN_RATING = 0;
+/** The highest. */
+export const MAX_RATING = 4000;
 
 /**
  * The form's values.
@@ -45,6 +50,7 @@ export const MAX_CLOCK_S = 3 * 3600;
  * @property {number} games the contest's games (a tie-break match's regular games)
  * @property {boolean | null} resignationEnds whether a resignation ends the contest (null: as the variant says)
  * @property {"first" | "second" | "none"} chooser sets: who chose colour (the other holds the draw advantage)
+ * @property {string} [rating] sets against Tally at UCI_Elo: the person's rating for the handicap, as typed (empty: none)
  */
 
 /**
@@ -148,7 +154,24 @@ export function readLink(q, values, allowed) {
     if (chooser === "first" || chooser === "second" || chooser === "none") v.chooser = chooser;
     else named("chooser", chooser);
   }
+  // The person's rating for a sets handicap; absent, none.
+  const rating = q.get("rating");
+  v.rating = "";
+  if (rating !== null) {
+    const n = number("rating", rating, MIN_RATING, MAX_RATING);
+    if (n !== null && Number.isInteger(n)) v.rating = String(n);
+    else if (n !== null) named("rating", rating);
+  }
   return { values: v, bad };
+}
+
+/**
+ * Whether a sets handicap applies to a setup: sets, against Tally at a
+ * UCI_Elo, one game (not a contest).
+ * @param {SetupValues} v
+ */
+export function handicapApplies(v) {
+  return v.variant === "sets" && v.mode === "engine" && v.strength === "elo" && v.contest === "one";
 }
 
 /**
@@ -182,6 +205,14 @@ export function setupRequest(v) {
     if (v.contest === "tiebreak-match") setup.variant = "dynamic";
     if (v.resignationEnds !== null) setup.resignation_ends = v.resignationEnds;
     if (setup.variant === "sets") setup.chooser = v.chooser;
+  }
+  const rating = String(v.rating ?? "").trim();
+  if (rating && handicapApplies(v)) {
+    const n = Number(rating);
+    if (!Number.isInteger(n) || n < MIN_RATING || n > MAX_RATING) {
+      return { error: "give your rating (the SETS handicap) as a whole number from " + MIN_RATING + " to " + MAX_RATING + ", or leave it empty" };
+    }
+    setup.handicap = n;
   }
   return { setup };
 }

@@ -399,6 +399,11 @@ export class PlayView {
     show(phase, Boolean(phase.textContent));
     if (s.phase) phase.setAttribute("data-phase", s.phase.phase);
     else phase.removeAttribute("data-phase");
+    const handicap = $("handicap");
+    handicap.textContent = fmt.handicapText(s.handicap, s.side, s.elo);
+    show(handicap, Boolean(handicap.textContent));
+    if (s.handicap && handicap.textContent) handicap.setAttribute("data-handicap", s.handicap.weaker);
+    else handicap.removeAttribute("data-handicap");
   }
 
   drawPlayers() {

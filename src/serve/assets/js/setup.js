@@ -4,12 +4,13 @@
 // link's parameters, never started by one), and the games this server
 // keeps, each with its date, players, result and id. A contest (a
 // series, a tie-break match) is chosen here too: its games, whether a
-// resignation ends it, and in sets who chose colour.
+// resignation ends it, and in sets who chose colour. A sets game against
+// Tally at a UCI_Elo may be played with a handicap: the person's rating.
 
 import { agree, maxGames, seatNames } from "./contest.js";
 import { $, el, show } from "./dom.js";
 import * as fmt from "./format.js";
-import { readLink, setupRequest } from "./link.js";
+import { handicapApplies, readLink, setupRequest } from "./link.js";
 import { rulesCard } from "./rules.js";
 
 /** @typedef {import("./types.js").Catalogue} Catalogue */
@@ -82,6 +83,7 @@ export class SetupView {
       games: Number(this.input("games").value),
       resignationEnds: this.input("resignation_ends").checked,
       chooser: chooserOf(this.select("chooser").value),
+      rating: ratingText(this.input("rating")),
     };
   }
 
@@ -102,6 +104,7 @@ export class SetupView {
     this.select("contest").value = v.contest;
     this.input("games").value = String(v.games);
     this.select("chooser").value = v.chooser;
+    this.input("rating").value = v.rating || "";
     this.variantBefore = null;
     this.sync();
     // Not given: as the variant says (sync set it).
@@ -116,6 +119,8 @@ export class SetupView {
     this.input("elo").disabled = this.select("strength").value !== "elo";
     this.select("side").disabled = this.select("mode").value === "people";
     this.syncContest();
+    const handicap = handicapApplies(this.values());
+    this.form.querySelectorAll(".handicap-only").forEach((e) => show(e, handicap));
     const info = this.catalogue.variants.find((v) => v.id === this.select("variant").value);
     if (!info) return;
     this.syncContestWords(info);
@@ -294,6 +299,15 @@ export class SetupView {
  */
 function contestKind(value) {
   return value === "series" || value === "tiebreak-match" ? value : "one";
+}
+
+/**
+ * The rating field's text; a number input that cannot read what was
+ * typed has an empty value, so that is kept apart from "no rating".
+ * @param {HTMLInputElement} input
+ */
+function ratingText(input) {
+  return input.validity.badInput ? "?" : input.value;
 }
 
 /**

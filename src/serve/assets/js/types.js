@@ -131,6 +131,7 @@
  * @property {Side | null} disk the side whose king is the tiebraker disk
  * @property {DiskPhase | null} phase tiebraker only
  * @property {Side | null} draw_advantage sets: the side a plain draw's 1/2 goes to (null: nobody)
+ * @property {HandicapState | null} handicap sets: the handicap played, when there is one (null: none)
  * @property {"playing" | "over"} status
  * @property {EndingState | null} ending
  * @property {Decision | null} result
@@ -143,6 +144,16 @@
  * @property {Think | null} think
  * @property {number | null} search_ms
  * @property {ContestState | null} contest the contest the game is part of, if any
+ */
+
+/**
+ * The sets handicap of a game (`handicap` in its setup): the weaker
+ * side's values count `factor` times, and it holds the draw advantage.
+ * @typedef {object} HandicapState
+ * @property {number} rating the person's rating, as given
+ * @property {number} gap the gap to Tally's UCI_Elo
+ * @property {Side} weaker the weaker side's colour
+ * @property {number} factor the handicap table's factor of the weaker side's values
  */
 
 /** A contest's player: `first` (White in game 1) or `second`. @typedef {"first" | "second"} Seat */
