@@ -364,19 +364,25 @@ fn handicap_table_rules_files_load_and_follow_the_table() {
     let mid = (a.weaker_elo + b.weaker_elo) / 2;
     let want = ((a.rows[1].factor_milli * b.rows[1].factor_milli) as f64).sqrt();
     assert!((k(a.rows[1].gap, mid) as f64 - want).abs() <= 1.0);
-    // Between two levels, a gap beyond either level's rows is refused.
-    let short = a.rows.len().min(b.rows.len());
-    let beyond = a.rows[short - 1].gap.min(b.rows[short - 1].gap) + 1;
-    let covered_by_both =
-        a.rows.iter().any(|r| r.gap >= beyond) && b.rows.iter().any(|r| r.gap >= beyond);
-    assert_eq!(
+    // Between two levels, a gap beyond either level's rows is refused,
+    // naming the weaker player's own rating.
+    let reach = a.rows[a.rows.len() - 1]
+        .gap
+        .min(b.rows[b.rows.len() - 1].gap);
+    assert!(
         handicap_factor(HandicapGap {
-            gap: beyond,
+            gap: reach,
             weaker_elo: mid
         })
-        .is_ok(),
-        covered_by_both
+        .is_ok()
     );
+    let e = handicap_factor(HandicapGap {
+        gap: reach + 1,
+        weaker_elo: mid,
+    })
+    .unwrap_err();
+    let want = format!("for a weaker player at {mid} the handicap table goes up to {reach} Elo");
+    assert!(e.contains(&want), "{e}");
     // docs/rules.md gives the same table: a header `| weaker's rating |
     // 0 | 200 | ...` of gaps, then a row a level, `-` where a level stops.
     let doc = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/rules.md"));

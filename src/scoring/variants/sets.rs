@@ -448,29 +448,27 @@ pub const HANDICAP_TABLE: &[HandicapLevel] = &[
 ];
 
 impl HandicapLevel {
-    /// The factor of a gap of `gap` Elo at this level, in thousandths: a
-    /// row's own, or geometric between the rows around it (unrounded).
-    fn factor(&self, gap: u32) -> Result<f64, String> {
+    /// The widest gap this level has a factor for.
+    fn reach(&self) -> u32 {
+        self.rows[self.rows.len() - 1].gap
+    }
+
+    /// The factor of a gap of `gap` Elo (at most [`HandicapLevel::reach`])
+    /// at this level, in thousandths: a row's own, or geometric between
+    /// the rows around it (unrounded).
+    fn factor(&self, gap: u32) -> f64 {
         let rows = self.rows;
-        let last = rows[rows.len() - 1];
-        if gap > last.gap {
-            return Err(format!(
-                "a handicap for a gap of {gap} Elo: for a weaker player at {} the handicap table goes up to {} Elo",
-                self.weaker_elo, last.gap
-            ));
-        }
-        let i = rows.iter().position(|r| r.gap >= gap).unwrap_or(0);
+        let i = rows
+            .iter()
+            .position(|r| r.gap >= gap)
+            .unwrap_or(rows.len() - 1);
         let row = rows[i];
-        if row.gap == gap || i == 0 {
-            return Ok(row.factor_milli as f64);
+        if row.gap <= gap || i == 0 {
+            return row.factor_milli as f64;
         }
         let below = rows[i - 1];
         let t = f64::from(gap - below.gap) / f64::from(row.gap - below.gap);
-        Ok(log_between(
-            below.factor_milli as f64,
-            row.factor_milli as f64,
-            t,
-        ))
+        log_between(below.factor_milli as f64, row.factor_milli as f64, t)
     }
 }
 
@@ -494,14 +492,25 @@ pub fn handicap_factor(g: HandicapGap) -> Result<i64, String> {
         .position(|l| l.weaker_elo >= g.weaker_elo)
         .unwrap_or(table.len() - 1);
     let level = table[above];
-    if level.weaker_elo <= g.weaker_elo || above == 0 {
-        return Ok(level.factor(g.gap)?.round() as i64);
+    // The level of the weaker player's rating, or the two around it.
+    let below = if level.weaker_elo <= g.weaker_elo || above == 0 {
+        level
+    } else {
+        table[above - 1]
+    };
+    let reach = below.reach().min(level.reach());
+    if g.gap > reach {
+        return Err(format!(
+            "a handicap for a gap of {} Elo: for a weaker player at {} the handicap table goes up to {reach} Elo",
+            g.gap, g.weaker_elo
+        ));
     }
-    let below = table[above - 1];
+    if below == level {
+        return Ok(level.factor(g.gap).round() as i64);
+    }
     let t =
         f64::from(g.weaker_elo - below.weaker_elo) / f64::from(level.weaker_elo - below.weaker_elo);
-    let (a, b) = (below.factor(g.gap)?, level.factor(g.gap)?);
-    Ok(log_between(a, b, t).round() as i64)
+    Ok(log_between(below.factor(g.gap), level.factor(g.gap), t).round() as i64)
 }
 
 /// `x` times `factor_milli` thousandths, to the nearest thousandth of a
